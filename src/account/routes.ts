@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from '../deps.js';
+import { authOf } from '../http/request-context.js';
+import { getAccount } from './service.js';
+
+const accountSchema = Type.Object({
+  id: Type.String({ description: 'The company, prefix `co_`.' }),
+  object: Type.Literal('account'),
+  livemode: Type.Boolean({ description: 'Fixed by the API key: true for `svc_live_` keys.' }),
+  name: Type.String(),
+  siren: Type.String(),
+  plan: Type.String(),
+  limits: Type.Object({
+    requestsPerMinute: Type.Integer(),
+    monthlyQuota: Type.Integer(),
+    webhookEndpoints: Type.Integer(),
+    storageBytes: Type.Integer(),
+  }),
+  usage: Type.Object({ period: Type.String({ description: 'Calendar month, UTC, `YYYY-MM`.' }), documents: Type.Integer() }),
+  apiKey: Type.Object({ id: Type.String(), scopes: Type.Union([Type.Array(Type.String()), Type.Null()]), expiresAt: Type.Union([Type.String(), Type.Null()]) }),
+  created: Type.String(),
+});
+
+export async function accountRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/account', {
+    schema: { tags: ['Account'], summary: 'Retrieve the account of the calling key', response: { 200: accountSchema } },
+  }, async (request) => {
+    const auth = authOf(request);
+    return getAccount(deps, auth.scope, auth.key);
+  });
+}

@@ -1,0 +1,85 @@
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import type { SecureContextOptions } from 'node:tls';
+import type { Deps } from './deps.js';
+import { newId } from './kernel/ids.js';
+import { refuse } from './kernel/errors.js';
+import { compileValidator } from './http/validation.js';
+import { installErrorHandling } from './http/error-envelope.js';
+import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
+import { currentVersion } from './http/api-version.js';
+import { registerOpenApi } from './http/openapi.js';
+import { eventSchema, eventRoutes } from './events/routes.js';
+import { accountRoutes } from './account/routes.js';
+import { sandboxRoutes } from './sandbox/routes.js';
+import { docsRoutes } from './docs/routes.js';
+
+export interface AppOptions {
+  https?: SecureContextOptions & { minVersion?: 'TLSv1.2' | 'TLSv1.3' };
+  /** Routes added inside /v1 with all its rules (tests use it for probe routes). */
+  extraV1Routes?: FastifyPluginAsync<{ deps: Deps }>;
+}
+
+/** Each capability's routes, mounted under /v1 behind the platform rules. */
+const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [accountRoutes, eventRoutes, sandboxRoutes];
+
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const serverOptions: FastifyServerOptions & { https?: unknown } = {
+    loggerInstance: deps.log,
+    genReqId: () => newId('request'),
+    requestIdHeader: false,
+    bodyLimit: deps.config.bodyLimitBytes,
+    trustProxy: deps.config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  };
+  if (options.https) serverOptions.https = options.https;
+  const app = Fastify(serverOptions) as unknown as FastifyInstance;
+
+  app.setValidatorCompiler(compileValidator);
+  installErrorHandling(app, { docsUrl: `${deps.config.publicUrl}/docs/errors`, bodyLimit: deps.config.bodyLimitBytes });
+  installJsonParser(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('Service-Version', currentVersion);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    defaultV1Headers(request, reply, deps.clock.now());
+    return payload;
+  });
+
+  await registerOpenApi(app, deps.config.publicUrl);
+  app.addSchema(eventSchema);
+
+  await app.register(async (v1) => {
+    await v1.register(apiPlatform, { deps });
+    v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+    for (const capability of capabilities) await v1.register(capability, { deps });
+    if (options.extraV1Routes) await v1.register(options.extraV1Routes, { deps });
+  }, { prefix: '/v1' });
+
+  // Health checks are internal calls: no key, no rate limit (Limits, rule 2).
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await deps.pool.query('select 1');
+    return { status: 'ok' };
+  });
+  await app.register(docsRoutes);
+  return app;
+}
+
+/** JSON bodies: an empty body is no body (action routes), and prototype keys are refused. */
+function installJsonParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    parse(request, text, (error, value) => {
+      if (error) return done(refuse('invalid_field_value', `The request body is not valid JSON: ${error.message}`), undefined);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return done(refuse('invalid_field_value', 'The request body must be a JSON object.'), undefined);
+      }
+      done(null, value);
+    });
+  });
+}
+

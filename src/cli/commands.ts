@@ -1,0 +1,35 @@
+import type { Deps } from '../deps.js';
+import { refuse } from '../kernel/errors.js';
+import { createCompany } from '../companies/service.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/service.js';
+import { parseOptions, required } from './arguments.js';
+
+/** `facteur company ...` and `facteur key ...`: each prints one JSON document. */
+export async function runAdminCommand(deps: Deps, command: string, args: string[]): Promise<unknown> {
+  const [action, ...rest] = args;
+  if (command === 'company' && action === 'create') {
+    const { values } = parseOptions(rest, { name: { type: 'string' }, siren: { type: 'string' }, plan: { type: 'string' } });
+    const company = await createCompany(deps, { name: required(values.name, 'name'), siren: required(values.siren, 'siren'), ...(values.plan ? { plan: values.plan } : {}) });
+    return { id: company.id, object: 'company', name: company.name, siren: company.siren, plan: company.plan, created: company.created.toISOString() };
+  }
+  if (command === 'key' && action === 'create') {
+    const { values } = parseOptions(rest, { company: { type: 'string' }, env: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' } });
+    const scopes = values.scopes ? values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean) : undefined;
+    const { key, secret } = await createApiKey(deps, {
+      companyId: required(values.company, 'company'),
+      env: required(values.env, 'env'),
+      ...(scopes ? { scopes } : {}),
+      ...(values['expires-at'] ? { expiresAt: values['expires-at'] } : {}),
+    });
+    return { ...key, secret };
+  }
+  if (command === 'key' && action === 'revoke') {
+    const { positionals } = parseOptions(rest, {});
+    return revokeApiKey(deps, required(positionals[0], 'KEY_ID'));
+  }
+  if (command === 'key' && action === 'list') {
+    const { values } = parseOptions(rest, { company: { type: 'string' } });
+    return { object: 'list', data: await listApiKeys(deps, required(values.company, 'company')) };
+  }
+  throw refuse('invalid_field_value', `Unknown command "facteur ${[command, action].filter(Boolean).join(' ')}". Run "facteur help".`);
+}

@@ -1,0 +1,87 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Deps } from '../deps.js';
+import { systemClock } from '../kernel/clock.js';
+import { openDatabase } from '../db/database.js';
+import { runMigrations } from '../db/migrate.js';
+import { buildApp } from '../app.js';
+import { loadCertificate } from '../http/tls.js';
+import { createRedirectServer } from '../http/https-redirect.js';
+import { startHousekeeping } from '../limits/housekeeping.js';
+import { createDemoAccountIfEmpty } from './demo-account.js';
+import { createLogger } from './logger.js';
+
+export interface RunningService {
+  app: FastifyInstance;
+  redirect: Server;
+  stop(): Promise<void>;
+}
+
+/** With the embedded database, one serving process per data directory: it owns that server. */
+function claimDataDir(config: Config): () => void {
+  if (config.databaseUrl) return () => undefined;
+  const pidFile = join(config.dataDir, 'serve.pid');
+  if (existsSync(pidFile)) {
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = pid !== process.pid;
+    } catch {
+      alive = false;
+    }
+    if (alive) throw new Error(`another "facteur serve" (pid ${pid}) runs on ${config.dataDir}; stop it, or give this one its own FACTEUR_DATA_DIR or a DATABASE_URL`);
+  }
+  writeFileSync(pidFile, String(process.pid));
+  return () => rmSync(pidFile, { force: true });
+}
+
+export async function serve(config: Config): Promise<RunningService> {
+  const log = createLogger(config.logLevel, 'stdout');
+  const say = (message: string) => log.info(message);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: say, ownsServer: true });
+  const releaseDataDir = claimDataDir(config);
+  await runMigrations(database.pool, database.db);
+  const deps: Deps = { db: database.db, pool: database.pool, clock: systemClock, config, log };
+
+  const demo = await createDemoAccountIfEmpty(deps);
+  const certificate = await loadCertificate(config, say);
+  const app = await buildApp(deps, { https: { cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' } });
+  await app.listen({ port: config.port, host: config.host });
+  const httpsPort = (app.server.address() as { port: number }).port;
+  const redirect = createRedirectServer(httpsPort, config.publicUrlSet ? new URL(config.publicUrl).origin : null);
+  await new Promise<void>((resolve, reject) => redirect.once('error', reject).listen(config.httpPort, config.host, resolve));
+  const httpPort = (redirect.address() as { port: number }).port;
+  const housekeeping = startHousekeeping(deps);
+
+  const lines = [
+    `facteur is serving https://localhost:${httpsPort} (HTTP ${httpPort} redirects to it)`,
+    `database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
+    `TLS certificate: ${certificate.certPath}${certificate.generated ? ' (self-signed, generated now)' : ''}`,
+  ];
+  if (demo) {
+    lines.push(
+      'First start: a demo company and a test API key were created.',
+      `  company: ${demo.companyId}`,
+      `  test key (shown once): ${demo.testKey}`,
+      `  try: curl --cacert ${certificate.certPath} -H "Authorization: Bearer ${demo.testKey}" https://localhost:${httpsPort}/v1/account`,
+    );
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      housekeeping.stop();
+      redirect.close();
+      await app.close();
+      await database.close();
+      releaseDataDir();
+    })();
+    return stopping;
+  };
+  return { app, redirect, stop };
+}

@@ -1,0 +1,24 @@
+/** The plans of the contract's Limits section. */
+export const planNames = ['free', 'essential', 'pro'] as const;
+export type PlanName = (typeof planNames)[number];
+
+export interface PlanLimits {
+  requestsPerMinute: number;
+  /** Live documents per calendar month (UTC); test documents never count. */
+  monthlyQuota: number;
+  /** The contract does not give the Free plan's figure; one endpoint lets a free account try webhooks. */
+  webhookEndpoints: number;
+  storageBytes: number;
+}
+
+const megabyte = 1024 * 1024;
+
+export const plans: Record<PlanName, PlanLimits> = {
+  free: { requestsPerMinute: 100, monthlyQuota: 1_000, webhookEndpoints: 1, storageBytes: 100 * megabyte },
+  essential: { requestsPerMinute: 300, monthlyQuota: 10_000, webhookEndpoints: 5, storageBytes: 1024 * megabyte },
+  pro: { requestsPerMinute: 1_000, monthlyQuota: 50_000, webhookEndpoints: 20, storageBytes: 10 * 1024 * megabyte },
+};
+
+export function isPlanName(value: string): value is PlanName {
+  return (planNames as readonly string[]).includes(value);
+}

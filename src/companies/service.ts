@@ -1,0 +1,36 @@
+import type { Deps } from '../deps.js';
+import { ApiError, refuse } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import { isValidSiren } from '../identifiers/siren.js';
+import { isPlanName, planNames } from './plans.js';
+import { findCompany, insertCompany, countCompanies, type Company } from './store.js';
+
+export type { Company } from './store.js';
+
+export interface NewCompany {
+  name: string;
+  siren: string;
+  plan?: string;
+}
+
+export async function createCompany(deps: Pick<Deps, 'db' | 'clock'>, input: NewCompany): Promise<Company> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > 200) throw refuse('validation_error', 'A company name has 1 to 200 characters.', { param: 'name' });
+  if (!isValidSiren(input.siren)) throw refuse('validation_error', `SIREN "${input.siren}" is not 9 digits with a valid check digit.`, { param: 'siren' });
+  const plan = input.plan ?? 'free';
+  if (!isPlanName(plan)) throw refuse('validation_error', `Plan must be one of ${planNames.join(', ')}.`, { param: 'plan' });
+  const now = deps.clock.now();
+  const company: Company = { id: newId('company', now), name, siren: input.siren, plan, created: now };
+  await insertCompany(deps.db, company);
+  return company;
+}
+
+export async function getCompany(deps: Pick<Deps, 'db'>, id: string): Promise<Company> {
+  const company = await findCompany(deps.db, id);
+  if (!company) throw new ApiError('not_found', { values: { detail: `No company ${id}.` }, param: 'company' });
+  return company;
+}
+
+export async function hasAnyCompany(deps: Pick<Deps, 'db'>): Promise<boolean> {
+  return (await countCompanies(deps.db)) > 0;
+}

@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+
+/** The whole environment of the service, read once and checked: a bad value stops the start. */
+export interface Config {
+  port: number;
+  httpPort: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  tlsCertPath: string | null;
+  tlsKeyPath: string | null;
+  publicUrl: string;
+  /** True when FACTEUR_PUBLIC_URL was given: redirects then go there rather than to the Host asked for. */
+  publicUrlSet: boolean;
+  production: boolean;
+  logLevel: string;
+  trustProxy: boolean;
+  bodyLimitBytes: number;
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
+  authBlockSeconds: number;
+  idempotencyLockSeconds: number;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}; got "${raw}".`);
+  }
+  return value;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false; got "${raw}".`);
+}
+
+function pathOrNull(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name];
+  return raw ? resolve(raw) : null;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 8443, 0, 65535);
+  const tlsCertPath = pathOrNull(env, 'FACTEUR_TLS_CERT');
+  const tlsKeyPath = pathOrNull(env, 'FACTEUR_TLS_KEY');
+  if ((tlsCertPath === null) !== (tlsKeyPath === null)) {
+    throw new ConfigError('FACTEUR_TLS_CERT and FACTEUR_TLS_KEY go together: set both or neither.');
+  }
+  const publicUrl = (env.FACTEUR_PUBLIC_URL || `https://localhost:${port}`).replace(/\/+$/, '');
+  if (!publicUrl.startsWith('https://')) throw new ConfigError('FACTEUR_PUBLIC_URL must be an https:// address.');
+  return {
+    port,
+    httpPort: integer(env, 'HTTP_PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir: resolve(env.FACTEUR_DATA_DIR || './.facteur'),
+    databaseUrl: env.DATABASE_URL || null,
+    tlsCertPath,
+    tlsKeyPath,
+    publicUrl,
+    publicUrlSet: Boolean(env.FACTEUR_PUBLIC_URL),
+    production: env.NODE_ENV === 'production',
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: boolean(env, 'FACTEUR_TRUST_PROXY', false),
+    bodyLimitBytes: integer(env, 'FACTEUR_BODY_LIMIT', 1_048_576, 1024, 104_857_600),
+    authFailureLimit: integer(env, 'FACTEUR_AUTH_FAILURE_LIMIT', 20, 1, 20),
+    authFailureWindowSeconds: integer(env, 'FACTEUR_AUTH_FAILURE_WINDOW', 600, 1, 86_400),
+    authBlockSeconds: integer(env, 'FACTEUR_AUTH_BLOCK', 600, 1, 86_400),
+    idempotencyLockSeconds: integer(env, 'FACTEUR_IDEMPOTENCY_LOCK', 60, 1, 3600),
+  };
+}

@@ -1,0 +1,6 @@
+// Every table of the service, gathered for Drizzle and drizzle-kit; each capability owns its own.
+export * from '../companies/schema.js';
+export * from '../api-keys/schema.js';
+export * from '../idempotency/schema.js';
+export * from '../limits/schema.js';
+export * from '../events/schema.js';

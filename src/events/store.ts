@@ -1,0 +1,30 @@
+import { and, eq } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { keysetPage } from '../db/keyset.js';
+import { inScope, type Scope } from '../db/scope.js';
+import type { PageRequest } from '../kernel/pagination.js';
+import { events } from './schema.js';
+
+export type EventRow = typeof events.$inferSelect;
+
+export async function insertEvent(db: Executor, row: EventRow): Promise<void> {
+  await db.insert(events).values(row);
+}
+
+export async function findEvent(db: Executor, scope: Scope, id: string): Promise<EventRow | undefined> {
+  const [row] = await db.select().from(events).where(and(inScope(events, scope), eq(events.id, id))).limit(1);
+  return row;
+}
+
+export interface EventFilters {
+  type?: string | undefined;
+}
+
+export async function pageEvents(db: Executor, scope: Scope, page: PageRequest, filters: EventFilters): Promise<EventRow[]> {
+  return keysetPage(db, events, scope, page, { where: filters.type ? eq(events.type, filters.type) : undefined });
+}
+
+export async function deleteScopeEvents(db: Executor, scope: Scope): Promise<number> {
+  const rows = await db.delete(events).where(inScope(events, scope)).returning({ id: events.id });
+  return rows.length;
+}

@@ -1,0 +1,78 @@
+import { loadConfig, ConfigError } from './config.js';
+import { ApiError } from './kernel/errors.js';
+import { systemClock } from './kernel/clock.js';
+import { openDatabase } from './db/database.js';
+import { runMigrations } from './db/migrate.js';
+import type { Deps } from './deps.js';
+import { runAdminCommand } from './cli/commands.js';
+import { createLogger } from './cli/logger.js';
+import { serve } from './cli/serve.js';
+
+const usage = `facteur: self-hostable electronic-invoicing API
+
+  facteur serve                      run the HTTPS API (migrations run first)
+  facteur migrate                    apply database migrations
+  facteur company create --name NAME --siren SIREN [--plan free|essential|pro]
+  facteur key create --company ID --env test|live [--scopes a:read,b:write] [--expires-at ISO]
+  facteur key revoke KEY_ID
+  facteur key list --company ID
+
+Every command prints JSON. The database is DATABASE_URL, or the embedded PostgreSQL in
+FACTEUR_DATA_DIR (default ./.facteur), shared with a running "facteur serve".`;
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function fail(error: unknown): never {
+  if (error instanceof ApiError) {
+    process.stderr.write(`${JSON.stringify({ error: { type: error.type, code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } }, null, 2)}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`facteur: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(error instanceof ConfigError ? 2 : 1);
+}
+
+async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'stderr');
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (m) => log.info(m), ownsServer: false, poolSize: 2 });
+  try {
+    await runMigrations(database.pool, database.db);
+    return await work({ db: database.db, pool: database.pool, clock: systemClock, config, log });
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  switch (command) {
+    case 'serve': {
+      const service = await serve(loadConfig());
+      const shutdown = () => {
+        service.stop().then(() => process.exit(0), fail);
+      };
+      process.once('SIGINT', shutdown);
+      process.once('SIGTERM', shutdown);
+      return;
+    }
+    case 'migrate':
+      print(await withDatabase(async () => ({ migrated: true })));
+      return;
+    case 'company':
+    case 'key':
+      print(await withDatabase((deps) => runAdminCommand(deps, command, args)));
+      return;
+    case undefined:
+    case 'help':
+    case '--help':
+      process.stdout.write(`${usage}\n`);
+      return;
+    default:
+      process.stderr.write(`${usage}\n`);
+      process.exit(2);
+  }
+}
+
+main(process.argv.slice(2)).catch(fail);

@@ -1,0 +1,22 @@
+import type { Tx } from '../db/database.js';
+import type { CallContext } from '../db/transaction.js';
+import { purgeTestEvents } from '../events/service.js';
+import { purgeTestIdempotencyKeys } from '../idempotency/service.js';
+
+export type PurgeCounts = Record<string, number>;
+
+/**
+ * What each capability removes on a sandbox reset. Capabilities that keep test data add their
+ * purge here (and, with their fixtures, their seed), so a reset is one transaction over all.
+ */
+const purges: Record<string, (tx: Tx, ctx: CallContext) => Promise<number>> = {
+  events: (tx, ctx) => purgeTestEvents(tx, ctx.scope),
+  // The reset's own key stays, so that replaying the reset replays its answer.
+  idempotencyKeys: (tx, ctx) => purgeTestIdempotencyKeys(tx, ctx.scope, ctx.idempotencyKey),
+};
+
+export async function purgeTestData(tx: Tx, ctx: CallContext): Promise<PurgeCounts> {
+  const counts: PurgeCounts = {};
+  for (const [name, purge] of Object.entries(purges)) counts[name] = await purge(tx, ctx);
+  return counts;
+}

@@ -1,0 +1,79 @@
+/**
+ * `npm test`: runs the suite against a real PostgreSQL. Without DATABASE_URL it starts an
+ * embedded server in a temporary directory (nothing to install); with it, it uses that server.
+ * Either way the suite gets a fresh database of its own, migrated once, dropped at the end.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir, availableParallelism } from 'node:os';
+import { join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded-postgres.js';
+import { connect } from '../src/db/database.js';
+import { runMigrations } from '../src/db/migrate.js';
+
+async function testFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(entries.map(async (entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  }));
+  return nested.flat().sort();
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function main(): Promise<number> {
+  const root = new URL('..', import.meta.url).pathname;
+  const args = process.argv.slice(2);
+  const files = args.length > 0 ? args : (await testFiles(join(root, 'test'))).map((file) => relative(root, file));
+
+  let embedded: EmbeddedDatabase | null = null;
+  let scratch: string | null = null;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    scratch = await mkdtemp(join(tmpdir(), 'facteur-test-'));
+    embedded = await openEmbeddedPostgres({
+      dataDir: scratch,
+      ownsServer: true,
+      log: () => undefined,
+      // A throwaway cluster: durability settings off, room for every test process's pool.
+      settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' },
+    });
+    adminUrl = embedded.url;
+  }
+  const database = `facteur_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${database}`);
+  const url = withDatabase(adminUrl, database);
+  const { pool, db } = connect(url, 2);
+  await runMigrations(pool, db);
+  await pool.end();
+  process.stdout.write(`# database: ${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL server'}, ${database}\n`);
+
+  const concurrency = Math.max(2, Math.min(4, availableParallelism()));
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: url, FACTEUR_TEST_ADMIN_URL: adminUrl, FACTEUR_TEST_EMBEDDED: embedded ? '1' : '0' },
+  });
+  const code = await new Promise<number>((resolve) => child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))));
+
+  await admin.query(`drop database if exists ${database} with (force)`).catch(() => undefined);
+  await admin.end();
+  await embedded?.stop();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+  return code;
+}
+
+main().then((code) => process.exit(code), (error: unknown) => {
+  process.stderr.write(`test runner: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,103 @@
+import { randomInt } from 'node:crypto';
+import type { FastifyInstance, FastifyPluginAsync, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { connect } from '../../src/db/database.js';
+import type { Deps } from '../../src/deps.js';
+import { ManualClock } from '../../src/kernel/clock.js';
+import { createCompany } from '../../src/companies/service.js';
+import { createApiKey } from '../../src/api-keys/service.js';
+
+export interface Harness {
+  app: FastifyInstance;
+  deps: Deps;
+  clock: ManualClock;
+  /** The client address this harness's requests come from (each harness has its own). */
+  ip: string;
+  company(options?: { plan?: string; name?: string }): Promise<string>;
+  key(companyId: string, options?: { env?: 'test' | 'live'; scopes?: string[]; expiresAt?: string }): Promise<string>;
+  /** A new company with a full-access key: the usual start of a test. */
+  tenant(options?: { env?: 'test' | 'live'; plan?: string }): Promise<{ companyId: string; key: string }>;
+  call(method: InjectOptions['method'], url: string, options?: CallOptions): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+export interface Response extends LightMyRequestResponse {
+  data: any;
+}
+
+export function randomIp(): string {
+  return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+}
+
+// SIRENs with valid check digits, for companies made by tests.
+const sirens = ['732829320', '552100554', '123456782', '100000009'];
+
+export interface HarnessOptions {
+  config?: Partial<Config>;
+  clockStart?: string;
+  extraV1Routes?: FastifyPluginAsync<{ deps: Deps }>;
+  poolSize?: number;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('run the suite with `npm test`: it provides the database');
+  const config: Config = { ...loadConfig({ FACTEUR_PUBLIC_URL: 'https://api.facteur.test' }), databaseUrl: url, ...options.config };
+  const { pool, db } = connect(url, options.poolSize ?? 6);
+  const clock = new ManualClock(options.clockStart ?? new Date().toISOString());
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) as unknown as Deps['log'];
+  const deps: Deps = { db, pool, clock, config, log };
+  const app = await buildApp(deps, options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {});
+  await app.ready();
+  const ip = randomIp();
+
+  const harness: Harness = {
+    app,
+    deps,
+    clock,
+    ip,
+    async company(opts = {}) {
+      const company = await createCompany(deps, { name: opts.name ?? 'Test SAS', siren: sirens[randomInt(sirens.length)]!, plan: opts.plan ?? 'pro' });
+      return company.id;
+    },
+    async key(companyId, opts = {}) {
+      const { secret } = await createApiKey(deps, {
+        companyId,
+        env: opts.env ?? 'test',
+        ...(opts.scopes ? { scopes: opts.scopes } : {}),
+        ...(opts.expiresAt ? { expiresAt: opts.expiresAt } : {}),
+      });
+      return secret;
+    },
+    async tenant(opts = {}) {
+      const companyId = await harness.company(opts.plan ? { plan: opts.plan } : {});
+      return { companyId, key: await harness.key(companyId, { env: opts.env ?? 'test' }) };
+    },
+    async call(method, url, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+      let payload: string | undefined;
+      if (opts.body !== undefined) {
+        payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await app.inject({ method, url, headers, remoteAddress: opts.ip ?? ip, ...(payload !== undefined ? { payload } : {}) });
+      const type = String(response.headers['content-type'] ?? '');
+      return Object.assign(response, { data: type.includes('json') && response.body ? JSON.parse(response.body) : response.body });
+    },
+    async close() {
+      await app.close();
+      await pool.end();
+    },
+  };
+  return harness;
+}
