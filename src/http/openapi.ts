@@ -49,6 +49,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: `API key; scopes: ${allScopes.join(', ')}` } } },
     },
     hideUntagged: true,
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transform: ({ schema, url, route }) => {
       const config = (route.config ?? {}) as { public?: boolean; access?: string };
       const transformed: FastifySchema & Record<string, unknown> = { ...(schema ?? {}) };

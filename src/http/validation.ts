@@ -11,7 +11,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).de
  * Bodies are validated strictly: no coercion ("5" is not 5) and no silent removal of unknown
  * fields. Query strings and path parameters are text by nature and are coerced to their types.
  */
-const common = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
+const common = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true } as const;
 const bodyAjv = addFormats(new Ajv({ ...common, coerceTypes: false }));
 const textAjv = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
 
@@ -33,7 +33,8 @@ const rangeKeywords = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclus
  * outside an enum, a bad format or a length exceeded is `validation_error` (422).
  */
 export function validationToApiError(errors: ErrorObject[], part: string): ApiError {
-  const error = errors[0];
+  // A union reports each branch's failure before its own: the union's error says more.
+  const error = errors.find((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf') ?? errors[0];
   const where = part === 'querystring' ? 'query parameter' : part === 'params' ? 'path parameter' : 'field';
   if (!error) return new ApiError('invalid_field_value', { values: { detail: `The ${part} is invalid.` } });
   const params = error.params as Record<string, unknown>;
@@ -46,14 +47,28 @@ export function validationToApiError(errors: ErrorObject[], part: string): ApiEr
   }
   const param = paramPath(error.instancePath) || undefined;
   const name = param ? `\`${param}\`` : `The ${part === 'body' ? 'request body' : part}`;
-  if (error.keyword === 'type') {
-    return new ApiError('invalid_field_value', { ...(param ? { param } : {}), values: { detail: `${name} must be ${article(String(params.type))}.` } });
+  // A nullable field given another type fails each branch on its type: still a wrong type.
+  const branchTypes = errors.filter((e) => e !== error && e.instancePath === error.instancePath).map((e) => (e.keyword === 'type' ? String((e.params as { type: string }).type) : null));
+  const types = error.keyword === 'type' ? [String(params.type)] : branchTypes.length > 0 && branchTypes.every(Boolean) ? (branchTypes as string[]) : null;
+  if (types) {
+    return new ApiError('invalid_field_value', { ...(param ? { param } : {}), values: { detail: `${name} must be ${types.map(article).join(' or ')}.` } });
   }
   if (rangeKeywords.has(error.keyword)) {
     return new ApiError('invalid_field_value', { ...(param ? { param } : {}), values: { detail: `${name} ${error.message ?? 'is out of range'}.` } });
   }
-  const allowed = error.keyword === 'enum' ? ` (one of ${(params.allowedValues as unknown[]).join(', ')})` : '';
-  return new ApiError('validation_error', { ...(param ? { param } : {}), values: { detail: `${name} ${error.message ?? 'is invalid'}${allowed}.` } });
+  const choices = allowedValues(error);
+  const detail = choices ? `${name} must be one of: ${choices.join(', ')}.` : `${name} ${error.message ?? 'is invalid'}.`;
+  return new ApiError('validation_error', { ...(param ? { param } : {}), values: { detail } });
+}
+
+/** The allowed values of an enum, or of a union of constants. */
+function allowedValues(error: ErrorObject): unknown[] | null {
+  if (error.keyword === 'enum') return (error.params as { allowedValues: unknown[] }).allowedValues;
+  if ((error.keyword === 'anyOf' || error.keyword === 'oneOf') && Array.isArray(error.schema)) {
+    const branches = error.schema as { const?: unknown }[];
+    if (branches.every((branch) => 'const' in branch)) return branches.map((branch) => branch.const);
+  }
+  return null;
 }
 
 function article(type: string): string {

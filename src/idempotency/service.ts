@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
 import { refuse } from '../kernel/errors.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
-import { claimKey, completeKey, deleteKeysCreatedBefore, deleteScopeKeys, findRecord, releaseKey, type StoredResponse } from './store.js';
+import { claimKey, completeKey, deleteKeysCreatedBefore, deleteCompletedScopeKeys, findRecord, releaseKey, type StoredResponse } from './store.js';
 import type { Executor } from '../db/database.js';
 
 export type { StoredResponse } from './store.js';
@@ -58,10 +58,10 @@ export async function finishIdempotent(deps: Pick<Deps, 'db'>, scope: Scope, key
   await completeKey(deps.db, scope, key, token, response);
 }
 
-/** Sandbox reset: test keys go, except `keep` (the reset's own). */
+/** Sandbox reset: completed test keys go, except `keep` (the reset's own). */
 export async function purgeTestIdempotencyKeys(tx: Executor, scope: Scope, keep: string | null): Promise<number> {
   if (scope.livemode) throw new Error('refusing to purge live idempotency keys');
-  return deleteScopeKeys(tx, scope, keep);
+  return deleteCompletedScopeKeys(tx, scope, keep);
 }
 
 export async function purgeExpiredIdempotencyKeys(deps: Pick<Deps, 'db'>, now: Date): Promise<number> {

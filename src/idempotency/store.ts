@@ -102,8 +102,12 @@ export async function deleteKeysCreatedBefore(db: Executor, before: Date): Promi
   return rows.length;
 }
 
-export async function deleteScopeKeys(db: Executor, scope: Scope, exceptKey: string | null): Promise<number> {
+/** Completed keys of a scope go; keys of requests still running stay, they finish normally. */
+export async function deleteCompletedScopeKeys(db: Executor, scope: Scope, exceptKey: string | null): Promise<number> {
   const keep = exceptKey ? sql`${idempotencyKeys.key} <> ${exceptKey}` : undefined;
-  const rows = await db.delete(idempotencyKeys).where(and(inScope(idempotencyKeys, scope), keep)).returning({ key: idempotencyKeys.key });
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(and(inScope(idempotencyKeys, scope), eq(idempotencyKeys.state, 'completed'), keep))
+    .returning({ key: idempotencyKeys.key });
   return rows.length;
 }
