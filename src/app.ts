@@ -8,7 +8,8 @@ import { installErrorHandling } from './http/error-envelope.js';
 import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
 import { currentVersion } from './http/api-version.js';
 import { registerOpenApi } from './http/openapi.js';
-import { eventSchema, eventRoutes } from './events/routes.js';
+import { eventSchema, eventRoutes, eventWithDeliveriesSchema } from './events/routes.js';
+import { endpointSchema, webhookRoutes } from './webhooks/routes.js';
 import { accountRoutes } from './account/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { docsRoutes } from './docs/routes.js';
@@ -20,7 +21,7 @@ export interface AppOptions {
 }
 
 /** Each capability's routes, mounted under /v1 behind the platform rules. */
-const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [accountRoutes, eventRoutes, sandboxRoutes];
+const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [accountRoutes, eventRoutes, webhookRoutes, sandboxRoutes];
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const serverOptions: FastifyServerOptions & { https?: unknown } = {
@@ -48,7 +49,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   });
 
   await registerOpenApi(app, deps.config.publicUrl);
-  app.addSchema(eventSchema);
+  for (const schema of [eventSchema, eventWithDeliveriesSchema, endpointSchema]) app.addSchema(schema);
 
   await app.register(async (v1) => {
     await v1.register(apiPlatform, { deps });

@@ -20,6 +20,11 @@ export interface Config {
   authFailureWindowSeconds: number;
   authBlockSeconds: number;
   idempotencyLockSeconds: number;
+  /** SMTP server for operational e-mails (`smtp://user:pass@host:587`); without it they are only logged. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Lets webhooks reach private addresses (a receiver on 127.0.0.1 in tests); refused in production. */
+  allowPrivateWebhooks: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -54,6 +59,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((tlsCertPath === null) !== (tlsKeyPath === null)) {
     throw new ConfigError('FACTEUR_TLS_CERT and FACTEUR_TLS_KEY go together: set both or neither.');
   }
+  const allowPrivateWebhooks = boolean(env, 'FACTEUR_ALLOW_PRIVATE_WEBHOOKS', false);
+  if (allowPrivateWebhooks && env.NODE_ENV === 'production') {
+    throw new ConfigError('FACTEUR_ALLOW_PRIVATE_WEBHOOKS=true is refused in production: it would let webhooks reach internal addresses.');
+  }
   const publicUrl = (env.FACTEUR_PUBLIC_URL || `https://localhost:${port}`).replace(/\/+$/, '');
   if (!publicUrl.startsWith('https://')) throw new ConfigError('FACTEUR_PUBLIC_URL must be an https:// address.');
   return {
@@ -74,5 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowSeconds: integer(env, 'FACTEUR_AUTH_FAILURE_WINDOW', 600, 1, 86_400),
     authBlockSeconds: integer(env, 'FACTEUR_AUTH_BLOCK', 600, 1, 86_400),
     idempotencyLockSeconds: integer(env, 'FACTEUR_IDEMPOTENCY_LOCK', 60, 1, 3600),
+    smtpUrl: env.FACTEUR_SMTP_URL || null,
+    mailFrom: env.FACTEUR_MAIL_FROM || 'facteur <no-reply@localhost>',
+    allowPrivateWebhooks,
   };
 }

@@ -1,8 +1,11 @@
+import { lookup } from 'node:dns/promises';
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
-import type { Clock } from './kernel/clock.js';
+import { systemClock, type Clock } from './kernel/clock.js';
 import type { Db } from './db/database.js';
+import { createMailer, type Mailer } from './notifications/mailer.js';
+import type { ResolveHost } from './webhooks/endpoint-url.js';
 
 /** What every service needs from the outside world, passed explicitly. */
 export interface Deps {
@@ -11,4 +14,25 @@ export interface Deps {
   clock: Clock;
   config: Config;
   log: FastifyBaseLogger;
+  /** Null when no SMTP server is configured: e-mails are logged only. */
+  mailer: Mailer | null;
+  /** DNS resolution of webhook hosts (a stub in tests: no real private traffic). */
+  resolveHost: ResolveHost;
+}
+
+export const systemResolveHost: ResolveHost = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
+/** The one place Deps are assembled; tests and benchmarks override what they need. */
+export function makeDeps(database: { db: Db; pool: pg.Pool }, config: Config, log: FastifyBaseLogger, overrides: Partial<Deps> = {}): Deps {
+  return {
+    db: database.db,
+    pool: database.pool,
+    clock: systemClock,
+    config,
+    log,
+    mailer: createMailer(config),
+    resolveHost: systemResolveHost,
+    ...overrides,
+  };
 }

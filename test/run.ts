@@ -12,6 +12,8 @@ import pg from 'pg';
 import { openEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded-postgres.js';
 import { connect } from '../src/db/database.js';
 import { runMigrations } from '../src/db/migrate.js';
+import { loadCertificate } from '../src/http/tls.js';
+import { loadConfig } from '../src/config.js';
 
 async function testFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -35,10 +37,12 @@ async function main(): Promise<number> {
   const files = args.length > 0 ? args : (await testFiles(join(root, 'test'))).map((file) => relative(root, file));
 
   let embedded: EmbeddedDatabase | null = null;
-  let scratch: string | null = null;
+  const scratch = await mkdtemp(join(tmpdir(), 'facteur-test-'));
+  // A certificate for the tests' local HTTPS receivers, trusted by the service under test the way
+  // an operator would trust one: NODE_EXTRA_CA_CERTS.
+  const receiverTls = await loadCertificate({ ...loadConfig({}), dataDir: join(scratch, 'receiver') }, () => undefined);
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    scratch = await mkdtemp(join(tmpdir(), 'facteur-test-'));
     embedded = await openEmbeddedPostgres({
       dataDir: scratch,
       ownsServer: true,
@@ -62,14 +66,22 @@ async function main(): Promise<number> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: url, FACTEUR_TEST_ADMIN_URL: adminUrl, FACTEUR_TEST_EMBEDDED: embedded ? '1' : '0' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      FACTEUR_TEST_ADMIN_URL: adminUrl,
+      FACTEUR_TEST_EMBEDDED: embedded ? '1' : '0',
+      NODE_EXTRA_CA_CERTS: receiverTls.certPath,
+      FACTEUR_TEST_RECEIVER_CERT: receiverTls.certPath,
+      FACTEUR_TEST_RECEIVER_KEY: join(scratch, 'receiver', 'tls', 'key.pem'),
+    },
   });
   const code = await new Promise<number>((resolve) => child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))));
 
   await admin.query(`drop database if exists ${database} with (force)`).catch(() => undefined);
   await admin.end();
   await embedded?.stop();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true });
   return code;
 }
 

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
+import { parseIsoInstant } from '../kernel/iso-date.js';
 import { getCompany } from '../companies/service.js';
 import { generateSecret, hashSecret, livemodeOfSecret } from './key-secret.js';
 import { allScopes, isKeyScope, type KeyScope } from './scopes.js';
@@ -55,9 +56,9 @@ function parseScopes(scopes: string[] | undefined): KeyScope[] | null {
 
 function parseExpiry(expiresAt: string | undefined, now: Date): Date | null {
   if (expiresAt === undefined) return null;
-  const date = new Date(expiresAt);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(expiresAt) || Number.isNaN(date.getTime())) {
-    throw refuse('validation_error', `expiresAt must be an ISO 8601 date or date-time; got "${expiresAt}".`, { param: 'expiresAt' });
+  const date = parseIsoInstant(expiresAt);
+  if (!date) {
+    throw refuse('validation_error', `expiresAt must be an ISO 8601 date (2027-01-31) or date-time with a zone (2027-01-31T12:00:00Z); got "${expiresAt}".`, { param: 'expiresAt' });
   }
   if (date.getTime() <= now.getTime()) throw refuse('invalid_field_value', 'expiresAt must be in the future.', { param: 'expiresAt' });
   return date;

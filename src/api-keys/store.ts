@@ -8,7 +8,7 @@ export type ApiKey = typeof apiKeys.$inferSelect;
 
 export interface KeyWithCompany {
   key: ApiKey;
-  company: { id: string; name: string; plan: PlanName };
+  company: { id: string; name: string; plan: PlanName; sandboxClockOffsetMs: number };
 }
 
 export async function insertKey(db: Executor, key: ApiKey): Promise<void> {
@@ -18,7 +18,7 @@ export async function insertKey(db: Executor, key: ApiKey): Promise<void> {
 /** One indexed read per request: the key and what authorization needs of its company. */
 export async function findKeyByHash(db: Executor, secretHash: string): Promise<KeyWithCompany | undefined> {
   const [row] = await db
-    .select({ key: apiKeys, company: { id: companies.id, name: companies.name, plan: companies.plan } })
+    .select({ key: apiKeys, company: { id: companies.id, name: companies.name, plan: companies.plan, sandboxClockOffsetMs: companies.sandboxClockOffsetMs } })
     .from(apiKeys)
     .innerJoin(companies, eq(companies.id, apiKeys.companyId))
     .where(eq(apiKeys.secretHash, secretHash))

@@ -14,7 +14,8 @@ export async function runAdminCommand(deps: Deps, command: string, args: string[
   }
   if (command === 'key' && action === 'create') {
     const { values } = parseOptions(rest, { company: { type: 'string' }, env: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' } });
-    const scopes = values.scopes ? values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean) : undefined;
+    const scopes = values.scopes === undefined ? undefined : values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean);
+    if (scopes && scopes.length === 0) throw refuse('validation_error', '--scopes lists no scope; omit it for a full-access key.', { param: 'scopes' });
     const { key, secret } = await createApiKey(deps, {
       companyId: required(values.company, 'company'),
       env: required(values.env, 'env'),

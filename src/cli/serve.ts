@@ -3,20 +3,23 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import type { Deps } from '../deps.js';
-import { systemClock } from '../kernel/clock.js';
+import { makeDeps, type Deps } from '../deps.js';
 import { openDatabase } from '../db/database.js';
 import { runMigrations } from '../db/migrate.js';
 import { buildApp } from '../app.js';
 import { loadCertificate } from '../http/tls.js';
 import { createRedirectServer } from '../http/https-redirect.js';
 import { startHousekeeping } from '../limits/housekeeping.js';
+import { createDeliveryWorker } from '../webhooks/delivery-worker.js';
 import { createDemoAccountIfEmpty } from './demo-account.js';
 import { createLogger } from './logger.js';
 
+/** `all` (the default): the API and the workers in one process; `api` and `worker` split them for scale. */
+export type Role = 'all' | 'api' | 'worker';
+
 export interface RunningService {
-  app: FastifyInstance;
-  redirect: Server;
+  app: FastifyInstance | null;
+  redirect: Server | null;
   stop(): Promise<void>;
 }
 
@@ -39,15 +42,7 @@ function claimDataDir(config: Config): () => void {
   return () => rmSync(pidFile, { force: true });
 }
 
-export async function serve(config: Config): Promise<RunningService> {
-  const log = createLogger(config.logLevel, 'stdout');
-  const say = (message: string) => log.info(message);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: say, ownsServer: true });
-  const releaseDataDir = claimDataDir(config);
-  await runMigrations(database.pool, database.db);
-  const deps: Deps = { db: database.db, pool: database.pool, clock: systemClock, config, log };
-
-  const demo = await createDemoAccountIfEmpty(deps);
+async function startApi(deps: Deps, config: Config, say: (m: string) => void, lines: string[]): Promise<{ app: FastifyInstance; redirect: Server }> {
   const certificate = await loadCertificate(config, say);
   const app = await buildApp(deps, { https: { cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' } });
   await app.listen({ port: config.port, host: config.host });
@@ -55,19 +50,35 @@ export async function serve(config: Config): Promise<RunningService> {
   const redirect = createRedirectServer(httpsPort, config.publicUrlSet ? new URL(config.publicUrl).origin : null);
   await new Promise<void>((resolve, reject) => redirect.once('error', reject).listen(config.httpPort, config.host, resolve));
   const httpPort = (redirect.address() as { port: number }).port;
-  const housekeeping = startHousekeeping(deps);
-
-  const lines = [
+  lines.push(
     `facteur is serving https://localhost:${httpsPort} (HTTP ${httpPort} redirects to it)`,
-    `database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
     `TLS certificate: ${certificate.certPath}${certificate.generated ? ' (self-signed, generated now)' : ''}`,
-  ];
+  );
+  return { app, redirect };
+}
+
+export async function serve(config: Config, role: Role = 'all'): Promise<RunningService> {
+  const log = createLogger(config.logLevel, 'stdout');
+  const say = (message: string) => log.info(message);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: say, ownsServer: true });
+  const releaseDataDir = claimDataDir(config);
+  await runMigrations(database.pool, database.db);
+  const deps = makeDeps(database, config, log);
+  const demo = await createDemoAccountIfEmpty(deps);
+
+  const lines: string[] = [];
+  const api = role === 'worker' ? null : await startApi(deps, config, say, lines);
+  const worker = role === 'api' ? null : createDeliveryWorker(deps);
+  await worker?.start();
+  const housekeeping = role === 'api' ? null : startHousekeeping(deps);
+  lines.push(`role: ${role}; database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
   if (demo) {
+    const port = api ? (api.app.server.address() as { port: number }).port : config.port;
     lines.push(
       'First start: a demo company and a test API key were created.',
       `  company: ${demo.companyId}`,
       `  test key (shown once): ${demo.testKey}`,
-      `  try: curl --cacert ${certificate.certPath} -H "Authorization: Bearer ${demo.testKey}" https://localhost:${httpsPort}/v1/account`,
+      `  try: curl --cacert ${join(config.dataDir, 'tls', 'cert.pem')} -H "Authorization: Bearer ${demo.testKey}" https://localhost:${port}/v1/account`,
     );
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
@@ -75,13 +86,14 @@ export async function serve(config: Config): Promise<RunningService> {
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
-      housekeeping.stop();
-      redirect.close();
-      await app.close();
+      housekeeping?.stop();
+      api?.redirect.close();
+      await api?.app.close();
+      await worker?.stop();
       await database.close();
       releaseDataDir();
     })();
     return stopping;
   };
-  return { app, redirect, stop };
+  return { app: api?.app ?? null, redirect: api?.redirect ?? null, stop };
 }

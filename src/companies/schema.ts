@@ -1,4 +1,4 @@
-import { pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, pgTable, text } from 'drizzle-orm/pg-core';
 import { instant } from '../db/columns.js';
 
 export const companies = pgTable('companies', {
@@ -6,5 +6,9 @@ export const companies = pgTable('companies', {
   name: text('name').notNull(),
   siren: text('siren').notNull(),
   plan: text('plan').notNull(),
+  /** Where operational e-mails go (failing webhook endpoints); null: they are only logged. */
+  email: text('email'),
+  /** How far the sandbox clock of this company runs ahead of real time (test mode only). */
+  sandboxClockOffsetMs: bigint('sandbox_clock_offset_ms', { mode: 'number' }).notNull().default(0),
   created: instant('created').notNull(),
 });

@@ -3,7 +3,8 @@ import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { isValidSiren } from '../identifiers/siren.js';
 import { isPlanName, planNames } from './plans.js';
-import { findCompany, insertCompany, countCompanies, type Company } from './store.js';
+import { advanceSandboxOffset, findCompany, insertCompany, countCompanies, resetSandboxOffset, type Company } from './store.js';
+import type { Executor } from '../db/database.js';
 
 export type { Company } from './store.js';
 
@@ -33,4 +34,13 @@ export async function getCompany(deps: Pick<Deps, 'db'>, id: string): Promise<Co
 
 export async function hasAnyCompany(deps: Pick<Deps, 'db'>): Promise<boolean> {
   return (await countCompanies(deps.db)) > 0;
+}
+
+/** Test mode only: moves the company's sandbox clock forward; returns the new offset in ms. */
+export async function advanceSandboxClock(deps: Pick<Deps, 'db'>, companyId: string, ms: number): Promise<number> {
+  return advanceSandboxOffset(deps.db, companyId, ms);
+}
+
+export async function resetSandboxClock(tx: Executor, companyId: string): Promise<void> {
+  await resetSandboxOffset(tx, companyId);
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { companies } from './schema.js';
 import type { PlanName } from './plans.js';
@@ -12,7 +12,7 @@ export interface Company {
 }
 
 type Row = typeof companies.$inferSelect;
-const toCompany = (row: Row): Company => ({ ...row, plan: row.plan as PlanName });
+const toCompany = (row: Row): Company => ({ id: row.id, name: row.name, siren: row.siren, plan: row.plan as PlanName, created: row.created });
 
 export async function insertCompany(db: Executor, company: Company): Promise<void> {
   await db.insert(companies).values(company);
@@ -26,4 +26,15 @@ export async function findCompany(db: Executor, id: string): Promise<Company | u
 export async function countCompanies(db: Executor): Promise<number> {
   const rows = await db.select({ id: companies.id }).from(companies).limit(1);
   return rows.length;
+}
+
+/** Moves the sandbox clock forward by `ms` (never back); returns the new offset. */
+export async function advanceSandboxOffset(db: Executor, id: string, ms: number): Promise<number> {
+  const [row] = await db.update(companies).set({ sandboxClockOffsetMs: sql`${companies.sandboxClockOffsetMs} + ${ms}::bigint` })
+    .where(eq(companies.id, id)).returning({ offset: companies.sandboxClockOffsetMs });
+  return row?.offset ?? 0;
+}
+
+export async function resetSandboxOffset(db: Executor, id: string): Promise<void> {
+  await db.update(companies).set({ sandboxClockOffsetMs: 0 }).where(eq(companies.id, id));
 }

@@ -47,6 +47,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     url,
     embedded,
     async close() {
+      // Requests still finishing (their client gone) may hold a connection: let them end first.
+      const deadline = Date.now() + 10_000;
+      while (pool.totalCount > pool.idleCount && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       await pool.end();
       await embedded?.stop();
     },

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, parse } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -40,9 +40,15 @@ const isRoot = userInfo().uid === 0;
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  // A server that exited after its parent died may stay a zombie where nothing reaps orphans.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
   }
 }
 

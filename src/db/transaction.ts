@@ -10,6 +10,8 @@ export interface CallContext {
   requestId: string | null;
   idempotencyKey: string | null;
   apiVersion: string;
+  /** The time of the scope: real time in live, the company's sandbox clock in test. */
+  now: Date;
   /** Work the HTTP layer adds to the transaction that commits the effect (the idempotency mark). */
   beforeCommit?: (tx: Tx) => Promise<void>;
 }

@@ -5,7 +5,12 @@ import type { CallContext } from '../db/transaction.js';
 import { refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
+// The outbox: an event and its webhook deliveries are written together.
+import { enqueueDeliveries } from '../webhooks/fan-out.js';
 import { deleteScopeEvents, findEvent, insertEvent, pageEvents, type EventFilters, type EventRow } from './store.js';
+
+/** Events are kept 90 days, or 90 days after their last successful delivery when later. */
+export const retentionMs = 90 * 86_400_000;
 
 /** The contract's event envelope. */
 export interface Event {
@@ -36,7 +41,7 @@ export function toEvent(row: EventRow): Event {
  * Records an event inside the caller's transaction (the outbox): the change and its event
  * commit together or not at all. `apiVersion` is the caller's and never changes afterwards.
  */
-export async function recordEvent(tx: Executor, ctx: CallContext, type: string, data: Record<string, unknown>, at: Date): Promise<Event> {
+export async function recordEvent(tx: Executor, ctx: CallContext, type: string, data: Record<string, unknown>, at: Date, options: { onlyEndpoints?: string[] } = {}): Promise<Event> {
   const row: EventRow = {
     id: newId('event', at),
     companyId: ctx.scope.companyId,
@@ -45,9 +50,11 @@ export async function recordEvent(tx: Executor, ctx: CallContext, type: string, 
     apiVersion: ctx.apiVersion,
     created: at,
     data,
+    retainedUntil: new Date(at.getTime() + retentionMs),
     request: ctx.requestId ? { id: ctx.requestId, idempotency_key: ctx.idempotencyKey } : null,
   };
   await insertEvent(tx, row);
+  await enqueueDeliveries(tx, ctx.scope, row, options.onlyEndpoints);
   return toEvent(row);
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
@@ -18,10 +18,12 @@ export async function findEvent(db: Executor, scope: Scope, id: string): Promise
 
 export interface EventFilters {
   type?: string | undefined;
+  /** A condition another capability adds (webhooks: delivered or not). */
+  where?: SQL | undefined;
 }
 
 export async function pageEvents(db: Executor, scope: Scope, page: PageRequest, filters: EventFilters): Promise<EventRow[]> {
-  return keysetPage(db, events, scope, page, { where: filters.type ? eq(events.type, filters.type) : undefined });
+  return keysetPage(db, events, scope, page, { where: and(filters.type ? eq(events.type, filters.type) : undefined, filters.where) });
 }
 
 export async function deleteScopeEvents(db: Executor, scope: Scope): Promise<number> {

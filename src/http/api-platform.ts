@@ -10,6 +10,7 @@ import { beginIdempotent, finishIdempotent, fingerprintOf, maxKeyLength } from '
 import { markEffectCommitted } from '../idempotency/store.js';
 import { currentVersion, servedVersions } from './api-version.js';
 import { refuse } from '../kernel/errors.js';
+import { scopeTime } from '../companies/sandbox-clock.js';
 
 /**
  * The rules every /v1 request obeys, in the contract's order: version, authentication and
@@ -28,6 +29,12 @@ export const apiPlatform = fp(async (app: FastifyInstance, options: { deps: Deps
     await authenticate(deps, request);
     await limitRate(deps, request, reply);
     checkContentType(request);
+  });
+
+  // No body is an empty object: a route whose fields are all optional accepts it, and one with
+  // required fields names the first missing one rather than refusing "the body".
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && methodsWithBody.has(request.method)) request.body = {};
   });
 
   app.addHook('preHandler', async (request, reply) => {
@@ -97,7 +104,7 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<void> 
   if (access && !grants(key.scopes, access)) {
     throw new ApiError('scope_insufficient', { values: { scope: access === 'full_access' ? 'full access (a key without scopes)' : access } });
   }
-  request.auth = { key, company, scope: { companyId: company.id, livemode: key.livemode } };
+  request.auth = { key, company, scope: { companyId: company.id, livemode: key.livemode }, now: scopeTime(now, key.livemode, company.sandboxClockOffsetMs) };
 }
 
 async function limitRate(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -9,8 +9,10 @@ import type { RouteLimit } from '../limits/service.js';
 
 export interface Authenticated {
   key: ApiKey;
-  company: { id: string; name: string; plan: PlanName };
+  company: { id: string; name: string; plan: PlanName; sandboxClockOffsetMs: number };
   scope: Scope;
+  /** The time of the scope when the request arrived (the sandbox clock in test mode). */
+  now: Date;
 }
 
 export interface IdempotencyClaim {
@@ -53,6 +55,7 @@ export function callContext(request: FastifyRequest): CallContext {
     requestId: request.id,
     idempotencyKey: claim?.key ?? null,
     apiVersion: request.apiVersion,
+    now: auth.now,
     ...(claim ? { beforeCommit: claim.markEffect } : {}),
   };
 }

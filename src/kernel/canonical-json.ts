@@ -1,15 +1,16 @@
 /** JSON with object keys sorted at every depth: the same content gives the same text. */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return '';
-  return JSON.stringify(sortKeys(value));
+  return write(value);
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
+// Written out rather than rebuilt as sorted objects, so that a key such as "__proto__" stays a key.
+function write(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : write(item))).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return sorted;
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${write(record[key])}`).join(',')}}`;
   }
-  return value;
+  return JSON.stringify(value) ?? 'null';
 }

@@ -28,6 +28,7 @@ export const idPrefixes = {
   user: 'usr_',
   export: 'exp_',
   delivery: 'del_',
+  email: 'em_',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

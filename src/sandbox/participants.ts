@@ -2,6 +2,8 @@ import type { Tx } from '../db/database.js';
 import type { CallContext } from '../db/transaction.js';
 import { purgeTestEvents } from '../events/service.js';
 import { purgeTestIdempotencyKeys } from '../idempotency/service.js';
+import { purgeTestDeliveries } from '../webhooks/service.js';
+import { resetSandboxClock } from '../companies/service.js';
 
 export type PurgeCounts = Record<string, number>;
 
@@ -10,6 +12,7 @@ export type PurgeCounts = Record<string, number>;
  * purge here (and, with their fixtures, their seed), so a reset is one transaction over all.
  */
 const purges: Record<string, (tx: Tx, ctx: CallContext) => Promise<number>> = {
+  webhookDeliveries: (tx, ctx) => purgeTestDeliveries(tx, ctx.scope),
   events: (tx, ctx) => purgeTestEvents(tx, ctx.scope),
   // The reset's own key stays, so that replaying the reset replays its answer.
   idempotencyKeys: (tx, ctx) => purgeTestIdempotencyKeys(tx, ctx.scope, ctx.idempotencyKey),
@@ -18,5 +21,7 @@ const purges: Record<string, (tx: Tx, ctx: CallContext) => Promise<number>> = {
 export async function purgeTestData(tx: Tx, ctx: CallContext): Promise<PurgeCounts> {
   const counts: PurgeCounts = {};
   for (const [name, purge] of Object.entries(purges)) counts[name] = await purge(tx, ctx);
+  // A fresh sandbox runs on real time again.
+  await resetSandboxClock(tx, ctx.scope.companyId);
   return counts;
 }

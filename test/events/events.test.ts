@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../support/harness.js';
+import { contextFor, startHarness, type Harness } from '../support/harness.js';
 import { recordEvent } from '../../src/events/service.js';
-import { inTransaction, type CallContext } from '../../src/db/transaction.js';
+import { inTransaction } from '../../src/db/transaction.js';
 
 async function seedEvents(h: Harness, companyId: string, count: number, livemode = false, type = 'customer.created'): Promise<string[]> {
-  const ctx: CallContext = { scope: { companyId, livemode }, requestId: 'req_seed', idempotencyKey: null, apiVersion: '2026-09-01' };
+  const ctx = contextFor(companyId, livemode, h.clock.now(), 'req_seed');
   const ids: string[] = [];
   await inTransaction(h.deps.db, ctx, async (tx) => {
     for (let i = 0; i < count; i++) {
@@ -25,7 +25,11 @@ test('events and list pagination', async (t) => {
     const [id] = await seedEvents(h, companyId, 1);
     const response = await h.call('GET', `/v1/events/${id}`, { key });
     assert.equal(response.statusCode, 200);
-    assert.deepEqual(Object.keys(response.data).sort(), ['apiVersion', 'created', 'data', 'id', 'livemode', 'object', 'request', 'type']);
+    for (const field of ['apiVersion', 'created', 'data', 'id', 'livemode', 'object', 'request', 'type']) assert.ok(field in response.data, field);
+    assert.deepEqual(response.data.deliveries, [], 'no endpoint: no delivery');
+    assert.equal(response.data.delivered, false);
+    assert.equal(response.data.attemptCount, 0);
+    assert.equal(response.data.nextRetry, null);
     assert.match(response.data.id, /^evt_/);
     assert.equal(response.data.object, 'event');
     assert.equal(response.data.apiVersion, '2026-09-01');
@@ -36,7 +40,7 @@ test('events and list pagination', async (t) => {
 
   await t.test('an event is recorded in its change transaction: a rollback leaves none', async () => {
     const { companyId, key } = await h.tenant();
-    const ctx: CallContext = { scope: { companyId, livemode: false }, requestId: null, idempotencyKey: null, apiVersion: '2026-09-01' };
+    const ctx = contextFor(companyId, false, h.clock.now());
     await assert.rejects(inTransaction(h.deps.db, ctx, async (tx) => {
       await recordEvent(tx, ctx, 'customer.created', {}, h.clock.now());
       throw new Error('the change failed');

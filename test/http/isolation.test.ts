@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness } from '../support/harness.js';
+import { contextFor, startHarness } from '../support/harness.js';
 import { recordEvent } from '../../src/events/service.js';
-import { inTransaction, type CallContext } from '../../src/db/transaction.js';
+import { inTransaction } from '../../src/db/transaction.js';
 
 test('isolation between companies and environments', async (t) => {
   const h = await startHarness();
@@ -12,7 +12,7 @@ test('isolation between companies and environments', async (t) => {
   const b = await h.tenant();
 
   async function eventOf(companyId: string, livemode: boolean): Promise<string> {
-    const ctx: CallContext = { scope: { companyId, livemode }, requestId: null, idempotencyKey: null, apiVersion: '2026-09-01' };
+    const ctx = contextFor(companyId, livemode, h.clock.now());
     return inTransaction(h.deps.db, ctx, async (tx) => (await recordEvent(tx, ctx, 'customer.created', { livemode }, h.clock.now())).id);
   }
 

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { connect } from '../../src/db/database.js';
-import type { Deps } from '../../src/deps.js';
+import { makeDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { createCompany } from '../../src/companies/service.js';
 import { createApiKey } from '../../src/api-keys/service.js';
@@ -46,6 +46,7 @@ export interface HarnessOptions {
   clockStart?: string;
   extraV1Routes?: FastifyPluginAsync<{ deps: Deps }>;
   poolSize?: number;
+  deps?: Partial<Deps>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -55,7 +56,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const { pool, db } = connect(url, options.poolSize ?? 6);
   const clock = new ManualClock(options.clockStart ?? new Date().toISOString());
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) as unknown as Deps['log'];
-  const deps: Deps = { db, pool, clock, config, log };
+  const deps: Deps = makeDeps({ db, pool }, config, log, { clock, mailer: null, ...options.deps });
   const app = await buildApp(deps, options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {});
   await app.ready();
   const ip = randomIp();
@@ -100,4 +101,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   return harness;
+}
+
+/** A call context as a service sees one, for tests that call services directly. */
+export function contextFor(companyId: string, livemode: boolean, now: Date, requestId: string | null = null): import('../../src/db/transaction.js').CallContext {
+  return { scope: { companyId, livemode }, requestId, idempotencyKey: null, apiVersion: '2026-09-01', now };
 }

@@ -1,0 +1,161 @@
+/**
+ * The bench's server process: the real facteur app (real Deps, system clock, PostgreSQL) and a
+ * bare Fastify HTTPS server with the same TLS settings, side by side in one process so that both
+ * run under the same conditions. The parent drives the load, one server at a time, and talks to
+ * this process over IPC (see protocol.ts). Nothing is written to stdout by design: the parent
+ * maps this process's stdout onto its own stderr anyway.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { connect } from '../src/db/database.js';
+import { runMigrations } from '../src/db/migrate.js';
+import { makeDeps } from '../src/deps.js';
+import { loadCertificate } from '../src/http/tls.js';
+import { createLogger } from '../src/cli/logger.js';
+import { createCompany } from '../src/companies/service.js';
+import { createApiKey } from '../src/api-keys/service.js';
+import type { DbTiming, FromServer, ToServer } from './protocol.js';
+
+const say = (message: string) => process.stderr.write(`[bench server] ${message}\n`);
+
+function send(message: FromServer, then?: () => void): void {
+  if (process.send) process.send(message, undefined, {}, () => then?.());
+  else then?.();
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the bench with \`npm run bench\``);
+  return value;
+}
+
+/**
+ * Opt-in (BENCH_DB_TIMING=1): counts and times every statement of every pg client, so the
+ * parent can report the queries per request and the time spent waiting on PostgreSQL. Off by
+ * default, since it adds work to the path being measured.
+ */
+function instrumentPg(): () => DbTiming {
+  const timing: DbTiming = { queries: 0, totalMs: 0 };
+  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  const record = (started: bigint) => {
+    timing.queries += 1;
+    timing.totalMs += Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function query(this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (first && typeof first === 'object' && typeof first.submit === 'function') return original.apply(this, args);
+    const started = process.hrtime.bigint();
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      args[args.length - 1] = (...results: unknown[]) => {
+        record(started);
+        return (last as (...r: unknown[]) => unknown)(...results);
+      };
+      return original.apply(this, args);
+    }
+    const result = original.apply(this, args) as Promise<unknown>;
+    return result.then((value) => {
+      record(started);
+      return value;
+    }, (error: unknown) => {
+      record(started);
+      throw error;
+    });
+  };
+  return () => {
+    const snapshot = { ...timing };
+    timing.queries = 0;
+    timing.totalMs = 0;
+    return snapshot;
+  };
+}
+
+/** Resolves once no pool client has been checked out for 200 ms (or after `timeoutMs`). */
+async function drained(pool: pg.Pool, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    const busy = pool.totalCount - pool.idleCount + pool.waitingCount;
+    if (busy > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = required('BENCH_DATABASE_URL');
+  const dataDir = required('BENCH_DATA_DIR');
+  const takeTiming = process.env.BENCH_DB_TIMING === '1' ? instrumentPg() : null;
+
+  const config = {
+    ...loadConfig({ FACTEUR_DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', HTTP_PORT: '0' }),
+    databaseUrl,
+  };
+  const log = createLogger(config.logLevel, 'stderr');
+  const { pool, db } = connect(databaseUrl);
+  await runMigrations(pool, db);
+  // Assembled like `facteur serve` does: system clock, no SMTP server (none is configured).
+  const deps = makeDeps({ db, pool }, config, log);
+
+  const certificate = await loadCertificate(config, say);
+  const tls = { cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' as const };
+
+  const app = await buildApp(deps, { https: tls });
+  await app.listen({ port: 0, host: config.host });
+
+  const bare: FastifyInstance = Fastify({ https: tls }) as unknown as FastifyInstance;
+  bare.get('/bare', async () => ({ object: 'bare', ok: true }));
+  await bare.listen({ port: 0, host: config.host });
+
+  const company = await createCompany(deps, { name: 'Bench SAS', siren: '732829320', plan: 'pro' });
+
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      await Promise.allSettled([app.close(), bare.close()]);
+      // When autocannon ends a run it drops its connections with requests in flight: the server
+      // closes as soon as the sockets are gone, but those handlers still run (and still need
+      // the pool for their last statements). Let them finish before ending the pool.
+      await drained(pool, 5_000);
+      await pool.end().catch(() => undefined);
+    })().finally(() => process.exit(0));
+    return stopping;
+  };
+  // The parent gone (crashed or killed), this process has no reason to live.
+  process.on('disconnect', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+
+  process.on('message', (raw) => {
+    const message = raw as ToServer;
+    void (async () => {
+      try {
+        if (message.type === 'stop') return void (await stop());
+        if (message.type === 'sample') {
+          return send({ type: 'sample', id: message.id, cpu: process.cpuUsage(), timing: takeTiming ? takeTiming() : null });
+        }
+        if (message.type === 'createKeys') {
+          const secrets: string[] = [];
+          for (let i = 0; i < message.count; i++) {
+            secrets.push((await createApiKey(deps, { companyId: company.id, env: message.env })).secret);
+          }
+          return send({ type: 'keys', id: message.id, secrets });
+        }
+      } catch (error) {
+        send({ type: 'failed', id: 'id' in message ? message.id : null, message: error instanceof Error ? error.stack ?? error.message : String(error) });
+      }
+    })();
+  });
+
+  const portOf = (server: FastifyInstance) => (server.server.address() as { port: number }).port;
+  send({ type: 'ready', appPort: portOf(app), barePort: portOf(bare), cert: certificate.cert, companyId: company.id });
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.stack ?? error.message : String(error);
+  say(`failed to start: ${message}`);
+  send({ type: 'failed', id: null, message }, () => process.exit(1));
+  setTimeout(() => process.exit(1), 1000).unref();
+});

@@ -1,0 +1,30 @@
+import type { Deps } from '../deps.js';
+import type { CallContext } from '../db/transaction.js';
+import { refuse } from '../kernel/errors.js';
+import { advanceSandboxClock } from '../companies/service.js';
+import { scopeTime } from '../companies/sandbox-clock.js';
+import { wakeDeliveryWorkers } from '../webhooks/service.js';
+
+export interface SandboxClock {
+  object: 'sandbox_clock';
+  livemode: false;
+  now: string;
+  offsetSeconds: number;
+}
+
+function testOnly(ctx: CallContext): void {
+  if (ctx.scope.livemode) throw refuse('not_supported', 'The sandbox clock only exists in test mode; call it with a `svc_test_` key. Live data always follows real time.');
+}
+
+export function readSandboxClock(deps: Pick<Deps, 'clock'>, ctx: CallContext, offsetMs: number): SandboxClock {
+  testOnly(ctx);
+  return { object: 'sandbox_clock', livemode: false, now: scopeTime(deps.clock.now(), false, offsetMs).toISOString(), offsetSeconds: offsetMs / 1000 };
+}
+
+/** Moves the company's sandbox clock forward; whatever falls due (webhook retries...) runs at once. */
+export async function advanceClock(deps: Pick<Deps, 'db' | 'clock'>, ctx: CallContext, seconds: number): Promise<SandboxClock> {
+  testOnly(ctx);
+  const offsetMs = await advanceSandboxClock(deps, ctx.scope.companyId, seconds * 1000);
+  await wakeDeliveryWorkers(deps);
+  return readSandboxClock(deps, ctx, offsetMs);
+}

@@ -1,0 +1,79 @@
+import type { LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
+import { isPublicAddress, literalAddress } from './public-address.js';
+import { outcomeOfStatus, type Outcome } from './retry-schedule.js';
+import type { UrlPolicy } from './endpoint-url.js';
+
+export interface DeliveryRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface DeliveryClient {
+  post(delivery: DeliveryRequest): Promise<Outcome & { durationMs: number }>;
+  close(): Promise<void>;
+}
+
+class BlockedAddress extends Error {
+  readonly code = 'EBLOCKED';
+}
+
+/**
+ * The only way the service calls a URL a user gave. Every connection goes through a lookup
+ * that resolves the host, keeps only public addresses and dials one of those: what was checked
+ * is what is connected to, so DNS rebinding gets nothing. Literal addresses are checked before
+ * any connection; redirects are never followed.
+ */
+export function createDeliveryClient(policy: UrlPolicy, timeoutMs: number): DeliveryClient {
+  const allowed = (address: string) => policy.allowPrivate || isPublicAddress(address);
+  const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    policy.resolve(hostname).then((addresses) => {
+      const usable = addresses.filter(allowed);
+      if (usable.length === 0) return callback(new BlockedAddress(`${hostname} resolves to no public address`));
+      const family = (address: string) => (address.includes(':') ? 6 : 4);
+      if (options.all) return callback(null, usable.map((address) => ({ address, family: family(address) })));
+      return callback(null, usable[0], family(usable[0]!));
+    }, (error: unknown) => callback(error));
+  }) as unknown as LookupFunction;
+
+  const agent = new Agent({ connect: { lookup, timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 64 });
+
+  return {
+    async post(delivery) {
+      const started = performance.now();
+      const done = (outcome: Outcome) => ({ ...outcome, durationMs: Math.round(performance.now() - started) });
+      const literal = literalAddress(new URL(delivery.url).hostname);
+      if (literal !== null && !allowed(literal)) return done({ kind: 'failed', status: null, error: `blocked: ${literal} is not a public address` });
+      try {
+        const response = await request(delivery.url, {
+          method: 'POST',
+          headers: delivery.headers,
+          body: delivery.body,
+          dispatcher: agent,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        // The receiver's answer is not ours to keep: read a little, then drop it.
+        await response.body.dump({ limit: 65_536 }).catch(() => undefined);
+        return done(outcomeOfStatus(response.statusCode));
+      } catch (error) {
+        return done({ kind: 'failed', status: null, error: describeFailure(error, timeoutMs) });
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+function describeFailure(error: unknown, timeoutMs: number): string {
+  const failure = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = failure.code ?? failure.cause?.code;
+  if (failure.name === 'TimeoutError' || failure.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `timeout: no answer within ${timeoutMs / 1000} s`;
+  }
+  if (code === 'EBLOCKED' || failure.cause instanceof BlockedAddress || error instanceof BlockedAddress) return `blocked: ${failure.cause?.message ?? failure.message}`;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
+  if (code && /CERT|SSL|TLS|SELF_SIGNED/.test(code)) return `TLS error: ${code}`;
+  return `network error${code ? `: ${code}` : ''}`;
+}

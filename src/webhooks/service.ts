@@ -1,0 +1,249 @@
+import { sql } from 'drizzle-orm';
+import type { Deps } from '../deps.js';
+import type { Scope } from '../db/scope.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
+import { ApiError, refuse } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
+import { plans, type PlanName } from '../companies/plans.js';
+import { getEvent, listEvents, recordEvent, type Event } from '../events/service.js';
+import { isEventType } from '../events/event-types.js';
+import { checkEndpointUrl } from './endpoint-url.js';
+import { generateEndpointSecret, maskSecret } from './endpoint-secret.js';
+import { summarizeDeliveries, type DeliverySummary } from './delivery-summary.js';
+import {
+  attemptsOfEvent, countEndpoints, deliveriesOfEvent, findEndpoint, insertDeliveries, insertEndpoint, latestDeliveries,
+  deleteScopeDeliveries, deliveredFilter, deliveryChannel, pageEndpoints, updateEndpoint, type EndpointRow,
+} from './store.js';
+import type { Executor } from '../db/database.js';
+
+
+/** A secret rotation keeps the old secret signing this long. */
+const rotationOverlapMs = 24 * 3_600_000;
+const maxEvents = 100;
+
+export interface WebhookEndpoint {
+  id: string;
+  object: 'webhook_endpoint';
+  livemode: boolean;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  disabledReason: string | null;
+  secret: string;
+  created: string;
+  updated: string;
+}
+
+/** The secret is in clear only in the answers to creation and rotation. */
+function toEndpoint(row: EndpointRow, revealSecret = false): WebhookEndpoint {
+  return {
+    id: row.id,
+    object: 'webhook_endpoint',
+    livemode: row.livemode,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    status: row.status as WebhookEndpoint['status'],
+    disabledReason: row.disabledReason,
+    secret: revealSecret ? row.secret : maskSecret(row.secret),
+    created: row.created.toISOString(),
+    updated: row.updated.toISOString(),
+  };
+}
+
+function checkEvents(types: string[]): string[] {
+  if (types.length === 0) throw refuse('validation_error', 'Subscribe to at least one event type, or to "*" for all.', { param: 'events' });
+  if (types.length > maxEvents) throw refuse('validation_error', `At most ${maxEvents} event types.`, { param: 'events' });
+  types.forEach((type, index) => {
+    if (type !== '*' && !isEventType(type)) throw refuse('validation_error', `"${type}" is not an event type.`, { param: `events[${index}]` });
+  });
+  return [...new Set(types)];
+}
+
+function urlPolicy(deps: Pick<Deps, 'resolveHost' | 'config'>) {
+  return { resolve: deps.resolveHost, allowPrivate: deps.config.allowPrivateWebhooks };
+}
+
+export interface NewEndpoint {
+  url: string;
+  events?: string[];
+  description?: string;
+}
+
+export async function createEndpoint(deps: Deps, ctx: CallContext, plan: PlanName, input: NewEndpoint): Promise<WebhookEndpoint> {
+  const url = await checkEndpointUrl(input.url, urlPolicy(deps));
+  const types = checkEvents(input.events ?? ['*']);
+  return inTransaction(deps.db, ctx, async (tx) => {
+    // Serializes creations of one company so two concurrent ones cannot pass the plan limit together.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`webhook_endpoints:${ctx.scope.companyId}:${ctx.scope.livemode}`}))`);
+    const limit = plans[plan].webhookEndpoints;
+    if ((await countEndpoints(tx, ctx.scope)) >= limit) {
+      throw new ApiError('plan_limit_error', { values: { plan }, hint: `The ${plan} plan allows ${limit} webhook endpoint(s) per environment; delete one or upgrade.` });
+    }
+    const row: EndpointRow = {
+      ...ctx.scope,
+      id: newId('webhookEndpoint', ctx.now),
+      url,
+      description: input.description ?? null,
+      events: types,
+      secret: generateEndpointSecret(),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      status: 'enabled',
+      disabledReason: null,
+      failingSince: null,
+      lastAlertAt: null,
+      created: ctx.now,
+      updated: ctx.now,
+      deletedAt: null,
+    };
+    await insertEndpoint(tx, row);
+    return toEndpoint(row, true);
+  });
+}
+
+function endpointNotFound(id: string): ApiError {
+  return refuse('not_found', `No webhook endpoint ${id}.`, { param: 'id' });
+}
+
+export async function getEndpoint(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<WebhookEndpoint> {
+  const row = await findEndpoint(deps.db, scope, id);
+  if (!row) throw endpointNotFound(id);
+  return toEndpoint(row);
+}
+
+export async function listEndpoints(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest): Promise<ListEnvelope<WebhookEndpoint>> {
+  const rows = await pageEndpoints(deps.db, scope, page);
+  return toListEnvelope(rows, page, '/v1/webhook-endpoints', (row) => row.id, (row) => toEndpoint(row));
+}
+
+export interface EndpointUpdate {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  status?: 'enabled' | 'disabled';
+}
+
+export async function updateEndpointSettings(deps: Deps, ctx: CallContext, id: string, input: EndpointUpdate): Promise<WebhookEndpoint> {
+  const changes: Partial<EndpointRow> = { updated: ctx.now };
+  if (input.url !== undefined) changes.url = await checkEndpointUrl(input.url, urlPolicy(deps));
+  if (input.events !== undefined) changes.events = checkEvents(input.events);
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.status !== undefined) {
+    changes.status = input.status;
+    // Enabling again starts a new run: the three-day count and the reason are cleared.
+    if (input.status === 'enabled') Object.assign(changes, { disabledReason: null, failingSince: null });
+    else changes.disabledReason = 'disabled by the account holder';
+  }
+  const row = await inTransaction(deps.db, ctx, (tx) => updateEndpoint(tx, ctx.scope, id, changes));
+  if (!row) throw endpointNotFound(id);
+  return toEndpoint(row);
+}
+
+/** Deletion keeps the row (its deliveries' history refers to it); pending deliveries to it end unsent. */
+export async function deleteEndpoint(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
+  const row = await inTransaction(deps.db, ctx, (tx) => updateEndpoint(tx, ctx.scope, id, { deletedAt: ctx.now, status: 'disabled', updated: ctx.now }));
+  if (!row) throw endpointNotFound(id);
+  return { id, object: 'webhook_endpoint', deleted: true };
+}
+
+export async function rotateSecret(deps: Pick<Deps, 'db' | 'clock'>, ctx: CallContext, id: string): Promise<WebhookEndpoint> {
+  const row = await inTransaction(deps.db, ctx, async (tx) => {
+    const current = await findEndpoint(tx, ctx.scope, id, true);
+    if (!current) throw endpointNotFound(id);
+    return updateEndpoint(tx, ctx.scope, id, {
+      secret: generateEndpointSecret(),
+      previousSecret: current.secret,
+      // Real time: signatures are checked against the receiver's clock, not the sandbox's.
+      previousSecretExpiresAt: new Date(deps.clock.now().getTime() + rotationOverlapMs),
+      updated: ctx.now,
+    });
+  });
+  return toEndpoint(row!, true);
+}
+
+/** A `ping` event, recorded and delivered like any other, to this endpoint alone. */
+export async function pingEndpoint(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string): Promise<EventWithDeliveries> {
+  const event = await inTransaction(deps.db, ctx, async (tx) => {
+    const endpoint = await findEndpoint(tx, ctx.scope, id);
+    if (!endpoint) throw endpointNotFound(id);
+    if (endpoint.status !== 'enabled') throw new ApiError('endpoint_not_subscribed', { values: { id, type: 'ping' }, param: 'id' });
+    return recordEvent(tx, ctx, 'ping', { id: endpoint.id, object: 'webhook_endpoint', url: endpoint.url }, ctx.now, { onlyEndpoints: [endpoint.id] });
+  });
+  return withDeliveries(deps, ctx.scope, event);
+}
+
+export type EventWithDeliveries = Event & DeliverySummary;
+
+export async function withDeliveries(deps: Pick<Deps, 'db'>, scope: Scope, event: Event): Promise<EventWithDeliveries> {
+  const [deliveries, attempts] = await Promise.all([deliveriesOfEvent(deps.db, scope, event.id), attemptsOfEvent(deps.db, scope.companyId, event.id)]);
+  return { ...event, ...summarizeDeliveries(deliveries, attempts) };
+}
+
+export async function getEventWithDeliveries(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<EventWithDeliveries> {
+  return withDeliveries(deps, scope, await getEvent(deps, scope, id));
+}
+
+/**
+ * Replays an event. Without `endpointId`: to every enabled endpoint whose latest delivery failed
+ * (attempts exhausted). With it: to that endpoint alone, even if delivered. Each replay is a new
+ * generation with its own five attempts; earlier generations stay in the history.
+ */
+export async function retryEvent(deps: Pick<Deps, 'db'>, ctx: CallContext, eventId: string, endpointId: string | undefined): Promise<EventWithDeliveries> {
+  const event = await getEvent(deps, ctx.scope, eventId);
+  await inTransaction(deps.db, ctx, async (tx) => {
+    const latest = await latestDeliveries(tx, ctx.scope, eventId);
+    let targets: { endpointId: string; generation: number }[];
+    if (endpointId !== undefined) {
+      const endpoint = await findEndpoint(tx, ctx.scope, endpointId);
+      const previous = latest.find((d) => d.endpointId === endpointId);
+      const subscribed = endpoint && (endpoint.events.includes(event.type) || endpoint.events.includes('*') || previous !== undefined);
+      if (!endpoint || endpoint.status !== 'enabled' || !subscribed) {
+        throw new ApiError('endpoint_not_subscribed', { values: { id: endpointId, type: event.type }, param: 'endpointId' });
+      }
+      targets = [{ endpointId, generation: (previous?.generation ?? 0) + 1 }];
+    } else {
+      const failed = latest.filter((d) => d.state === 'failed');
+      const enabled = await Promise.all(failed.map(async (d) => ((await findEndpoint(tx, ctx.scope, d.endpointId))?.status === 'enabled' ? d : null)));
+      targets = enabled.filter((d) => d !== null).map((d) => ({ endpointId: d.endpointId, generation: d.generation + 1 }));
+    }
+    await insertDeliveries(tx, targets.map((target) => ({
+      ...ctx.scope,
+      id: newId('delivery', ctx.now),
+      eventId,
+      endpointId: target.endpointId,
+      generation: target.generation,
+      state: 'pending',
+      attemptCount: 0,
+      nextAttemptAt: ctx.now,
+      lockedUntil: null,
+      lockToken: null,
+      created: ctx.now,
+      updated: ctx.now,
+    })));
+  });
+  return getEventWithDeliveries(deps, ctx.scope, eventId);
+}
+
+export interface EventListFilters {
+  type?: string | undefined;
+  /** true: every endpoint's latest delivery succeeded; false: some did not, or none was made. */
+  delivered?: boolean | undefined;
+}
+
+export async function listEventsByDelivery(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest, filters: EventListFilters): Promise<ListEnvelope<Event>> {
+  return listEvents(deps, scope, page, { type: filters.type, where: filters.delivered === undefined ? undefined : deliveredFilter(filters.delivered) }, '/v1/events');
+}
+
+/** Sandbox reset: the deliveries of purged events go; endpoints are configuration and stay. */
+export async function purgeTestDeliveries(tx: Executor, scope: Scope): Promise<number> {
+  if (scope.livemode) throw new Error('refusing to purge live deliveries');
+  return deleteScopeDeliveries(tx, scope);
+}
+
+/** Wakes the delivery workers (after the sandbox clock moved, retries may be due). */
+export async function wakeDeliveryWorkers(deps: Pick<Deps, 'db'>): Promise<void> {
+  await deps.db.execute(sql`select pg_notify(${deliveryChannel}, '')`);
+}

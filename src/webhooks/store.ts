@@ -1,0 +1,176 @@
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { keysetPage } from '../db/keyset.js';
+import { inScope, type Scope } from '../db/scope.js';
+import type { PageRequest } from '../kernel/pagination.js';
+import { companies } from '../companies/schema.js';
+import { events } from '../events/schema.js';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema.js';
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+/** Wakes the delivery workers of every node once the transaction commits. */
+export const deliveryChannel = 'facteur_webhook_deliveries';
+
+const live = isNull(webhookEndpoints.deletedAt);
+const ofEndpoint = (scope: Scope, id: string) => and(inScope(webhookEndpoints, scope), eq(webhookEndpoints.id, id), live);
+
+// Endpoints
+
+export async function insertEndpoint(db: Executor, row: EndpointRow): Promise<void> {
+  await db.insert(webhookEndpoints).values(row);
+}
+
+export async function findEndpoint(db: Executor, scope: Scope, id: string, forUpdate = false): Promise<EndpointRow | undefined> {
+  const query = db.select().from(webhookEndpoints).where(ofEndpoint(scope, id)).limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function countEndpoints(db: Executor, scope: Scope): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(and(inScope(webhookEndpoints, scope), live));
+  return row?.n ?? 0;
+}
+
+export async function pageEndpoints(db: Executor, scope: Scope, page: PageRequest): Promise<EndpointRow[]> {
+  return keysetPage(db, webhookEndpoints, scope, page, { visible: live });
+}
+
+export async function updateEndpoint(db: Executor, scope: Scope, id: string, changes: Partial<EndpointRow>): Promise<EndpointRow | undefined> {
+  const [row] = await db.update(webhookEndpoints).set(changes).where(ofEndpoint(scope, id)).returning();
+  return row;
+}
+
+/** Enabled endpoints of the scope subscribed to `type` (or to `*`). */
+export async function subscribedEndpointIds(db: Executor, scope: Scope, type: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(inScope(webhookEndpoints, scope), live, eq(webhookEndpoints.status, 'enabled'),
+      sql`(${webhookEndpoints.events} @> array[${type}]::text[] or ${webhookEndpoints.events} @> array['*']::text[])`));
+  return rows.map((row) => row.id);
+}
+
+// Deliveries
+
+export async function insertDeliveries(db: Executor, rows: DeliveryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(webhookDeliveries).values(rows);
+  await db.execute(sql`select pg_notify(${deliveryChannel}, '')`);
+}
+
+export async function deliveriesOfEvent(db: Executor, scope: Scope, eventId: string): Promise<DeliveryRow[]> {
+  return db.select().from(webhookDeliveries)
+    .where(and(inScope(webhookDeliveries, scope), eq(webhookDeliveries.eventId, eventId)))
+    .orderBy(asc(webhookDeliveries.endpointId), asc(webhookDeliveries.generation));
+}
+
+export async function attemptsOfEvent(db: Executor, companyId: string, eventId: string): Promise<AttemptRow[]> {
+  return db.select().from(webhookAttempts)
+    .where(and(eq(webhookAttempts.companyId, companyId), eq(webhookAttempts.eventId, eventId)))
+    .orderBy(asc(webhookAttempts.startedAt), asc(webhookAttempts.attempt));
+}
+
+export interface ClaimedDelivery {
+  delivery: DeliveryRow;
+  sandboxClockOffsetMs: number;
+}
+
+/**
+ * Claims due deliveries for one worker. Test-mode deliveries are due on their company's sandbox
+ * clock. A claim lasts past the delivery time-out, so a worker that dies mid-attempt releases
+ * its deliveries to the others: delivery is at least once.
+ */
+export async function claimDueDeliveries(db: Executor, now: Date, limit: number, lockMs: number, token: string, companyIds?: string[]): Promise<ClaimedDelivery[]> {
+  if (companyIds && companyIds.length === 0) return [];
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const result = await db.execute(sql`
+    with due as (
+      select d.company_id, d.id, c.sandbox_clock_offset_ms as offset_ms
+      from ${webhookDeliveries} d join ${companies} c on c.id = d.company_id
+      where d.state = 'pending'
+        and d.next_attempt_at <= ${at} + make_interval(secs => (case when d.livemode then 0 else c.sandbox_clock_offset_ms end) / 1000.0)
+        and (d.locked_until is null or d.locked_until < ${at})
+        ${companyIds ? sql`and d.company_id in (${sql.join(companyIds.map((id) => sql`${id}`), sql`, `)})` : sql``}
+      order by d.next_attempt_at
+      limit ${limit}
+      for update of d skip locked
+    )
+    update ${webhookDeliveries} d set locked_until = ${at} + make_interval(secs => ${lockMs / 1000}::float8), lock_token = ${token}
+    from due where d.company_id = due.company_id and d.id = due.id
+    returning d.company_id, d.livemode, d.id, d.event_id, d.endpoint_id, d.generation, d.state, d.attempt_count,
+      d.next_attempt_at, d.locked_until, d.lock_token, d.created, d.updated, due.offset_ms`);
+  return (result.rows as Record<string, unknown>[]).map((row) => ({
+    delivery: {
+      companyId: String(row.company_id),
+      livemode: Boolean(row.livemode),
+      id: String(row.id),
+      eventId: String(row.event_id),
+      endpointId: String(row.endpoint_id),
+      generation: Number(row.generation),
+      state: String(row.state),
+      attemptCount: Number(row.attempt_count),
+      nextAttemptAt: row.next_attempt_at ? new Date(String(row.next_attempt_at)) : null,
+      lockedUntil: row.locked_until ? new Date(String(row.locked_until)) : null,
+      lockToken: row.lock_token ? String(row.lock_token) : null,
+      created: new Date(String(row.created)),
+      updated: new Date(String(row.updated)),
+    },
+    sandboxClockOffsetMs: Number(row.offset_ms),
+  }));
+}
+
+export interface DeliveryTarget {
+  endpoint: EndpointRow | null;
+  event: typeof events.$inferSelect | null;
+}
+
+export async function loadTarget(db: Executor, delivery: DeliveryRow): Promise<DeliveryTarget> {
+  const scope = { companyId: delivery.companyId, livemode: delivery.livemode };
+  const [endpoint] = await db.select().from(webhookEndpoints).where(and(inScope(webhookEndpoints, scope), eq(webhookEndpoints.id, delivery.endpointId))).limit(1);
+  const [event] = await db.select().from(events).where(and(inScope(events, scope), eq(events.id, delivery.eventId))).limit(1);
+  return { endpoint: endpoint ?? null, event: event ?? null };
+}
+
+export async function insertAttempt(db: Executor, row: AttemptRow): Promise<void> {
+  await db.insert(webhookAttempts).values(row);
+}
+
+/** Updates a claimed delivery; false when the claim was lost (another worker took over). */
+export async function settleDelivery(db: Executor, delivery: DeliveryRow, token: string, changes: Partial<DeliveryRow>): Promise<boolean> {
+  const rows = await db.update(webhookDeliveries)
+    .set({ ...changes, lockedUntil: null, lockToken: null })
+    .where(and(eq(webhookDeliveries.companyId, delivery.companyId), eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.lockToken, token)))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length > 0;
+}
+
+export async function latestDeliveries(db: Executor, scope: Scope, eventId: string): Promise<DeliveryRow[]> {
+  return db.selectDistinctOn([webhookDeliveries.endpointId]).from(webhookDeliveries)
+    .where(and(inScope(webhookDeliveries, scope), eq(webhookDeliveries.eventId, eventId)))
+    .orderBy(webhookDeliveries.endpointId, desc(webhookDeliveries.generation));
+}
+
+export async function endpointsByIds(db: Executor, scope: Scope, ids: string[]): Promise<EndpointRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(webhookEndpoints).where(and(inScope(webhookEndpoints, scope), inArray(webhookEndpoints.id, ids)));
+}
+
+/** Event ids of the scope whose latest deliveries are all delivered (`true`) or not (`false`). */
+export function deliveredFilter(delivered: boolean) {
+  const undelivered = sql`exists (select 1 from ${webhookDeliveries} d where d.company_id = ${events.companyId} and d.event_id = ${events.id}
+    and d.state <> 'delivered' and d.generation = (select max(d2.generation) from ${webhookDeliveries} d2
+      where d2.company_id = d.company_id and d2.event_id = d.event_id and d2.endpoint_id = d.endpoint_id))`;
+  const any = sql`exists (select 1 from ${webhookDeliveries} d where d.company_id = ${events.companyId} and d.event_id = ${events.id})`;
+  return delivered ? and(any, sql`not ${undelivered}`) : or(sql`not ${any}`, undelivered);
+}
+
+/** Sandbox reset: deliveries and attempts go with the events; endpoints are configuration and stay. */
+export async function deleteScopeDeliveries(db: Executor, scope: Scope): Promise<number> {
+  await db.delete(webhookAttempts).where(sql`(${webhookAttempts.companyId}, ${webhookAttempts.deliveryId}) in
+    (select company_id, id from ${webhookDeliveries} where company_id = ${scope.companyId} and livemode = ${scope.livemode})`);
+  const deliveries = await db.delete(webhookDeliveries).where(inScope(webhookDeliveries, scope)).returning({ id: webhookDeliveries.id });
+  return deliveries.length;
+}
