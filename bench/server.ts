@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { connect } from '../src/db/database.js';
+import { connect, disconnect } from '../src/db/database.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { makeDeps } from '../src/deps.js';
 import { loadCertificate } from '../src/http/tls.js';
@@ -72,18 +72,6 @@ function instrumentPg(): () => DbTiming {
   };
 }
 
-/** Resolves once no pool client has been checked out for 200 ms (or after `timeoutMs`). */
-async function drained(pool: pg.Pool, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let quietSince = Date.now();
-  while (Date.now() < deadline) {
-    const busy = pool.totalCount - pool.idleCount + pool.waitingCount;
-    if (busy > 0) quietSince = Date.now();
-    else if (Date.now() - quietSince >= 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 async function main(): Promise<void> {
   const databaseUrl = required('BENCH_DATABASE_URL');
   const dataDir = required('BENCH_DATA_DIR');
@@ -94,10 +82,10 @@ async function main(): Promise<void> {
     databaseUrl,
   };
   const log = createLogger(config.logLevel, 'stderr');
-  const { pool, db } = connect(databaseUrl);
-  await runMigrations(pool, db);
+  const connection = connect(databaseUrl);
+  await runMigrations(connection.pool, connection.db);
   // Assembled like `facteur serve` does: system clock, no SMTP server (none is configured).
-  const deps = makeDeps({ db, pool }, config, log);
+  const deps = makeDeps(connection, config, log);
 
   const certificate = await loadCertificate(config, say);
   const tls = { cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' as const };
@@ -106,7 +94,14 @@ async function main(): Promise<void> {
   await app.listen({ port: 0, host: config.host });
 
   const bare: FastifyInstance = Fastify({ https: tls }) as unknown as FastifyInstance;
-  bare.get('/bare', async () => ({ object: 'bare', ok: true }));
+  // The baseline answers a body of the account's size and shape (fixed, no work behind it), so
+  // the ratio measures what facteur adds per request (TLS costs grow with the bytes written).
+  const bareBody = {
+    id: 'co_01m80kd1cn1220tzdk3rc8ms8q', object: 'account', livemode: false, name: 'Bench SAS', siren: '732829320', plan: 'pro',
+    limits: { requestsPerMinute: 1000, monthlyQuota: 50000, webhookEndpoints: 20, storageBytes: 10737418240 },
+    apiKey: { id: 'key_01m80kd1cttmc434hmzwm7khd7', scopes: null, expiresAt: null }, created: '2026-11-22T03:04:40.085Z',
+  };
+  bare.get('/bare', async () => bareBody);
   await bare.listen({ port: 0, host: config.host });
 
   const company = await createCompany(deps, { name: 'Bench SAS', siren: '732829320', plan: 'pro' });
@@ -118,8 +113,7 @@ async function main(): Promise<void> {
       // When autocannon ends a run it drops its connections with requests in flight: the server
       // closes as soon as the sockets are gone, but those handlers still run (and still need
       // the pool for their last statements). Let them finish before ending the pool.
-      await drained(pool, 5_000);
-      await pool.end().catch(() => undefined);
+      await disconnect(connection, 5_000).catch(() => undefined);
     })().finally(() => process.exit(0));
     return stopping;
   };

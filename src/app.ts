@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifySer
 import type { SecureContextOptions } from 'node:tls';
 import type { Deps } from './deps.js';
 import { newId } from './kernel/ids.js';
+import { listenForAuthChanges } from './api-keys/key-cache.js';
 import { refuse } from './kernel/errors.js';
 import { compileValidator } from './http/validation.js';
 import { installErrorHandling } from './http/error-envelope.js';
@@ -46,6 +47,14 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.addHook('onSend', async (request, reply, payload) => {
     defaultV1Headers(request, reply, deps.clock.now());
     return payload;
+  });
+
+  let stopListening: (() => Promise<void>) | null = null;
+  app.addHook('onReady', async () => {
+    stopListening = await listenForAuthChanges(deps.pool, deps.keyCache, (error) => deps.log.warn({ err: error }, 'key cache listener lost; reading keys from the database'));
+  });
+  app.addHook('onClose', async () => {
+    await stopListening?.();
   });
 
   await registerOpenApi(app, deps.config.publicUrl);

@@ -3,14 +3,17 @@ import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './kernel/clock.js';
-import type { Db } from './db/database.js';
+import type { Connection, Db } from './db/database.js';
 import { createMailer, type Mailer } from './notifications/mailer.js';
 import type { ResolveHost } from './webhooks/endpoint-url.js';
+import { KeyCache } from './api-keys/key-cache.js';
 
 /** What every service needs from the outside world, passed explicitly. */
 export interface Deps {
   db: Db;
   pool: pg.Pool;
+  /** Commits without waiting for the disk: counters and bookkeeping only (see Connection). */
+  fast: { db: Db; pool: pg.Pool };
   clock: Clock;
   config: Config;
   log: FastifyBaseLogger;
@@ -18,21 +21,25 @@ export interface Deps {
   mailer: Mailer | null;
   /** DNS resolution of webhook hosts (a stub in tests: no real private traffic). */
   resolveHost: ResolveHost;
+  /** Valid API keys of this node, kept in step with revocations by a PostgreSQL listener. */
+  keyCache: KeyCache;
 }
 
 export const systemResolveHost: ResolveHost = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** The one place Deps are assembled; tests and benchmarks override what they need. */
-export function makeDeps(database: { db: Db; pool: pg.Pool }, config: Config, log: FastifyBaseLogger, overrides: Partial<Deps> = {}): Deps {
+export function makeDeps(database: Connection, config: Config, log: FastifyBaseLogger, overrides: Partial<Deps> = {}): Deps {
   return {
     db: database.db,
     pool: database.pool,
+    fast: database.fast,
     clock: systemClock,
     config,
     log,
     mailer: createMailer(config),
     resolveHost: systemResolveHost,
+    keyCache: new KeyCache(),
     ...overrides,
   };
 }

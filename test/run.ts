@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded-postgres.js';
-import { connect } from '../src/db/database.js';
+import { connect, disconnect } from '../src/db/database.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { loadCertificate } from '../src/http/tls.js';
 import { loadConfig } from '../src/config.js';
@@ -57,9 +57,9 @@ async function main(): Promise<number> {
   await admin.connect();
   await admin.query(`create database ${database}`);
   const url = withDatabase(adminUrl, database);
-  const { pool, db } = connect(url, 2);
-  await runMigrations(pool, db);
-  await pool.end();
+  const connection = connect(url, 2);
+  await runMigrations(connection.pool, connection.db);
+  await disconnect(connection);
   process.stdout.write(`# database: ${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL server'}, ${database}\n`);
 
   const concurrency = Math.max(2, Math.min(4, availableParallelism()));

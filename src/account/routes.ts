@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { authOf } from '../http/request-context.js';
-import { getAccount } from './service.js';
+import { getSubscription, toAccount } from './service.js';
+
+const limitsSchema = Type.Object({
+  requestsPerMinute: Type.Integer(),
+  monthlyQuota: Type.Integer({ description: 'Live documents per calendar month (UTC).' }),
+  webhookEndpoints: Type.Integer({ description: 'Per environment.' }),
+  storageBytes: Type.Integer(),
+});
 
 const accountSchema = Type.Object({
   id: Type.String({ description: 'The company, prefix `co_`.' }),
@@ -11,15 +18,22 @@ const accountSchema = Type.Object({
   name: Type.String(),
   siren: Type.String(),
   plan: Type.String(),
-  limits: Type.Object({
-    requestsPerMinute: Type.Integer(),
-    monthlyQuota: Type.Integer(),
-    webhookEndpoints: Type.Integer(),
-    storageBytes: Type.Integer(),
-  }),
-  usage: Type.Object({ period: Type.String({ description: 'Calendar month, UTC, `YYYY-MM`.' }), documents: Type.Integer() }),
+  limits: limitsSchema,
   apiKey: Type.Object({ id: Type.String(), scopes: Type.Union([Type.Array(Type.String()), Type.Null()]), expiresAt: Type.Union([Type.String(), Type.Null()]) }),
   created: Type.String(),
+});
+
+const subscriptionSchema = Type.Object({
+  object: Type.Literal('subscription'),
+  livemode: Type.Boolean(),
+  plan: Type.String(),
+  status: Type.String(),
+  limits: limitsSchema,
+  usage: Type.Object({
+    period: Type.String({ description: 'Calendar month, UTC, `YYYY-MM`.' }),
+    documents: Type.Integer({ description: 'Live documents counted this month.' }),
+    monthlyQuota: Type.Integer(),
+  }),
 });
 
 export async function accountRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
@@ -28,6 +42,13 @@ export async function accountRoutes(parent: FastifyInstance, { deps }: { deps: D
     schema: { tags: ['Account'], summary: 'Retrieve the account of the calling key', response: { 200: accountSchema } },
   }, async (request) => {
     const auth = authOf(request);
-    return getAccount(deps, auth.scope, auth.key);
+    return toAccount(auth.scope, auth.key, auth.company);
+  });
+
+  app.get('/subscription', {
+    schema: { tags: ['Account'], summary: "Retrieve the plan and this month's usage against its quota", response: { 200: subscriptionSchema } },
+  }, async (request) => {
+    const auth = authOf(request);
+    return getSubscription(deps, auth.scope, auth.company);
   });
 }

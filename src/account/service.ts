@@ -1,7 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
-import { getCompany } from '../companies/service.js';
-import { plans, type PlanLimits } from '../companies/plans.js';
+import { plans, type PlanLimits, type PlanName } from '../companies/plans.js';
 import { monthlyUsage } from '../limits/service.js';
 import type { ApiKey } from '../api-keys/service.js';
 
@@ -13,15 +12,20 @@ export interface Account {
   siren: string;
   plan: string;
   limits: PlanLimits;
-  usage: { period: string; documents: number };
   apiKey: { id: string; scopes: string[] | null; expiresAt: string | null };
   created: string;
 }
 
-/** The account holder as the calling key sees it: company, plan, limits and this month's live usage. */
-export async function getAccount(deps: Pick<Deps, 'db' | 'clock'>, scope: Scope, key: ApiKey): Promise<Account> {
-  const company = await getCompany(deps, scope.companyId);
-  const usage = await monthlyUsage(deps, company.id, deps.clock.now());
+export interface AccountCompany {
+  id: string;
+  name: string;
+  siren: string;
+  plan: PlanName;
+  created: Date;
+}
+
+/** The account holder as the calling key sees it. Everything comes with the authentication: no read. */
+export function toAccount(scope: Scope, key: ApiKey, company: AccountCompany): Account {
   return {
     id: company.id,
     object: 'account',
@@ -30,8 +34,30 @@ export async function getAccount(deps: Pick<Deps, 'db' | 'clock'>, scope: Scope,
     siren: company.siren,
     plan: company.plan,
     limits: plans[company.plan],
-    usage: { period: usage.period, documents: usage.counts.documents ?? 0 },
     apiKey: { id: key.id, scopes: key.scopes ?? null, expiresAt: key.expiresAt?.toISOString() ?? null },
     created: company.created.toISOString(),
+  };
+}
+
+export interface Subscription {
+  object: 'subscription';
+  livemode: boolean;
+  plan: PlanName;
+  status: 'active';
+  limits: PlanLimits;
+  usage: { period: string; documents: number; monthlyQuota: number };
+}
+
+/** The plan with this month's live usage against its quota (read fresh). */
+export async function getSubscription(deps: Pick<Deps, 'pool' | 'clock'>, scope: Scope, company: AccountCompany): Promise<Subscription> {
+  const usage = await monthlyUsage(deps, company.id, deps.clock.now());
+  const limits = plans[company.plan];
+  return {
+    object: 'subscription',
+    livemode: scope.livemode,
+    plan: company.plan,
+    status: 'active',
+    limits,
+    usage: { period: usage.period, documents: usage.counts.documents ?? 0, monthlyQuota: limits.monthlyQuota },
   };
 }

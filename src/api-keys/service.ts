@@ -6,6 +6,8 @@ import { getCompany } from '../companies/service.js';
 import { generateSecret, hashSecret, livemodeOfSecret } from './key-secret.js';
 import { allScopes, isKeyScope, type KeyScope } from './scopes.js';
 import { findKeyByHash, insertKey, listKeys, markRevoked, touchLastUsed, type ApiKey, type KeyWithCompany } from './store.js';
+import { authChannel, forgetInThisProcess } from './key-cache.js';
+import { sql } from 'drizzle-orm';
 
 export type { ApiKey, KeyWithCompany } from './store.js';
 
@@ -86,10 +88,18 @@ export async function createApiKey(deps: Pick<Deps, 'db' | 'clock'>, input: NewA
   return { key: toApiKeyResource(key), secret };
 }
 
-/** Revocation is immediate: authentication reads the key row on every request. */
+/**
+ * Revocation is immediate: the revoking node forgets the key before answering, and every other
+ * node hears of it when the revocation commits (the key cache listens on PostgreSQL).
+ */
 export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, id: string): Promise<ApiKeyResource> {
-  const key = await markRevoked(deps.db, id, deps.clock.now());
+  const key = await deps.db.transaction(async (tx) => {
+    const revoked = await markRevoked(tx, id, deps.clock.now());
+    if (revoked) await tx.execute(sql`select pg_notify(${authChannel}, ${`key:${id}`})`);
+    return revoked;
+  });
   if (!key) throw refuse('not_found', `No API key ${id}.`);
+  forgetInThisProcess(`key:${id}`);
   return toApiKeyResource(key);
 }
 
@@ -106,9 +116,16 @@ const lastUsedWrites = new Map<string, number>();
 const lastUsedResolutionMs = 60_000;
 
 /** Checks a presented secret: format, existence, revocation, expiry. Never throws for a bad key. */
-export async function authenticateSecret(deps: Pick<Deps, 'db' | 'log'>, secret: string, now: Date): Promise<Authentication> {
+export async function authenticateSecret(deps: Pick<Deps, 'pool' | 'fast' | 'log' | 'keyCache'>, secret: string, now: Date): Promise<Authentication> {
   if (livemodeOfSecret(secret) === null) return { ok: false, error: new ApiError('invalid_api_key') };
-  const found = await findKeyByHash(deps.db, hashSecret(secret));
+  const hash = hashSecret(secret);
+  let found = deps.keyCache.get(hash, now.getTime());
+  if (!found) {
+    const epoch = deps.keyCache.epoch;
+    found = await findKeyByHash(deps.pool, hash);
+    // Only usable keys are kept: a revoked or expired one is read again, and refused, each time.
+    if (found && !found.key.revokedAt) deps.keyCache.set(hash, found, now.getTime(), epoch);
+  }
   if (!found) return { ok: false, error: new ApiError('invalid_api_key') };
   const { key, company } = found;
   if (key.revokedAt) return { ok: false, error: new ApiError('api_key_revoked') };
@@ -119,7 +136,7 @@ export async function authenticateSecret(deps: Pick<Deps, 'db' | 'log'>, secret:
   const lastWrite = lastUsedWrites.get(key.id) ?? key.lastUsedAt?.getTime() ?? 0;
   if (now.getTime() - lastWrite >= lastUsedResolutionMs) {
     lastUsedWrites.set(key.id, now.getTime());
-    touchLastUsed(deps.db, key.id, now).catch((error: unknown) => deps.log.warn({ err: error }, 'could not record the key last use'));
+    touchLastUsed(deps.fast.db, key.id, now).catch((error: unknown) => deps.log.warn({ err: error }, 'could not record the key last use'));
   }
   return { ok: true, key, company };
 }

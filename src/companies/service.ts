@@ -5,6 +5,7 @@ import { isValidSiren } from '../identifiers/siren.js';
 import { isPlanName, planNames } from './plans.js';
 import { advanceSandboxOffset, findCompany, insertCompany, countCompanies, resetSandboxOffset, type Company } from './store.js';
 import type { Executor } from '../db/database.js';
+import { forgetInThisProcess } from '../api-keys/key-cache.js';
 
 export type { Company } from './store.js';
 
@@ -38,9 +39,13 @@ export async function hasAnyCompany(deps: Pick<Deps, 'db'>): Promise<boolean> {
 
 /** Test mode only: moves the company's sandbox clock forward; returns the new offset in ms. */
 export async function advanceSandboxClock(deps: Pick<Deps, 'db'>, companyId: string, ms: number): Promise<number> {
-  return advanceSandboxOffset(deps.db, companyId, ms);
+  const offset = await advanceSandboxOffset(deps.db, companyId, ms);
+  forgetInThisProcess(`company:${companyId}`);
+  return offset;
 }
 
+/** In the reset's transaction; the cached offset is forgotten now and again at commit (announced). */
 export async function resetSandboxClock(tx: Executor, companyId: string): Promise<void> {
   await resetSandboxOffset(tx, companyId);
+  forgetInThisProcess(`company:${companyId}`);
 }

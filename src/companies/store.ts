@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Executor } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import { companies } from './schema.js';
+import { authChannel } from '../api-keys/key-cache.js';
 import type { PlanName } from './plans.js';
 
 export interface Company {
@@ -29,12 +30,17 @@ export async function countCompanies(db: Executor): Promise<number> {
 }
 
 /** Moves the sandbox clock forward by `ms` (never back); returns the new offset. */
-export async function advanceSandboxOffset(db: Executor, id: string, ms: number): Promise<number> {
-  const [row] = await db.update(companies).set({ sandboxClockOffsetMs: sql`${companies.sandboxClockOffsetMs} + ${ms}::bigint` })
-    .where(eq(companies.id, id)).returning({ offset: companies.sandboxClockOffsetMs });
-  return row?.offset ?? 0;
+export async function advanceSandboxOffset(db: Db, id: string, ms: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    // Cached authentications carry the offset: the change is announced to every node at commit.
+    await tx.execute(sql`select pg_notify(${authChannel}, ${`company:${id}`})`);
+    const [row] = await tx.update(companies).set({ sandboxClockOffsetMs: sql`${companies.sandboxClockOffsetMs} + ${ms}::bigint` })
+      .where(eq(companies.id, id)).returning({ offset: companies.sandboxClockOffsetMs });
+    return row?.offset ?? 0;
+  });
 }
 
 export async function resetSandboxOffset(db: Executor, id: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${authChannel}, ${`company:${id}`})`);
   await db.update(companies).set({ sandboxClockOffsetMs: 0 }).where(eq(companies.id, id));
 }

@@ -8,9 +8,19 @@ export type Db = NodePgDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Executor = Db | Tx;
 
-export interface Database {
+/**
+ * Two pools on one database. `fast` commits without waiting for the disk (synchronous_commit
+ * off): rate counters, failed-login counts and idempotency bookkeeping, whose last milliseconds
+ * may be lost in a crash without harm (a later durable commit flushes them anyway). Documents,
+ * events and everything else go through `pool`, durably.
+ */
+export interface Connection {
   pool: pg.Pool;
   db: Db;
+  fast: { pool: pg.Pool; db: Db };
+}
+
+export interface Database extends Connection {
   url: string;
   embedded: EmbeddedDatabase | null;
   close(): Promise<void>;
@@ -27,11 +37,21 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
-export function connect(url: string, poolSize = 20): { pool: pg.Pool; db: Db } {
+export function connect(url: string, poolSize = 20): Connection {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const fastPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(poolSize / 2)), options: '-c synchronous_commit=off' });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  return { pool, db: drizzle(pool, { schema }) };
+  fastPool.on('error', () => undefined);
+  return { pool, db: drizzle(pool, { schema }), fast: { pool: fastPool, db: drizzle(fastPool, { schema }) } };
+}
+
+/** Ends both pools, once the requests still finishing (their client gone) have given back their connections. */
+export async function disconnect(connection: Connection, waitMs = 10_000): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  const busy = () => [connection.pool, connection.fast.pool].some((p) => p.totalCount > p.idleCount);
+  while (busy() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await Promise.all([connection.pool.end(), connection.fast.pool.end()]);
 }
 
 /** Opens the external server named by DATABASE_URL, or the embedded one in the data directory. */
@@ -40,17 +60,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     ? null
     : await openEmbeddedPostgres({ dataDir: options.dataDir, log: options.log, ownsServer: options.ownsServer });
   const url = options.databaseUrl ?? embedded!.url;
-  const { pool, db } = connect(url, options.poolSize);
+  const connection = connect(url, options.poolSize);
   return {
-    pool,
-    db,
+    ...connection,
     url,
     embedded,
     async close() {
-      // Requests still finishing (their client gone) may hold a connection: let them end first.
-      const deadline = Date.now() + 10_000;
-      while (pool.totalCount > pool.idleCount && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      await pool.end();
+      await disconnect(connection);
       await embedded?.stop();
     },
   };

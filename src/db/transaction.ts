@@ -16,11 +16,36 @@ export interface CallContext {
   beforeCommit?: (tx: Tx) => Promise<void>;
 }
 
-/** A use case is one transaction: its rows, its events and the idempotency mark commit together. */
+// PostgreSQL's verdicts that a transaction lost a race and may simply run again.
+const retryable = new Set(['40001', '40P01']);
+const maxAttempts = 3;
+
+function sqlState(error: unknown): string | undefined {
+  let current = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; current && depth < 4; depth++) {
+    if (typeof current.code === 'string' && /^[0-9A-Z]{5}$/.test(current.code)) return current.code;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}
+
+/**
+ * A use case is one transaction: its rows, its events and the idempotency mark commit together.
+ * A transaction that loses a deadlock or a serialization race runs again (its work touches only
+ * the database, so running it again is safe), at most three times.
+ */
 export async function inTransaction<T>(db: Db, ctx: CallContext | null, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    const result = await work(tx);
-    if (ctx?.beforeCommit) await ctx.beforeCommit(tx);
-    return result;
-  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        const result = await work(tx);
+        if (ctx?.beforeCommit) await ctx.beforeCommit(tx);
+        return result;
+      });
+    } catch (error) {
+      const state = sqlState(error);
+      if (attempt >= maxAttempts || !state || !retryable.has(state)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
+    }
+  }
 }

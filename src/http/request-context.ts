@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ApiKey } from '../api-keys/service.js';
+import type { ApiKey, KeyWithCompany } from '../api-keys/service.js';
 import type { RequiredAccess } from '../api-keys/scopes.js';
 import type { PlanName } from '../companies/plans.js';
 import type { Scope } from '../db/scope.js';
@@ -9,7 +9,7 @@ import type { RouteLimit } from '../limits/service.js';
 
 export interface Authenticated {
   key: ApiKey;
-  company: { id: string; name: string; plan: PlanName; sandboxClockOffsetMs: number };
+  company: KeyWithCompany['company'];
   scope: Scope;
   /** The time of the scope when the request arrived (the sandbox clock in test mode). */
   now: Date;

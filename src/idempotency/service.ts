@@ -23,15 +23,16 @@ export type Begin = { kind: 'claimed'; token: string } | { kind: 'replay'; respo
  * Starts an idempotent request: claims the key, or returns the stored response to replay, or
  * refuses with `conflict` (other content, still running, or an effect awaiting reconciliation).
  */
-export async function beginIdempotent(deps: Pick<Deps, 'db' | 'config'>, scope: Scope, key: string, fingerprint: string, now: Date): Promise<Begin> {
+export async function beginIdempotent(deps: Pick<Deps, 'fast' | 'config'>, scope: Scope, key: string, fingerprint: string, now: Date): Promise<Begin> {
   // A record can vanish between the failed claim and the read (released after a 5xx): claim again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const token = randomUUID();
-    const claimed = await claimKey(deps.db, {
+    // The claim needs no flush of its own: the effect's durable commit flushes it, and without an effect losing it is harmless.
+    const claimed = await claimKey(deps.fast.db, {
       scope, key, fingerprint, token, now, retentionSeconds, lockSeconds: deps.config.idempotencyLockSeconds,
     });
     if (claimed) return { kind: 'claimed', token };
-    const record = await findRecord(deps.db, scope, key);
+    const record = await findRecord(deps.fast.db, scope, key);
     if (!record) continue;
     if (record.fingerprint !== fingerprint) {
       throw refuse('conflict', `Idempotency-Key "${key}" was already used with other content in the last 24 hours; a different request needs a new key.`, { param: 'Idempotency-Key' });
@@ -51,11 +52,13 @@ export async function beginIdempotent(deps: Pick<Deps, 'db' | 'config'>, scope: 
  * Stores the response to replay. A server error with no committed effect gives the key back,
  * so the retry runs again (nothing happened); with an effect committed, the response is kept.
  */
-export async function finishIdempotent(deps: Pick<Deps, 'db'>, scope: Scope, key: string, token: string, response: StoredResponse): Promise<void> {
+export async function finishIdempotent(deps: Pick<Deps, 'fast'>, scope: Scope, key: string, token: string, response: StoredResponse): Promise<void> {
   if (response.status >= 500) {
-    await releaseKey(deps.db, scope, key, token);
+    await releaseKey(deps.fast.db, scope, key, token);
   }
-  await completeKey(deps.db, scope, key, token, response);
+  // Lost in a crash, the stored response leaves the key `started` with its effect marked: a retry gets
+  // `conflict` (verify the effect), never a second effect.
+  await completeKey(deps.fast.db, scope, key, token, response);
 }
 
 /** Sandbox reset: completed test keys go, except `keep` (the reset's own). */

@@ -38,14 +38,14 @@ export function isRateLimited(livemode: boolean, method: string): boolean {
  * Counts the request in its key's UTC minute (and in its route's window for live keys) and
  * returns the header values, or throws `rate_limit_exceeded` with Retry-After.
  */
-export async function countRequest(deps: Pick<Deps, 'db'>, check: RateCheck, now: Date): Promise<RateState> {
+export async function countRequest(deps: Pick<Deps, 'fast'>, check: RateCheck, now: Date): Promise<RateState> {
   const minute = windowOf(now, 'minute');
   const limit = plans[check.plan].requestsPerMinute;
   const hits: WindowHit[] = [{ bucket: `key:${check.keyId}`, windowStart: minute.start }];
   const route = check.livemode && check.routeLimit ? check.routeLimit : null;
   const routeWindow = route ? windowOf(now, route.per) : null;
   if (route && routeWindow) hits.push({ bucket: `route:${route.name}:${check.keyId}`, windowStart: routeWindow.start });
-  const [count = 0, routeCount = 0] = await countHits(deps.db, hits);
+  const [count = 0, routeCount = 0] = await countHits(deps.fast.pool, hits);
   const state: RateState = { limit, remaining: Math.max(0, limit - count), reset: unixSeconds(minute.end) };
   if (count > limit) {
     throw rateLimitExceeded(`More than ${limit} requests in this minute for this key (plan ${check.plan}).`, secondsUntil(minute.end, now), state);
@@ -69,9 +69,9 @@ function rateLimitExceeded(detail: string, retryAfter: number, state: RateState)
 }
 
 /** Records a failed authentication; returns the seconds to wait when the address is now blocked. */
-export async function registerAuthFailure(deps: Pick<Deps, 'db' | 'config'>, ip: string, now: Date): Promise<number | null> {
+export async function registerAuthFailure(deps: Pick<Deps, 'fast' | 'config'>, ip: string, now: Date): Promise<number | null> {
   const { authFailureLimit, authFailureWindowSeconds, authBlockSeconds } = deps.config;
-  const blockedUntil = await recordAuthFailure(deps.db, ip, now, {
+  const blockedUntil = await recordAuthFailure(deps.fast.db, ip, now, {
     limit: authFailureLimit,
     windowSeconds: authFailureWindowSeconds,
     blockSeconds: authBlockSeconds,
@@ -94,7 +94,7 @@ export async function consumeMonthlyQuota(tx: Executor, scope: Scope, plan: Plan
   }
 }
 
-export async function monthlyUsage(deps: Pick<Deps, 'db'>, companyId: string, now: Date): Promise<{ period: string; counts: Record<string, number> }> {
+export async function monthlyUsage(deps: Pick<Deps, 'pool'>, companyId: string, now: Date): Promise<{ period: string; counts: Record<string, number> }> {
   const period = usagePeriod(now);
-  return { period, counts: await readUsage(deps.db, companyId, period) };
+  return { period, counts: await readUsage(deps.pool, companyId, period) };
 }

@@ -1,4 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { Executor } from '../db/database.js';
 import { authFailures, rateWindows, usageCounters } from './schema.js';
 
@@ -7,13 +8,19 @@ export interface WindowHit {
   windowStart: Date;
 }
 
-/** Counts one request in each window, in one statement; returns the counts in the order given. */
-export async function countHits(db: Executor, hits: WindowHit[]): Promise<number[]> {
-  const rows = await db
-    .insert(rateWindows)
-    .values(hits.map((hit) => ({ ...hit, count: 1 })))
-    .onConflictDoUpdate({ target: [rateWindows.bucket, rateWindows.windowStart], set: { count: sql`${rateWindows.count} + 1` } })
-    .returning({ bucket: rateWindows.bucket, count: rateWindows.count });
+/**
+ * Counts one request in each window (one or two), in one statement; returns the counts in the
+ * order given. On the hot path of every counted request: a named, prepared-once statement.
+ */
+export async function countHits(pool: pg.Pool, hits: WindowHit[]): Promise<number[]> {
+  const values = hits.flatMap((hit) => [hit.bucket, hit.windowStart.toISOString()]);
+  const tuples = hits.map((_, i) => `($${i * 2 + 1}, $${i * 2 + 2}::timestamptz, 1)`).join(', ');
+  const { rows } = await pool.query<{ bucket: string; count: number }>({
+    name: `facteur_count_hits_${hits.length}`,
+    text: `insert into rate_windows (bucket, window_start, count) values ${tuples}
+      on conflict (bucket, window_start) do update set count = rate_windows.count + 1 returning bucket, count`,
+    values,
+  });
   const counts = new Map(rows.map((row) => [row.bucket, row.count]));
   return hits.map((hit) => counts.get(hit.bucket) ?? 0);
 }
@@ -73,10 +80,11 @@ export async function consumeUsage(db: Executor, companyId: string, period: stri
   return rows.length > 0;
 }
 
-export async function readUsage(db: Executor, companyId: string, period: string): Promise<Record<string, number>> {
-  const rows = await db
-    .select({ metric: usageCounters.metric, count: usageCounters.count })
-    .from(usageCounters)
-    .where(and(eq(usageCounters.companyId, companyId), eq(usageCounters.period, period)));
+export async function readUsage(pool: pg.Pool, companyId: string, period: string): Promise<Record<string, number>> {
+  const { rows } = await pool.query<{ metric: string; count: number }>({
+    name: 'facteur_read_usage',
+    text: 'select metric, count from usage_counters where company_id = $1 and period = $2',
+    values: [companyId, period],
+  });
   return Object.fromEntries(rows.map((row) => [row.metric, row.count]));
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/database.js';
 import type { CallContext } from '../db/transaction.js';
 import { purgeTestEvents } from '../events/service.js';
@@ -19,6 +20,8 @@ const purges: Record<string, (tx: Tx, ctx: CallContext) => Promise<number>> = {
 };
 
 export async function purgeTestData(tx: Tx, ctx: CallContext): Promise<PurgeCounts> {
+  // One reset of a company at a time: two would delete the same rows in different orders.
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox-reset:${ctx.scope.companyId}`}))`);
   const counts: PurgeCounts = {};
   for (const [name, purge] of Object.entries(purges)) counts[name] = await purge(tx, ctx);
   // A fresh sandbox runs on real time again.

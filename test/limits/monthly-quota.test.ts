@@ -24,7 +24,7 @@ test('monthly quota', async (t) => {
     assert.equal(refused.data.error.type, 'plan_limit_error');
     assert.equal(refused.data.error.code, 'quota_exceeded');
     assert.equal((await h.call('GET', '/v1/events', { key })).data.data.length, 1, 'the refused operation left no event');
-    assert.equal((await h.call('GET', '/v1/account', { key })).data.usage.documents, 1000);
+    assert.equal((await h.call('GET', '/v1/subscription', { key })).data.usage.documents, 1000);
   });
 
   await t.test('the quota is per calendar month (UTC)', async () => {

@@ -8,7 +8,7 @@ test('account and sandbox reset', async (t) => {
   const h = await startHarness({ extraV1Routes: probeRoutes });
   t.after(() => h.close());
 
-  await t.test('GET /v1/account: company, plan and limits, usage, livemode of the key', async () => {
+  await t.test('GET /v1/account: company, plan and limits, livemode of the key; GET /v1/subscription: the usage', async () => {
     const companyId = await h.company({ plan: 'essential', name: 'Atelier Dupont' });
     const key = await h.key(companyId, { env: 'live' });
     const response = await h.call('GET', '/v1/account', { key });
@@ -19,8 +19,12 @@ test('account and sandbox reset', async (t) => {
     assert.equal(response.data.livemode, true);
     assert.equal(response.data.plan, 'essential');
     assert.deepEqual(response.data.limits, { requestsPerMinute: 300, monthlyQuota: 10_000, webhookEndpoints: 5, storageBytes: 1024 * 1024 * 1024 });
-    assert.equal(response.data.usage.documents, 0);
-    assert.match(response.data.usage.period, /^\d{4}-\d\d$/);
+    const subscription = await h.call('GET', '/v1/subscription', { key });
+    assert.equal(subscription.statusCode, 200);
+    assert.equal(subscription.data.plan, 'essential');
+    assert.deepEqual(subscription.data.usage.documents, 0);
+    assert.equal(subscription.data.usage.monthlyQuota, 10_000);
+    assert.match(subscription.data.usage.period, /^\d{4}-\d\d$/);
   });
 
   await t.test('the reset purges the test data of the company, and only that', async () => {
@@ -70,4 +74,13 @@ test('account and sandbox reset', async (t) => {
     assert.equal(response.statusCode, 403);
     assert.equal(response.data.error.code, 'scope_insufficient');
   });
+});
+
+test('concurrent resets of one company all succeed', async (t) => {
+  const h = await startHarness({ extraV1Routes: probeRoutes, poolSize: 12 });
+  t.after(() => h.close());
+  const { key } = await h.tenant();
+  for (let i = 0; i < 5; i++) await h.call('POST', '/v1/probe/items', { key, body: { name: 'x', kind: 'goods' }, headers: { 'idempotency-key': randomUUID() } });
+  const responses = await Promise.all(Array.from({ length: 10 }, () => h.call('POST', '/v1/sandbox/reset', { key, headers: { 'idempotency-key': randomUUID() } })));
+  assert.deepEqual(responses.map((r) => r.statusCode), Array(10).fill(200));
 });

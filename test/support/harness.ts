@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, InjectOptions, LightMyRequest
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { connect } from '../../src/db/database.js';
+import { connect, disconnect } from '../../src/db/database.js';
 import { makeDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { createCompany } from '../../src/companies/service.js';
@@ -53,10 +53,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('run the suite with `npm test`: it provides the database');
   const config: Config = { ...loadConfig({ FACTEUR_PUBLIC_URL: 'https://api.facteur.test' }), databaseUrl: url, ...options.config };
-  const { pool, db } = connect(url, options.poolSize ?? 6);
+  const connection = connect(url, options.poolSize ?? 6);
+  const { pool } = connection;
   const clock = new ManualClock(options.clockStart ?? new Date().toISOString());
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) as unknown as Deps['log'];
-  const deps: Deps = makeDeps({ db, pool }, config, log, { clock, mailer: null, ...options.deps });
+  const deps: Deps = makeDeps(connection, config, log, { clock, mailer: null, ...options.deps });
   const app = await buildApp(deps, options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {});
   await app.ready();
   const ip = randomIp();
@@ -97,7 +98,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async close() {
       await app.close();
-      await pool.end();
+      await disconnect(connection);
     },
   };
   return harness;

@@ -1,0 +1,103 @@
+import type pg from 'pg';
+import type { KeyWithCompany } from './store.js';
+
+/** The channel on which every node hears of revocations and company changes. */
+export const authChannel = 'facteur_auth';
+
+const ttlMs = 30_000;
+const maxEntries = 50_000;
+
+/**
+ * Valid keys, by the hash of their secret, so an authenticated request needs no database read.
+ * Entries live at most 30 seconds and go at once when a revocation or a company change is
+ * announced on `facteur_auth` (every node listens); the node that makes the change drops them
+ * before answering. Without a working listener the cache is off: every request reads the key.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, { value: KeyWithCompany; at: number }>();
+  private listening = false;
+  /**
+   * Moves on every change heard. A read that started before a change must not be cached after
+   * it (it may hold the key as it was before its revocation): `set` takes the epoch of its read.
+   */
+  epoch = 0;
+
+  get(secretHash: string, now: number): KeyWithCompany | undefined {
+    if (!this.listening) return undefined;
+    const entry = this.entries.get(secretHash);
+    if (!entry) return undefined;
+    if (now - entry.at > ttlMs) {
+      this.entries.delete(secretHash);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(secretHash: string, value: KeyWithCompany, now: number, readEpoch: number): void {
+    if (!this.listening || readEpoch !== this.epoch) return;
+    if (this.entries.size >= maxEntries) this.entries.clear();
+    this.entries.set(secretHash, { value, at: now });
+  }
+
+  /** Applies an announcement: `key:<id>`, `company:<id>` or `*`. */
+  forget(message: string): void {
+    this.epoch++;
+    if (message === '*') return this.entries.clear();
+    const [kind, id] = message.split(':');
+    for (const [hash, { value }] of this.entries) {
+      if ((kind === 'key' && value.key.id === id) || (kind === 'company' && value.company.id === id)) this.entries.delete(hash);
+    }
+  }
+
+  setListening(listening: boolean): void {
+    this.listening = listening;
+    this.epoch++;
+    this.entries.clear();
+  }
+}
+
+const caches = new Set<KeyCache>();
+
+/** What a change announces, in the changing transaction (delivered to listeners at commit). */
+export function announceSql(message: string): { text: string; values: string[] } {
+  return { text: 'select pg_notify($1, $2)', values: [authChannel, message] };
+}
+
+/** The node that made a change forgets it at once, before the notification comes back. */
+export function forgetInThisProcess(message: string): void {
+  for (const cache of caches) cache.forget(message);
+}
+
+/** Keeps `cache` in step with the announcements; returns a function that stops listening. */
+export async function listenForAuthChanges(pool: pg.Pool, cache: KeyCache, onError: (error: unknown) => void): Promise<() => Promise<void>> {
+  caches.add(cache);
+  let connection: pg.PoolClient | null = null;
+  let stopped = false;
+  const connect = async (): Promise<void> => {
+    const client = await pool.connect();
+    connection = client;
+    client.on('notification', (message) => cache.forget(message.payload ?? '*'));
+    client.on('error', (error) => {
+      if (connection !== client) return;
+      connection = null;
+      cache.setListening(false);
+      client.release(true);
+      onError(error);
+      if (!stopped) setTimeout(() => void connect().catch(onError), 1000);
+    });
+    await client.query(`listen ${authChannel}`);
+    cache.setListening(true);
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    caches.delete(cache);
+    cache.setListening(false);
+    const client = connection;
+    connection = null;
+    if (client) {
+      await client.query(`unlisten ${authChannel}`).catch(() => undefined);
+      client.release();
+    }
+  };
+}

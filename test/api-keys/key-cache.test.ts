@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KeyCache } from '../../src/api-keys/key-cache.js';
+import { revokeApiKey } from '../../src/api-keys/service.js';
+import { hashSecret } from '../../src/api-keys/key-secret.js';
+import type { KeyWithCompany } from '../../src/api-keys/store.js';
+import { startHarness } from '../support/harness.js';
+
+const entry = (keyId: string, companyId: string): KeyWithCompany => ({
+  key: { id: keyId, companyId, livemode: false, secretHash: 'h', secretLast4: 'abcd', scopes: null, expiresAt: null, revokedAt: null, lastUsedAt: null, created: new Date() },
+  company: { id: companyId, name: 'n', siren: '732829320', plan: 'free', created: new Date(), sandboxClockOffsetMs: 0 },
+});
+
+test('the key cache: off without a listener, 30-second entries, forgets by key and by company', () => {
+  const cache = new KeyCache();
+  cache.set('h1', entry('key_1', 'co_1'), 0, cache.epoch);
+  assert.equal(cache.get('h1', 0), undefined, 'no listener: no cache');
+  cache.setListening(true);
+  cache.set('h1', entry('key_1', 'co_1'), 0, cache.epoch);
+  cache.set('h2', entry('key_2', 'co_1'), 0, cache.epoch);
+  cache.set('h3', entry('key_3', 'co_2'), 0, cache.epoch);
+  assert.equal(cache.get('h1', 29_999)?.key.id, 'key_1');
+  assert.equal(cache.get('h1', 30_001), undefined, 'expired');
+  cache.forget('key:key_2');
+  assert.equal(cache.get('h2', 1), undefined);
+  assert.equal(cache.get('h3', 1)?.key.id, 'key_3');
+  cache.forget('company:co_2');
+  assert.equal(cache.get('h3', 1), undefined);
+});
+
+test('a read that started before a change is not cached after it', () => {
+  const cache = new KeyCache();
+  cache.setListening(true);
+  const epoch = cache.epoch;
+  cache.forget('key:key_1'); // the revocation lands while the read is in flight
+  cache.set('h1', entry('key_1', 'co_1'), 0, epoch);
+  assert.equal(cache.get('h1', 0), undefined);
+});
+
+test('a revocation on one node is refused on every node', async (t) => {
+  const nodeA = await startHarness();
+  const nodeB = await startHarness();
+  t.after(async () => {
+    await nodeA.close();
+    await nodeB.close();
+  });
+  const { key } = await nodeA.tenant();
+  assert.equal((await nodeA.call('GET', '/v1/account', { key })).statusCode, 200);
+  assert.equal((await nodeB.call('GET', '/v1/account', { key })).statusCode, 200);
+  assert.ok(nodeA.deps.keyCache.get(hashSecret(key), Date.now()), 'node A now serves the key from memory');
+  const { rows } = await nodeA.deps.pool.query('select id from api_keys where secret_hash = $1', [hashSecret(key)]);
+  // Revoked by a third party (the command line, the dashboard of another node): only the notification tells A and B.
+  await nodeA.deps.db.transaction(async (tx) => {
+    await tx.execute(`update api_keys set revoked_at = now() where id = '${rows[0].id}'`);
+    await tx.execute(`select pg_notify('facteur_auth', 'key:${rows[0].id}')`);
+  });
+  for (const node of [nodeA, nodeB]) {
+    const deadline = Date.now() + 2000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      // Injected requests served from memory never yield to I/O: let the notification be read.
+      await new Promise((r) => setTimeout(r, 5));
+      status = (await node.call('GET', '/v1/account', { key })).statusCode;
+    }
+    assert.equal(status, 401);
+  }
+  const other = await nodeB.tenant();
+  await nodeB.call('GET', '/v1/account', { key: other.key });
+  const [row] = (await nodeB.deps.pool.query('select id from api_keys where secret_hash = $1', [hashSecret(other.key)])).rows;
+  await revokeApiKey(nodeB.deps, row.id);
+  assert.equal((await nodeB.call('GET', '/v1/account', { key: other.key })).data.error.code, 'api_key_revoked', 'on the revoking node, at once');
+});
+
+test('a sandbox clock move reaches cached authentications', async (t) => {
+  const h = await startHarness();
+  t.after(() => h.close());
+  const { key } = await h.tenant();
+  const before = Date.parse((await h.call('GET', '/v1/sandbox/clock', { key })).data.now);
+  await h.call('POST', '/v1/sandbox/clock/advance', { key, body: { seconds: 3600 } });
+  const after = Date.parse((await h.call('GET', '/v1/sandbox/clock', { key })).data.now);
+  assert.ok(after - before >= 3_600_000, `${after - before}`);
+});
