@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ApiError, catalogue, errorTypes, maxIssueMessageLength, maxIssues } from '../../src/kernel/errors.js';
 import { envelopeOf } from '../../src/http/error-envelope.js';
+import { sharedPath } from '../support/shared.js';
 
-const contractPath = new URL('../../../shared/seed/000_5486e66da90a3a7b.txt', import.meta.url);
+const contractPath = sharedPath('seed', '000_5486e66da90a3a7b.txt');
 
 /** The rows of the contract's "Codes" table: each code with its type. */
 function contractCodes(): Map<string, string[]> {
