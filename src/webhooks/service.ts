@@ -13,7 +13,7 @@ import { generateEndpointSecret, maskSecret } from './endpoint-secret.js';
 import { summarizeDeliveries, type DeliverySummary } from './delivery-summary.js';
 import {
   attemptsOfEvent, countEndpoints, deliveriesOfEvent, findEndpoint, insertDeliveries, insertEndpoint, latestDeliveries,
-  deleteScopeDeliveries, deliveredFilter, deliveryChannel, pageEndpoints, updateEndpoint, type EndpointRow,
+  deleteExpiredEvents, deleteScopeDeliveries, deliveredFilter, deliveryChannel, pageEndpoints, updateEndpoint, type EndpointRow,
 } from './store.js';
 import type { Executor } from '../db/database.js';
 
@@ -246,4 +246,17 @@ export async function purgeTestDeliveries(tx: Executor, scope: Scope): Promise<n
 /** Wakes the delivery workers (after the sandbox clock moved, retries may be due). */
 export async function wakeDeliveryWorkers(deps: Pick<Deps, 'db'>): Promise<void> {
   await deps.db.execute(sql`select pg_notify(${deliveryChannel}, '')`);
+}
+
+/**
+ * Events are kept 90 days after creation, or after their last successful delivery when that is
+ * later (`retained_until`, pushed at each success); then they go with their deliveries.
+ */
+export async function purgeExpiredEvents(deps: Pick<Deps, 'db'>, now: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteExpiredEvents(deps.db, now, 5000);
+    total += deleted;
+    if (deleted < 5000) return total;
+  }
 }

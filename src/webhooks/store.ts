@@ -174,3 +174,21 @@ export async function deleteScopeDeliveries(db: Executor, scope: Scope): Promise
   const deliveries = await db.delete(webhookDeliveries).where(inScope(webhookDeliveries, scope)).returning({ id: webhookDeliveries.id });
   return deliveries.length;
 }
+
+/**
+ * Deletes up to `limit` events past their retention, with their deliveries and attempts, in one
+ * statement; returns how many events went.
+ */
+export async function deleteExpiredEvents(db: Executor, now: Date, limit: number): Promise<number> {
+  const result = await db.execute(sql`
+    with expired as (
+      delete from ${events} where (company_id, id) in (
+        select company_id, id from ${events} where retained_until < ${now.toISOString()}::timestamptz limit ${limit})
+      returning company_id, id),
+    gone_deliveries as (
+      delete from ${webhookDeliveries} d using expired e where d.company_id = e.company_id and d.event_id = e.id returning 1),
+    gone_attempts as (
+      delete from ${webhookAttempts} a using expired e where a.company_id = e.company_id and a.event_id = e.id returning 1)
+    select (select count(*) from expired)::int as events, (select count(*) from gone_deliveries)::int as deliveries, (select count(*) from gone_attempts)::int as attempts`);
+  return Number((result.rows[0] as { events: number }).events);
+}

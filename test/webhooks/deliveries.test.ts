@@ -323,4 +323,22 @@ test('webhook deliveries', async (t) => {
     await receiver.waitFor(before + 1, 3000);
     assert.ok(Date.now() - started < 900, `delivered in ${Date.now() - started} ms, faster than the 1 s poll`);
   });
+
+  await t.test('the recovery pass: a due delivery with no notification, or held by a worker that died, is delivered', async () => {
+    const me = await tenant();
+    const hook = await endpoint(me.key);
+    const eventId = (await h.call('POST', '/v1/probe/items', { key: me.key, body: item })).data.id;
+    // What a dead worker leaves: a delivery claimed (locked) and never settled, its lock now expired.
+    await h.deps.pool.query(`update webhook_deliveries set locked_until = $2, lock_token = 'dead-worker' where event_id = $1`, [eventId, new Date(h.clock.now().getTime() - 1000)]);
+    const second = (await h.call('POST', '/v1/probe/items', { key: me.key, body: item })).data.id;
+    const before = receiver.received.length;
+    const worker = createDeliveryWorker(h.deps, { companies: [me.companyId], pollMs: 100, client: createDeliveryClient({ resolve: resolver, allowPrivate: true }, 5000) });
+    // Started after the commits: their notifications are long gone; only the periodic pass finds them.
+    await worker.start();
+    later(() => worker.stop());
+    await receiver.waitFor(before + 2, 5000);
+    const ids = receiver.received.slice(before).map((r) => r.headers['service-event-id']).sort();
+    assert.deepEqual(ids, [eventId, second].sort());
+    assert.equal((await h.call('GET', `/v1/webhook-endpoints/${hook.id}`, { key: me.key })).data.status, 'enabled');
+  });
 });
