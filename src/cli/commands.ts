@@ -8,9 +8,14 @@ import { parseOptions, required } from './arguments.js';
 export async function runAdminCommand(deps: Deps, command: string, args: string[]): Promise<unknown> {
   const [action, ...rest] = args;
   if (command === 'company' && action === 'create') {
-    const { values } = parseOptions(rest, { name: { type: 'string' }, siren: { type: 'string' }, plan: { type: 'string' } });
-    const company = await createCompany(deps, { name: required(values.name, 'name'), siren: required(values.siren, 'siren'), ...(values.plan ? { plan: values.plan } : {}) });
-    return { id: company.id, object: 'company', name: company.name, siren: company.siren, plan: company.plan, created: company.created.toISOString() };
+    const { values } = parseOptions(rest, { name: { type: 'string' }, siren: { type: 'string' }, plan: { type: 'string' }, email: { type: 'string' } });
+    const company = await createCompany(deps, {
+      name: required(values.name, 'name'),
+      siren: required(values.siren, 'siren'),
+      ...(values.plan ? { plan: values.plan } : {}),
+      ...(values.email ? { email: values.email } : {}),
+    });
+    return { id: company.id, object: 'company', name: company.name, siren: company.siren, plan: company.plan, email: values.email ?? null, created: company.created.toISOString() };
   }
   if (command === 'key' && action === 'create') {
     const { values } = parseOptions(rest, { company: { type: 'string' }, env: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' } });

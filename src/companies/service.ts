@@ -13,6 +13,8 @@ export interface NewCompany {
   name: string;
   siren: string;
   plan?: string;
+  /** Where operational e-mails go (failing webhook endpoints). */
+  email?: string;
 }
 
 export async function createCompany(deps: Pick<Deps, 'db' | 'clock'>, input: NewCompany): Promise<Company> {
@@ -21,9 +23,12 @@ export async function createCompany(deps: Pick<Deps, 'db' | 'clock'>, input: New
   if (!isValidSiren(input.siren)) throw refuse('validation_error', `SIREN "${input.siren}" is not 9 digits with a valid check digit.`, { param: 'siren' });
   const plan = input.plan ?? 'free';
   if (!isPlanName(plan)) throw refuse('validation_error', `Plan must be one of ${planNames.join(', ')}.`, { param: 'plan' });
+  if (input.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) {
+    throw refuse('validation_error', `"${input.email}" is not an e-mail address.`, { param: 'email' });
+  }
   const now = deps.clock.now();
   const company: Company = { id: newId('company', now), name, siren: input.siren, plan, created: now };
-  await insertCompany(deps.db, company);
+  await insertCompany(deps.db, company, input.email ?? null);
   return company;
 }
 

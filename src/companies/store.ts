@@ -15,8 +15,8 @@ export interface Company {
 type Row = typeof companies.$inferSelect;
 const toCompany = (row: Row): Company => ({ id: row.id, name: row.name, siren: row.siren, plan: row.plan as PlanName, created: row.created });
 
-export async function insertCompany(db: Executor, company: Company): Promise<void> {
-  await db.insert(companies).values(company);
+export async function insertCompany(db: Executor, company: Company, email: string | null): Promise<void> {
+  await db.insert(companies).values({ ...company, email });
 }
 
 export async function findCompany(db: Executor, id: string): Promise<Company | undefined> {

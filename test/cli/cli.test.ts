@@ -83,9 +83,15 @@ describe('facteur company create', { concurrency: 4, timeout }, () => {
     assert.ok(Math.abs(Date.parse(company.created) - Date.now()) < 120_000, `created ${company.created}`);
   });
 
-  test('defaults to the free plan', async () => {
-    const company = await succeed('company', 'create', '--name', 'Sans Plan', '--siren', '123456782');
+  test('defaults to the free plan; --email sets where operational alerts go', async () => {
+    const company = await succeed('company', 'create', '--name', 'Sans Plan', '--siren', '123456782', '--email', 'ops@sans-plan.fr');
     assert.equal(company.plan, 'free');
+    assert.equal(company.email, 'ops@sans-plan.fr');
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const { rows } = await client.query('select email from companies where id = $1', [company.id]);
+    await client.end();
+    assert.equal(rows[0].email, 'ops@sans-plan.fr');
   });
 
   test('refuses a SIREN with a bad check digit (validation_error)', async () => {
