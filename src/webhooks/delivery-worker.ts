@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type pg from 'pg';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/database.js';
 import { scopeTime } from '../companies/sandbox-clock.js';
@@ -14,14 +13,10 @@ import { afterFailure, afterSuccess, type HealthChange } from './endpoint-health
 import { afterAttempt, deliveryTimeoutMs, maxAttempts, type Outcome } from './retry-schedule.js';
 import { signatureHeader } from './signature.js';
 import { webhookEndpoints } from './schema.js';
+import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
 import { claimDueDeliveries, deliveryChannel, insertAttempt, loadTarget, settleDelivery, type ClaimedDelivery, type EndpointRow } from './store.js';
 
-export interface DeliveryWorker {
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Claims and attempts what is due now, and waits for those attempts (tests, benchmarks). */
-  drain(): Promise<number>;
-}
+export type DeliveryWorker = ClaimLoop;
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -36,89 +31,27 @@ const claimMs = deliveryTimeoutMs + 15_000;
 
 /**
  * Delivers due webhook attempts. Woken at once by the NOTIFY of every committed event and of
- * every sandbox clock move, and every second by a timer for retries coming due; the claim
- * query is also the contract's recovery pass, so a delivery whose attempt was planned but
- * never made (a crash, a lost notification) is picked up on the next turn.
+ * every sandbox clock move, and every second for retries coming due; that pass is also the
+ * contract's recovery pass, so a delivery whose attempt was planned but never made (a crash, a
+ * lost notification) is picked up on the next turn.
  */
 export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): DeliveryWorker {
-  const concurrency = options.concurrency ?? 32;
   const client = options.client ?? createDeliveryClient({ resolve: deps.resolveHost, allowPrivate: deps.config.allowPrivateWebhooks }, deliveryTimeoutMs);
-  const inFlight = new Set<Promise<void>>();
-  let listener: pg.PoolClient | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  let running = false;
-  let pumping = false;
-  let again = false;
-
-  async function pump(): Promise<void> {
-    if (pumping) {
-      again = true;
-      return;
-    }
-    pumping = true;
-    try {
-      do {
-        again = false;
-        while (inFlight.size < concurrency) {
-          const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), concurrency - inFlight.size, claimMs, randomUUID(), options.companies);
-          if (claimed.length === 0) break;
-          for (const item of claimed) {
-            const work = attempt(deps, client, item).catch((error: unknown) => deps.log.error({ err: error, delivery: item.delivery.id }, 'webhook attempt failed to record'));
-            inFlight.add(work);
-            work.finally(() => {
-              inFlight.delete(work);
-              if (running) void pump();
-            });
-          }
-        }
-      } while (again);
-    } finally {
-      pumping = false;
-    }
-  }
-
-  async function listen(): Promise<void> {
-    const connection = await deps.pool.connect();
-    listener = connection;
-    connection.on('notification', () => void pump().catch(() => undefined));
-    connection.on('error', () => {
-      // The connection died: drop it (unless stop() already gave it back), and listen again while running.
-      if (listener !== connection) return;
-      listener = null;
-      connection.release(true);
-      if (running) setTimeout(() => void listen().catch(() => undefined), 1000);
-    });
-    await connection.query(`listen ${deliveryChannel}`);
-  }
-
+  const loop = createClaimLoop<ClaimedDelivery>({
+    pool: deps.pool,
+    channel: deliveryChannel,
+    log: deps.log,
+    concurrency: options.concurrency ?? 32,
+    pollMs: options.pollMs ?? 1000,
+    claim: (limit) => claimDueDeliveries(deps.db, deps.clock.now(), limit, claimMs, randomUUID(), options.companies),
+    handle: (item) => attempt(deps, client, item),
+    describe: (item) => ({ delivery: item.delivery.id }),
+  });
   return {
-    async start() {
-      running = true;
-      await listen();
-      timer = setInterval(() => void pump().catch((error: unknown) => deps.log.warn({ err: error }, 'delivery pass failed')), options.pollMs ?? 1000);
-      timer.unref();
-      await pump();
-    },
+    ...loop,
     async stop() {
-      running = false;
-      if (timer) clearInterval(timer);
-      const connection = listener;
-      listener = null;
-      if (connection) {
-        await connection.query(`unlisten ${deliveryChannel}`).catch(() => undefined);
-        connection.release();
-      }
-      await Promise.allSettled([...inFlight]);
+      await loop.stop();
       if (!options.client) await client.close();
-    },
-    async drain() {
-      let total = 0;
-      for (;;) {
-        const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), concurrency, claimMs, randomUUID(), options.companies);
-        if (claimed.length === 0 && inFlight.size === 0) return total;
-        total += claimed.length;
-        await Promise.all([...claimed.map((item) => attempt(deps, client, item)), ...inFlight]);
-      }
     },
   };
 }

@@ -1,0 +1,113 @@
+import type pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface ClaimLoop {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Claims and handles what is due now, and waits for it (tests, benchmarks). */
+  drain(): Promise<number>;
+}
+
+export interface ClaimLoopOptions<T> {
+  pool: pg.Pool;
+  /** The NOTIFY channel that says work was committed: the loop wakes at once. */
+  channel: string;
+  log: FastifyBaseLogger;
+  /** Items handled at the same time. */
+  concurrency: number;
+  /** How often the loop looks anyway (work coming due with time, a lost notification). */
+  pollMs: number;
+  /** Claims up to `limit` due items (rows locked for a while, so a dead worker's items come back). */
+  claim(limit: number): Promise<T[]>;
+  handle(item: T): Promise<void>;
+  /** Log fields naming an item whose handling failed. */
+  describe(item: T): Record<string, unknown>;
+}
+
+/**
+ * The loop of every PostgreSQL-backed worker: rows are the jobs; a worker claims due rows
+ * (`FOR UPDATE SKIP LOCKED` and a lock that lapses), handles a bounded number at a time, and
+ * looks again when a notification says new work committed, when a handled item frees a slot,
+ * and every `pollMs`, which is also the recovery pass for anything planned but not picked up.
+ */
+export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
+  const inFlight = new Set<Promise<void>>();
+  let listener: pg.PoolClient | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  let pumping = false;
+  let again = false;
+
+  const handle = (item: T) => options.handle(item).catch((error: unknown) => options.log.error({ err: error, ...options.describe(item) }, 'worker item failed'));
+
+  async function pump(): Promise<void> {
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        again = false;
+        while (running && inFlight.size < options.concurrency) {
+          const claimed = await options.claim(options.concurrency - inFlight.size);
+          if (claimed.length === 0) break;
+          for (const item of claimed) {
+            const work = handle(item);
+            inFlight.add(work);
+            void work.finally(() => {
+              inFlight.delete(work);
+              if (running) void pump().catch(() => undefined);
+            });
+          }
+        }
+      } while (again && running);
+    } finally {
+      pumping = false;
+    }
+  }
+
+  async function listen(): Promise<void> {
+    const connection = await options.pool.connect();
+    listener = connection;
+    connection.on('notification', () => void pump().catch(() => undefined));
+    connection.on('error', () => {
+      // The connection died: drop it (unless stop() already gave it back), and listen again while running.
+      if (listener !== connection) return;
+      listener = null;
+      connection.release(true);
+      if (running) setTimeout(() => void listen().catch(() => undefined), 1000);
+    });
+    await connection.query(`listen ${options.channel}`);
+  }
+
+  return {
+    async start() {
+      running = true;
+      await listen();
+      timer = setInterval(() => void pump().catch((error: unknown) => options.log.warn({ err: error }, 'worker pass failed')), options.pollMs);
+      timer.unref();
+      await pump();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearInterval(timer);
+      const connection = listener;
+      listener = null;
+      if (connection) {
+        await connection.query(`unlisten ${options.channel}`).catch(() => undefined);
+        connection.release();
+      }
+      await Promise.allSettled([...inFlight]);
+    },
+    async drain() {
+      let total = 0;
+      for (;;) {
+        const claimed = await options.claim(options.concurrency);
+        if (claimed.length === 0 && inFlight.size === 0) return total;
+        total += claimed.length;
+        await Promise.all([...claimed.map(handle), ...inFlight]);
+      }
+    },
+  };
+}
