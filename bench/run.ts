@@ -15,6 +15,8 @@
  * embedded one), BENCH_DB_TIMING=1 (count and time the server's SQL statements),
  * BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the server process there), BENCH_SCENARIOS
  * (comma-separated names of the scenarios to run after the bare baseline, which always runs).
+ * The webhook-delivery bench (bench/webhooks.ts, its own BENCH_WEBHOOK_* settings) runs after the
+ * API scenarios; BENCH_ONLY=webhooks runs it alone.
  */
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
@@ -24,6 +26,7 @@ import { randomBytes } from 'node:crypto';
 import { openBenchDatabase } from './database.js';
 import { spawnServer, type ServerProcess } from './server-process.js';
 import { machineCpu, measure, processTreeCpuSeconds, type LoadOptions, type Measured } from './load.js';
+import { runWebhookBench } from './webhooks.js';
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const emit = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -195,6 +198,16 @@ async function main(): Promise<void> {
   const database = await openBenchDatabase(scratch, progress);
   cleanups.push({ name: 'database', run: () => database.close() });
 
+  // Webhook deliveries (bench/webhooks.ts): after the API scenarios, or alone with BENCH_ONLY=webhooks.
+  const webhookBench = () => runWebhookBench({ databaseUrl: database.url, databasePid: database.pid, scratch, progress, emit, cleanups });
+  if (process.env.BENCH_ONLY && process.env.BENCH_ONLY !== 'webhooks') throw new Error(`BENCH_ONLY knows only "webhooks"; got "${process.env.BENCH_ONLY}"`);
+  if (process.env.BENCH_ONLY === 'webhooks') {
+    const webhooks = await webhookBench();
+    emit({ name: 'summary', webhooks, database: database.kind, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? null, node: process.version, busyCoresBeforeStart: busyBefore, elapsedSeconds: round((Date.now() - started) / 1000, 1) });
+    if (webhooks.errors > 0) throw new Error(`webhook bench: ${webhooks.errors} errors; see the webhook-* lines`);
+    return;
+  }
+
   if (cpuProfDir) await mkdir(cpuProfDir, { recursive: true });
   progress('starting the server process (real app + bare route)');
   const server: ServerProcess = await spawnServer({
@@ -323,6 +336,9 @@ async function main(): Promise<void> {
     report(results[results.length - 1]!, bareRate);
   }
 
+  const webhooks = await webhookBench();
+
+
   const ratioOf = (name: string) => {
     const found = results.find((result) => result.scenario.name === name);
     return found ? round(found.measured.run.requestsPerSecond / bareRate, 3) : null;
@@ -356,12 +372,14 @@ async function main(): Promise<void> {
     busyCoresBeforeStart: busyBefore,
     loadGenerator: 'autocannon 9, same machine, separate process from the servers',
     dbTiming,
+    webhooks,
     elapsedSeconds: round((Date.now() - started) / 1000, 1),
   });
   // Every request must succeed: a 429 means the key pools were too small, anything else a fault.
   if (totalNon2xx > 0 || totalErrors > 0) {
     throw new Error(`${totalNon2xx} non-2xx responses and ${totalErrors} connection errors (warmups included); see the statusCodes of each line`);
   }
+  if (webhooks.errors > 0) throw new Error(`webhook bench: ${webhooks.errors} errors; see the webhook-* lines`);
 }
 
 let exitCode = 0;

@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/database.js';
 import { scopeTime } from '../companies/sandbox-clock.js';
 import { companies } from '../companies/schema.js';
-import { events } from '../events/schema.js';
 import { retentionMs, toEvent } from '../events/service.js';
 import { queueEmail, sendPendingEmails } from '../notifications/service.js';
 import { unixSeconds } from '../limits/fixed-window.js';
+import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
+import { eq } from 'drizzle-orm';
 import { createDeliveryClient, type DeliveryClient } from './delivery-client.js';
 import { afterFailure, afterSuccess, type HealthChange } from './endpoint-health.js';
 import { afterAttempt, deliveryTimeoutMs, maxAttempts, type Outcome } from './retry-schedule.js';
 import { signatureHeader } from './signature.js';
-import { webhookEndpoints } from './schema.js';
-import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
-import { claimDueDeliveries, deliveryChannel, insertAttempt, loadTarget, settleDelivery, type ClaimedDelivery, type EndpointRow } from './store.js';
+import {
+  claimDueDeliveries, deliveryChannel, extendRetention, insertAttempts, loadTargets, lockEndpoints, settleDeliveries, updateEndpointHealth,
+  type ClaimedDelivery, type DeliveryTarget, type EndpointRow, type Settlement,
+} from './store.js';
 
 export type DeliveryWorker = ClaimLoop;
 
@@ -29,23 +30,42 @@ export interface WorkerOptions {
 /** A claim outlives the 30-second attempt, so only a dead worker's deliveries are taken over. */
 const claimMs = deliveryTimeoutMs + 15_000;
 
+interface Claimed extends ClaimedDelivery {
+  target: DeliveryTarget;
+}
+
+/** What an attempt leaves to record: the delivery's next state and the attempt row. */
+interface Result {
+  claimed: Claimed;
+  outcome: (Outcome & { durationMs: number }) | null;
+  startedAt: Date;
+  at: Date;
+}
+
 /**
  * Delivers due webhook attempts. Woken at once by the NOTIFY of every committed event and of
  * every sandbox clock move, and every second for retries coming due; that pass is also the
  * contract's recovery pass, so a delivery whose attempt was planned but never made (a crash, a
- * lost notification) is picked up on the next turn.
+ * lost notification) is picked up on the next turn. Claims, loads and records go by batches:
+ * a few statements per batch rather than per delivery.
  */
 export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): DeliveryWorker {
   const client = options.client ?? createDeliveryClient({ resolve: deps.resolveHost, allowPrivate: deps.config.allowPrivateWebhooks }, deliveryTimeoutMs);
-  const loop = createClaimLoop<ClaimedDelivery>({
+  const recorder = createRecorder(deps);
+  const loop = createClaimLoop<Claimed>({
     pool: deps.pool,
     channel: deliveryChannel,
     log: deps.log,
     concurrency: options.concurrency ?? 32,
     pollMs: options.pollMs ?? 1000,
-    claim: (limit) => claimDueDeliveries(deps.db, deps.clock.now(), limit, claimMs, randomUUID(), options.companies),
-    handle: (item) => attempt(deps, client, item),
-    describe: (item) => ({ delivery: item.delivery.id }),
+    claim: async (limit) => {
+      const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), limit, claimMs, randomUUID(), options.companies);
+      if (claimed.length === 0) return [];
+      const targets = await loadTargets(deps.db, claimed.map((c) => c.delivery));
+      return claimed.map((c) => ({ ...c, target: targets.get(c.delivery.id) ?? { endpoint: null, event: null } }));
+    },
+    handle: async (claimed) => recorder.record(await attempt(deps, client, claimed)),
+    describe: (claimed) => ({ delivery: claimed.delivery.id }),
   });
   return {
     ...loop,
@@ -56,23 +76,21 @@ export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): D
   };
 }
 
-/** One attempt: sign and POST the event, then record the attempt and what follows it, atomically. */
-async function attempt(deps: Deps, client: DeliveryClient, { delivery, sandboxClockOffsetMs }: ClaimedDelivery): Promise<void> {
-  const token = delivery.lockToken!;
+/** One attempt: sign and POST the event. Nothing is written here: the recorder does it. */
+async function attempt(deps: Deps, client: DeliveryClient, claimed: Claimed): Promise<Result> {
+  const { delivery, sandboxClockOffsetMs, target } = claimed;
   const scopeNow = () => scopeTime(deps.clock.now(), delivery.livemode, sandboxClockOffsetMs);
-  const { endpoint, event } = await loadTarget(deps.db, delivery);
+  const { endpoint, event } = target;
+  const startedAt = scopeNow();
   if (!event || !endpoint || endpoint.deletedAt || endpoint.status !== 'enabled') {
     // The endpoint was deleted or deactivated since: nothing is sent; the delivery ends failed.
-    await settleDelivery(deps.db, delivery, token, { state: 'failed', nextAttemptAt: null, updated: scopeNow() });
-    return;
+    return { claimed, outcome: null, startedAt, at: startedAt };
   }
-
   const body = JSON.stringify(toEvent(event));
   const realNow = deps.clock.now();
   const secrets = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > realNow
     ? [endpoint.secret, endpoint.previousSecret]
     : [endpoint.secret];
-  const startedAt = scopeNow();
   const outcome = await client.post({
     url: endpoint.url,
     body,
@@ -85,52 +103,119 @@ async function attempt(deps: Deps, client: DeliveryClient, { delivery, sandboxCl
       'User-Agent': 'Service-Webhooks/1.0',
     },
   });
-
-  const number = delivery.attemptCount + 1;
-  const at = scopeNow();
-  const next = afterAttempt(number, outcome, at);
-  await deps.db.transaction(async (tx) => {
-    const settled = await settleDelivery(tx, delivery, token, { state: next.state, attemptCount: number, nextAttemptAt: next.nextAttemptAt, updated: at });
-    if (!settled) return; // another worker took this delivery over; its record wins
-    await insertAttempt(tx, {
-      companyId: delivery.companyId,
-      deliveryId: delivery.id,
-      attempt: number,
-      eventId: delivery.eventId,
-      endpointId: delivery.endpointId,
-      generation: delivery.generation,
-      startedAt,
-      durationMs: outcome.durationMs,
-      statusCode: outcome.status,
-      error: outcome.kind === 'failed' ? outcome.error : null,
-    });
-    if (outcome.kind === 'delivered') {
-      await tx.update(events).set({ retainedUntil: sql`greatest(${events.retainedUntil}, ${new Date(at.getTime() + retentionMs).toISOString()}::timestamptz)` })
-        .where(and(eq(events.companyId, delivery.companyId), eq(events.id, delivery.eventId)));
-      await applyHealth(tx, endpoint, afterSuccess(endpoint), at, deps, outcome);
-    } else {
-      await applyHealth(tx, endpoint, afterFailure(endpoint, at, next.state === 'failed'), at, deps, outcome);
-    }
-  });
-  if (deps.mailer) void sendPendingEmails(deps).catch(() => undefined);
+  return { claimed, outcome, startedAt, at: scopeNow() };
 }
 
-async function applyHealth(tx: Tx, endpoint: EndpointRow, change: HealthChange, at: Date, deps: Deps, outcome: Outcome): Promise<void> {
-  const changes: Partial<EndpointRow> = { failingSince: change.failingSince, lastAlertAt: change.lastAlertAt };
-  if (change.disable) Object.assign(changes, { status: 'disabled', disabledReason: 'failing for three days', updated: at });
-  const unchanged = changes.failingSince?.getTime() === endpoint.failingSince?.getTime() && changes.lastAlertAt?.getTime() === endpoint.lastAlertAt?.getTime() && !change.disable;
-  if (!unchanged) {
-    await tx.update(webhookEndpoints).set(changes).where(and(eq(webhookEndpoints.companyId, endpoint.companyId), eq(webhookEndpoints.id, endpoint.id)));
+/**
+ * Records attempt results by batches: those finished within a few milliseconds of each other
+ * share one transaction (deliveries settled in one statement, attempts inserted in one, the
+ * endpoints' health updated on rows locked for it). Each `record` resolves once its batch commits.
+ */
+function createRecorder(deps: Deps): { record(result: Result): Promise<void> } {
+  let queue: { result: Result; done: () => void; failed: (error: unknown) => void }[] = [];
+  let scheduled = false;
+  const flushAfterMs = 2;
+  const maxBatch = 64;
+
+  async function flush(): Promise<void> {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    try {
+      const alerts = await deps.db.transaction((tx) => recordBatch(tx, deps, batch.map((item) => item.result)));
+      for (const item of batch) item.done();
+      if (alerts > 0 && deps.mailer) void sendPendingEmails(deps).catch(() => undefined);
+    } catch (error) {
+      for (const item of batch) item.failed(error);
+    }
   }
-  if (!change.alert) return;
-  const [company] = await tx.select({ email: companies.email, name: companies.name }).from(companies).where(eq(companies.id, endpoint.companyId)).limit(1);
-  const failure = outcome.kind === 'failed' ? outcome.error : '';
-  const subject = change.alert === 'deactivated'
+
+  return {
+    record(result) {
+      return new Promise<void>((done, failed) => {
+        queue.push({ result, done, failed });
+        if (queue.length >= maxBatch) void flush();
+        else if (!scheduled) {
+          scheduled = true;
+          setTimeout(() => void flush(), flushAfterMs);
+        }
+      });
+    },
+  };
+}
+
+/** One batch of results, in the caller's transaction; returns how many alert e-mails it queued. */
+async function recordBatch(tx: Tx, deps: Deps, results: Result[]): Promise<number> {
+  const settlements: Settlement[] = results.map(({ claimed, outcome, at }) => {
+    const number = claimed.delivery.attemptCount + 1;
+    const next = outcome ? afterAttempt(number, outcome, at) : { state: 'failed', nextAttemptAt: null };
+    return { delivery: claimed.delivery, token: claimed.delivery.lockToken!, state: next.state, attemptCount: outcome ? number : claimed.delivery.attemptCount, nextAttemptAt: next.nextAttemptAt, at };
+  });
+  const settled = await settleDeliveries(tx, settlements);
+  // A delivery taken over by another worker (its claim lapsed) is that worker's to record.
+  const kept = results.filter((r) => settled.has(r.claimed.delivery.id) && r.outcome !== null);
+  await insertAttempts(tx, kept.map(({ claimed, outcome, startedAt }) => ({
+    companyId: claimed.delivery.companyId,
+    deliveryId: claimed.delivery.id,
+    attempt: claimed.delivery.attemptCount + 1,
+    eventId: claimed.delivery.eventId,
+    endpointId: claimed.delivery.endpointId,
+    generation: claimed.delivery.generation,
+    startedAt,
+    durationMs: outcome!.durationMs,
+    statusCode: outcome!.status,
+    error: outcome!.kind === 'failed' ? outcome!.error : null,
+  })));
+  await extendRetention(tx, kept.filter((r) => r.outcome!.kind === 'delivered').map(({ claimed, at }) => ({
+    companyId: claimed.delivery.companyId, eventId: claimed.delivery.eventId, until: new Date(at.getTime() + retentionMs),
+  })));
+  return applyHealth(tx, deps, kept, settlements);
+}
+
+/** Each endpoint's run of failures, deactivation and alerts, applied in attempt order to its locked row. */
+async function applyHealth(tx: Tx, deps: Deps, kept: Result[], settlements: Settlement[]): Promise<number> {
+  const byEndpoint = new Map<string, Result[]>();
+  for (const result of kept) {
+    const key = `${result.claimed.delivery.companyId}/${result.claimed.delivery.endpointId}`;
+    byEndpoint.set(key, [...(byEndpoint.get(key) ?? []), result]);
+  }
+  // Nothing to change for an endpoint that only succeeds and was not failing.
+  const concerned = [...byEndpoint.values()].filter((results) =>
+    results.some((r) => r.outcome!.kind === 'failed') || results[0]!.claimed.target.endpoint?.failingSince);
+  const rows = await lockEndpoints(tx, concerned.map((results) => ({ companyId: results[0]!.claimed.delivery.companyId, id: results[0]!.claimed.delivery.endpointId })));
+  const stateOf = new Map(settlements.map((s) => [s.delivery.id, s.state]));
+  let alerts = 0;
+  for (const endpoint of rows) {
+    let health = { status: endpoint.status, failingSince: endpoint.failingSince, lastAlertAt: endpoint.lastAlertAt };
+    const changes: Partial<EndpointRow> = {};
+    for (const result of byEndpoint.get(`${endpoint.companyId}/${endpoint.id}`) ?? []) {
+      const change: HealthChange = result.outcome!.kind === 'delivered'
+        ? afterSuccess(health)
+        : afterFailure(health, result.at, stateOf.get(result.claimed.delivery.id) === 'failed');
+      if (change.disable) Object.assign(changes, { status: 'disabled', disabledReason: 'failing for three days', updated: result.at });
+      health = { status: change.disable ? 'disabled' : health.status, failingSince: change.failingSince, lastAlertAt: change.lastAlertAt };
+      if (change.alert) {
+        alerts++;
+        await queueAlert(tx, deps, endpoint, change.alert, result);
+      }
+    }
+    const same = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+    if (same(health.failingSince, endpoint.failingSince) && same(health.lastAlertAt, endpoint.lastAlertAt) && !changes.status) continue;
+    Object.assign(changes, { failingSince: health.failingSince, lastAlertAt: health.lastAlertAt });
+    await updateEndpointHealth(tx, endpoint, changes);
+  }
+  return alerts;
+}
+
+async function queueAlert(tx: Tx, deps: Deps, endpoint: EndpointRow, alert: 'deactivated' | 'delivery_failed', result: Result): Promise<void> {
+  const [company] = await tx.select({ email: companies.email }).from(companies).where(eq(companies.id, endpoint.companyId)).limit(1);
+  const failure = result.outcome?.kind === 'failed' ? result.outcome.error : '';
+  const subject = alert === 'deactivated'
     ? `Webhook endpoint ${endpoint.id} deactivated after three days of failures`
     : `Webhook deliveries to ${endpoint.id} are failing`;
-  const body = change.alert === 'deactivated'
-    ? `Every delivery to ${endpoint.url} has failed since ${endpoint.failingSince?.toISOString() ?? at.toISOString()} (last: ${failure}). The endpoint is now disabled; fix it, enable it again, then replay the failed events.`
+  const body = alert === 'deactivated'
+    ? `Every delivery to ${endpoint.url} has failed since ${endpoint.failingSince?.toISOString() ?? result.at.toISOString()} (last: ${failure}). The endpoint is now disabled; fix it, enable it again, then replay the failed events.`
     : `A delivery to ${endpoint.url} failed ${maxAttempts} times (last: ${failure}) and will not be retried. Replay it with POST /v1/events/:id/retry once the endpoint answers.`;
-  await queueEmail(tx, { companyId: endpoint.companyId, livemode: endpoint.livemode }, { to: company?.email ?? null, subject, body }, at, deps.mailer !== null);
-  deps.log.info({ endpoint: endpoint.id, livemode: endpoint.livemode, alert: change.alert }, subject);
+  await queueEmail(tx, { companyId: endpoint.companyId, livemode: endpoint.livemode }, { to: company?.email ?? null, subject, body }, result.at, deps.mailer !== null);
+  deps.log.info({ endpoint: endpoint.id, livemode: endpoint.livemode, alert }, subject);
 }

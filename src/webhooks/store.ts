@@ -43,16 +43,6 @@ export async function updateEndpoint(db: Executor, scope: Scope, id: string, cha
   return row;
 }
 
-/** Enabled endpoints of the scope subscribed to `type` (or to `*`). */
-export async function subscribedEndpointIds(db: Executor, scope: Scope, type: string): Promise<string[]> {
-  const rows = await db
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(and(inScope(webhookEndpoints, scope), live, eq(webhookEndpoints.status, 'enabled'),
-      sql`(${webhookEndpoints.events} @> array[${type}]::text[] or ${webhookEndpoints.events} @> array['*']::text[])`));
-  return rows.map((row) => row.id);
-}
-
 // Deliveries
 
 export async function insertDeliveries(db: Executor, rows: DeliveryRow[]): Promise<void> {
@@ -127,24 +117,75 @@ export interface DeliveryTarget {
   event: typeof events.$inferSelect | null;
 }
 
-export async function loadTarget(db: Executor, delivery: DeliveryRow): Promise<DeliveryTarget> {
-  const scope = { companyId: delivery.companyId, livemode: delivery.livemode };
-  const [endpoint] = await db.select().from(webhookEndpoints).where(and(inScope(webhookEndpoints, scope), eq(webhookEndpoints.id, delivery.endpointId))).limit(1);
-  const [event] = await db.select().from(events).where(and(inScope(events, scope), eq(events.id, delivery.eventId))).limit(1);
-  return { endpoint: endpoint ?? null, event: event ?? null };
+/** The endpoints and events of a batch of claimed deliveries, in two reads; by delivery id. */
+export async function loadTargets(db: Executor, deliveries: DeliveryRow[]): Promise<Map<string, DeliveryTarget>> {
+  const pairs = (ids: (d: DeliveryRow) => string) => sql.join(deliveries.map((d) => sql`(${d.companyId}, ${ids(d)})`), sql`, `);
+  const [endpointRows, eventRows] = await Promise.all([
+    db.select().from(webhookEndpoints).where(sql`(${webhookEndpoints.companyId}, ${webhookEndpoints.id}) in (${pairs((d) => d.endpointId)})`),
+    db.select().from(events).where(sql`(${events.companyId}, ${events.id}) in (${pairs((d) => d.eventId)})`),
+  ]);
+  const endpointsByKey = new Map(endpointRows.map((row) => [`${row.companyId}/${row.id}`, row]));
+  const eventsByKey = new Map(eventRows.map((row) => [`${row.companyId}/${row.id}`, row]));
+  return new Map(deliveries.map((d) => [d.id, {
+    endpoint: endpointsByKey.get(`${d.companyId}/${d.endpointId}`) ?? null,
+    event: eventsByKey.get(`${d.companyId}/${d.eventId}`) ?? null,
+  }]));
 }
 
-export async function insertAttempt(db: Executor, row: AttemptRow): Promise<void> {
-  await db.insert(webhookAttempts).values(row);
+export interface Settlement {
+  delivery: DeliveryRow;
+  token: string;
+  state: string;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  at: Date;
 }
 
-/** Updates a claimed delivery; false when the claim was lost (another worker took over). */
-export async function settleDelivery(db: Executor, delivery: DeliveryRow, token: string, changes: Partial<DeliveryRow>): Promise<boolean> {
-  const rows = await db.update(webhookDeliveries)
-    .set({ ...changes, lockedUntil: null, lockToken: null })
-    .where(and(eq(webhookDeliveries.companyId, delivery.companyId), eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.lockToken, token)))
-    .returning({ id: webhookDeliveries.id });
-  return rows.length > 0;
+/**
+ * Settles claimed deliveries in one statement; returns the ids still held by their claim (a
+ * delivery taken over by another worker after its claim lapsed is left to that worker).
+ */
+export async function settleDeliveries(db: Executor, settlements: Settlement[]): Promise<Set<string>> {
+  if (settlements.length === 0) return new Set();
+  const values = sql.join(settlements.map((s) => sql`(${s.delivery.companyId}, ${s.delivery.id}, ${s.token}, ${s.state}, ${s.attemptCount}::int,
+    ${s.nextAttemptAt?.toISOString() ?? null}::timestamptz, ${s.at.toISOString()}::timestamptz)`), sql`, `);
+  const result = await db.execute(sql`
+    update ${webhookDeliveries} d set state = v.state, attempt_count = v.attempt_count, next_attempt_at = v.next_attempt_at,
+      updated = v.at, locked_until = null, lock_token = null
+    from (values ${values}) as v(company_id, id, token, state, attempt_count, next_attempt_at, at)
+    where d.company_id = v.company_id and d.id = v.id and d.lock_token = v.token
+    returning d.id`);
+  return new Set((result.rows as { id: string }[]).map((row) => row.id));
+}
+
+export async function insertAttempts(db: Executor, rows: AttemptRow[]): Promise<void> {
+  if (rows.length > 0) await db.insert(webhookAttempts).values(rows);
+}
+
+/**
+ * Pushes events' retention to `until` (90 days after a successful delivery), skipping those
+ * already kept within a day of it: a first delivery rarely rewrites its event row.
+ */
+export async function extendRetention(db: Executor, items: { companyId: string; eventId: string; until: Date }[]): Promise<void> {
+  if (items.length === 0) return;
+  const values = sql.join(items.map((i) => sql`(${i.companyId}, ${i.eventId}, ${i.until.toISOString()}::timestamptz)`), sql`, `);
+  await db.execute(sql`
+    update ${events} e set retained_until = v.until
+    from (values ${values}) as v(company_id, id, until)
+    where e.company_id = v.company_id and e.id = v.id and e.retained_until < v.until - interval '1 day'`);
+}
+
+/** The endpoints of a batch, locked until the batch commits: health changes apply to fresh rows. */
+export async function lockEndpoints(db: Executor, keys: { companyId: string; id: string }[]): Promise<EndpointRow[]> {
+  if (keys.length === 0) return [];
+  const pairs = sql.join(keys.map((k) => sql`(${k.companyId}, ${k.id})`), sql`, `);
+  return db.select().from(webhookEndpoints).where(sql`(${webhookEndpoints.companyId}, ${webhookEndpoints.id}) in (${pairs})`)
+    .orderBy(webhookEndpoints.companyId, webhookEndpoints.id).for('update');
+}
+
+export async function updateEndpointHealth(db: Executor, endpoint: EndpointRow, changes: Partial<EndpointRow>): Promise<void> {
+  await db.update(webhookEndpoints).set(changes)
+    .where(and(eq(webhookEndpoints.companyId, endpoint.companyId), eq(webhookEndpoints.id, endpoint.id)));
 }
 
 export async function latestDeliveries(db: Executor, scope: Scope, eventId: string): Promise<DeliveryRow[]> {

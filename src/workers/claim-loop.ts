@@ -37,6 +37,12 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
   let running = false;
   let pumping = false;
   let again = false;
+  /** The last claim found less than it asked for: a freed slot alone is no reason to look again. */
+  let dry = false;
+  const wake = () => {
+    dry = false;
+    void pump().catch(() => undefined);
+  };
 
   const handle = (item: T) => options.handle(item).catch((error: unknown) => options.log.error({ err: error, ...options.describe(item) }, 'worker item failed'));
 
@@ -50,16 +56,18 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
       do {
         again = false;
         while (running && inFlight.size < options.concurrency) {
-          const claimed = await options.claim(options.concurrency - inFlight.size);
-          if (claimed.length === 0) break;
+          const wanted = options.concurrency - inFlight.size;
+          const claimed = await options.claim(wanted);
+          dry = claimed.length < wanted;
           for (const item of claimed) {
             const work = handle(item);
             inFlight.add(work);
             void work.finally(() => {
               inFlight.delete(work);
-              if (running) void pump().catch(() => undefined);
+              if (running && !dry) void pump().catch(() => undefined);
             });
           }
+          if (dry) break;
         }
       } while (again && running);
     } finally {
@@ -70,7 +78,7 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
   async function listen(): Promise<void> {
     const connection = await options.pool.connect();
     listener = connection;
-    connection.on('notification', () => void pump().catch(() => undefined));
+    connection.on('notification', wake);
     connection.on('error', () => {
       // The connection died: drop it (unless stop() already gave it back), and listen again while running.
       if (listener !== connection) return;
@@ -85,7 +93,7 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
     async start() {
       running = true;
       await listen();
-      timer = setInterval(() => void pump().catch((error: unknown) => options.log.warn({ err: error }, 'worker pass failed')), options.pollMs);
+      timer = setInterval(wake, options.pollMs);
       timer.unref();
       await pump();
     },
