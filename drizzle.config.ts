@@ -11,6 +11,7 @@ export default defineConfig({
     './src/events/schema.ts',
     './src/webhooks/schema.ts',
     './src/notifications/schema.ts',
+    './src/users/schema.ts',
   ],
   out: './drizzle',
 });

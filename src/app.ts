@@ -14,6 +14,7 @@ import { endpointSchema, webhookRoutes } from './webhooks/routes.js';
 import { accountRoutes } from './account/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { docsRoutes } from './docs/routes.js';
+import { dashboardRoutes } from './dashboard/plugin.js';
 
 export interface AppOptions {
   https?: SecureContextOptions & { minVersion?: 'TLSv1.2' | 'TLSv1.3' };
@@ -73,6 +74,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     return { status: 'ok' };
   });
   await app.register(docsRoutes);
+  // The dashboard: its own encapsulated context (sessions, forms, security headers), not under /v1.
+  await app.register(dashboardRoutes, { deps, prefix: '/dashboard' });
   return app;
 }
 

@@ -18,6 +18,8 @@ const usage = `facteur: self-hostable electronic-invoicing API
   facteur key create --company ID --env test|live [--scopes a:read,b:write] [--expires-at ISO]
   facteur key revoke KEY_ID
   facteur key list --company ID
+  facteur user create --company ID --email EMAIL
+                                     a dashboard user; prints a one-time link to set the password
 
 Every command prints JSON. The database is DATABASE_URL, or the embedded PostgreSQL in
 FACTEUR_DATA_DIR (default ./.facteur), shared with a running "facteur serve".`;
@@ -71,6 +73,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'company':
     case 'key':
+    case 'user':
       print(await withDatabase((deps) => runAdminCommand(deps, command, args)));
       return;
     case undefined:

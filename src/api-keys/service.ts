@@ -92,9 +92,10 @@ export async function createApiKey(deps: Pick<Deps, 'db' | 'clock'>, input: NewA
  * Revocation is immediate: the revoking node forgets the key before answering, and every other
  * node hears of it when the revocation commits (the key cache listens on PostgreSQL).
  */
-export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, id: string): Promise<ApiKeyResource> {
+export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, id: string, options: { companyId?: string } = {}): Promise<ApiKeyResource> {
   const key = await deps.db.transaction(async (tx) => {
-    const revoked = await markRevoked(tx, id, deps.clock.now());
+    // From the dashboard, the key must be the company's: a key of another company is not found.
+    const revoked = await markRevoked(tx, id, deps.clock.now(), options.companyId);
     if (revoked) await tx.execute(sql`select pg_notify(${authChannel}, ${`key:${id}`})`);
     return revoked;
   });

@@ -3,8 +3,9 @@ import { refuse } from '../kernel/errors.js';
 import { createCompany } from '../companies/service.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/service.js';
 import { parseOptions, required } from './arguments.js';
+import { createUser } from '../users/service.js';
 
-/** `facteur company ...` and `facteur key ...`: each prints one JSON document. */
+/** `facteur company ...`, `facteur key ...` and `facteur user ...`: each prints one JSON document. */
 export async function runAdminCommand(deps: Deps, command: string, args: string[]): Promise<unknown> {
   const [action, ...rest] = args;
   if (command === 'company' && action === 'create') {
@@ -36,6 +37,11 @@ export async function runAdminCommand(deps: Deps, command: string, args: string[
   if (command === 'key' && action === 'list') {
     const { values } = parseOptions(rest, { company: { type: 'string' } });
     return { object: 'list', data: await listApiKeys(deps, required(values.company, 'company')) };
+  }
+  if (command === 'user' && action === 'create') {
+    const { values } = parseOptions(rest, { company: { type: 'string' }, email: { type: 'string' } });
+    const { user, passwordLink } = await createUser(deps, { companyId: required(values.company, 'company'), email: required(values.email, 'email') });
+    return { ...user, passwordLink };
   }
   throw refuse('invalid_field_value', `Unknown command "facteur ${[command, action].filter(Boolean).join(' ')}". Run "facteur help".`);
 }

@@ -75,10 +75,11 @@ export async function serve(config: Config, role: Role = 'all'): Promise<Running
   if (demo) {
     const port = api ? (api.app.server.address() as { port: number }).port : config.port;
     lines.push(
-      'First start: a demo company and a test API key were created.',
+      'First start: a demo company and a test API key were created, with a dashboard user.',
       `  company: ${demo.companyId}`,
       `  test key (shown once): ${demo.testKey}`,
       `  try: curl --cacert ${join(config.dataDir, 'tls', 'cert.pem')} -H "Authorization: Bearer ${demo.testKey}" https://localhost:${port}/v1/account`,
+      `  dashboard: https://localhost:${port}/dashboard  user: ${demo.user.email}  password (shown once): ${demo.user.password}`,
     );
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);

@@ -6,3 +6,4 @@ export * from '../limits/schema.js';
 export * from '../events/schema.js';
 export * from '../webhooks/schema.js';
 export * from '../notifications/schema.js';
+export * from '../users/schema.js';

@@ -260,3 +260,10 @@ export async function purgeExpiredEvents(deps: Pick<Deps, 'db'>, now: Date): Pro
     if (deleted < 5000) return total;
   }
 }
+
+/** The signing secret in clear, for the dashboard once the user has entered the password again. */
+export async function revealEndpointSecret(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<string> {
+  const row = await findEndpoint(deps.db, scope, id);
+  if (!row) throw endpointNotFound(id);
+  return row.secret;
+}

@@ -80,3 +80,13 @@ test('a sandbox clock move reaches cached authentications', async (t) => {
   const after = Date.parse((await h.call('GET', '/v1/sandbox/clock', { key })).data.now);
   assert.ok(after - before >= 3_600_000, `${after - before}`);
 });
+
+test('a revocation scoped to a company cannot revoke another company’s key', async (t) => {
+  const h = await startHarness();
+  t.after(() => h.close());
+  const mine = await h.tenant();
+  const theirs = await h.tenant();
+  const [row] = (await h.deps.pool.query('select id from api_keys where secret_hash = $1', [hashSecret(theirs.key)])).rows;
+  await assert.rejects(revokeApiKey(h.deps, row.id, { companyId: mine.companyId }), (error: { code?: string }) => error.code === 'not_found');
+  assert.equal((await h.call('GET', '/v1/account', { key: theirs.key })).statusCode, 200);
+});

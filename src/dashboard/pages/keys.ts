@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { ApiError, refuse } from '../../kernel/errors.js';
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyResource } from '../../api-keys/service.js';
+import { scopeResources } from '../../api-keys/scopes.js';
+import { pageOf, type Env, type Page } from '../context.js';
+import { formOf } from '../form.js';
+import { describeError } from '../page-error.js';
+import { html, type Html } from '../html.js';
+import { csrfField, formatTime, layout, noticeOf } from '../layout.js';
+
+function statusOf(key: ApiKeyResource, now: Date): 'active' | 'revoked' | 'expired' {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()) return 'expired';
+  return 'active';
+}
+
+/** The keys of the page's environment only: the list of the service holds both. */
+async function keysOf(deps: Deps, page: Page): Promise<ApiKeyResource[]> {
+  return (await listApiKeys(deps, page.scope.companyId)).filter((key) => key.livemode === page.livemode);
+}
+
+function keyTable(page: Page, keys: ApiKeyResource[], now: Date): Html {
+  if (keys.length === 0) return html`<p class="muted">No ${page.env} key yet.</p>`;
+  const rows = keys.map((key) => {
+    const status = statusOf(key, now);
+    return html`<tr data-key="${key.id}">
+  <td><code>${key.secretHint}</code><br><small class="muted">${key.id}</small></td>
+  <td>${key.scopes ? key.scopes.map((scope) => html`<span class="tag">${scope}</span> `) : html`<span class="tag tag-strong">full access</span>`}</td>
+  <td>${formatTime(key.created)}</td>
+  <td>${formatTime(key.lastUsedAt)}</td>
+  <td>${key.expiresAt ? formatTime(key.expiresAt) : html`<span class="muted">never</span>`}</td>
+  <td><span class="status status-${status}">${status}</span></td>
+  <td>${status === 'active' ? html`<form method="post" action="${page.base}/keys/${key.id}/revoke" class="inline">${csrfField(page)}<button type="submit" class="danger">Revoke</button></form>` : null}</td>
+</tr>`;
+  });
+  return html`<div class="table-wrap"><table>
+<thead><tr><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Expires</th><th>Status</th><th></th></tr></thead>
+<tbody>${rows}</tbody></table></div>`;
+}
+
+function createForm(page: Page): Html {
+  const grid = scopeResources.map((resource) => html`<tr><th scope="row">${resource.replace('_', ' ')}</th>
+  <td><label><input type="checkbox" name="scopes" value="${resource}:read"> read</label></td>
+  <td><label><input type="checkbox" name="scopes" value="${resource}:write"> write</label></td></tr>`);
+  return html`<section class="card">
+<h2>Create a ${page.env} key</h2>
+<form method="post" action="${page.base}/keys" class="stack">
+  ${csrfField(page)}
+  <fieldset><legend>Scopes</legend>
+    <p class="muted">Tick nothing for a key with full access. Restricting a key to what it needs is safer; <em>write</em> includes <em>read</em>.</p>
+    <div class="table-wrap"><table class="compact">${grid}</table></div>
+  </fieldset>
+  <label for="expires">Expires on (optional, UTC midnight)</label>
+  <input id="expires" name="expires" type="date">
+  <button type="submit">Create the key</button>
+</form></section>`;
+}
+
+function revealed(secret: string, key: ApiKeyResource): Html {
+  return html`<section class="card reveal" aria-labelledby="new-key-title">
+<h2 id="new-key-title">Your new key ${key.id}</h2>
+<p><strong>Copy it now: it is shown this once and never again.</strong> Only its SHA-256 is stored.</p>
+<div class="copy-row"><input id="new-secret" class="secret" readonly value="${secret}" aria-label="The new secret key"><button type="button" data-copy="new-secret">Copy</button></div>
+</section>`;
+}
+
+export async function keyPages(app: FastifyInstance, { deps, env }: { deps: Deps; env: Env }): Promise<void> {
+  async function render(request: FastifyRequest, reply: FastifyReply, extra: { status?: number; error?: string | null; created?: { secret: string; key: ApiKeyResource } } = {}) {
+    const page = pageOf(request, env);
+    const keys = await keysOf(deps, page);
+    const content = html`${extra.created ? revealed(extra.created.secret, extra.created.key) : null}
+${keyTable(page, keys, deps.clock.now())}
+${createForm(page)}`;
+    return reply.code(extra.status ?? 200).type('text/html; charset=utf-8')
+      .send(layout(page, { title: 'API keys', section: 'keys', notice: noticeOf(request.query), error: extra.error ?? null }, content));
+  }
+
+  app.get('/keys', async (request, reply) => render(request, reply));
+
+  app.post('/keys', async (request, reply) => {
+    const page = pageOf(request, env);
+    const form = formOf(request);
+    try {
+      const scopes = form.all('scopes');
+      const expires = form.text('expires');
+      const created = await createApiKey(deps, { companyId: page.scope.companyId, env, ...(scopes.length > 0 ? { scopes } : {}), ...(expires ? { expiresAt: expires } : {}) });
+      return await render(request, reply, { status: 201, created });
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500 && error.code !== 'not_found') return render(request, reply, { status: error.status, error: describeError(error) });
+      throw error;
+    }
+  });
+
+  app.post('/keys/:id/revoke', async (request, reply) => {
+    const page = pageOf(request, env);
+    const { id } = request.params as { id: string };
+    // The key must be one of this company's, in this environment: never revoke by id alone.
+    if (!(await keysOf(deps, page)).some((key) => key.id === id)) throw refuse('not_found', `No ${env} API key ${id} in this account.`);
+    await revokeApiKey(deps, id, { companyId: page.scope.companyId });
+    return reply.redirect(`${page.base}/keys?notice=key_revoked`, 303);
+  });
+}

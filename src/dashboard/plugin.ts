@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../kernel/errors.js';
+import { resumeSession } from '../users/sessions.js';
+import { looksLikeToken } from '../users/tokens.js';
+import { dashboardPrefix, envs, pageOf } from './context.js';
+import { clearCookie, readCookie, sessionCookie } from './cookies.js';
+import { installFormParser } from './form.js';
+import { html } from './html.js';
+import { bareLayout, layout } from './layout.js';
+import { describeError, PageError } from './page-error.js';
+import { checkForm, installSecurityHeaders } from './security.js';
+import { signInPages } from './pages/sign-in.js';
+import { keyPages } from './pages/keys.js';
+import { webhookPages } from './pages/webhooks.js';
+import { eventPages } from './pages/events.js';
+import { accountPages } from './pages/account.js';
+
+const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
+
+/**
+ * The dashboard: server-rendered pages for account holders, mounted at /dashboard in its own
+ * encapsulated context (its hooks, parser, headers and error pages never touch /v1). Every page
+ * but the sign-in ones needs a session; every form carries a CSRF token; every service call is
+ * scoped to the session's company and the environment in the URL (/dashboard/test, /dashboard/live).
+ */
+export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
+  await installSecurityHeaders(app);
+  installFormParser(app);
+  app.decorateRequest('dashboard', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    if (request.routeOptions.config.signedOut) return;
+    const token = readCookie(request, sessionCookie);
+    const session = looksLikeToken(token) ? await resumeSession(deps, token) : null;
+    if (!session) {
+      if (token !== undefined) clearCookie(reply, sessionCookie);
+      return redirectToLogin(request, reply);
+    }
+    request.dashboard = session;
+  });
+
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'POST') checkForm(request, deps.config.publicUrl);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    let status = 500;
+    let message = `Something went wrong on our side; quote request ${request.id} to support.`;
+    let code: string | null = null;
+    if (error instanceof PageError) ({ status, message, code } = error);
+    else if (error instanceof ApiError) ({ status, message, code } = { status: error.status, message: describeError(error), code: error.code });
+    else if ((error as { statusCode?: number }).statusCode === 413) ({ status, message } = { status: 413, message: 'The form is too large.' });
+    else request.log.error({ err: error }, 'dashboard page failed');
+    return reply.code(status).type('text/html; charset=utf-8').send(errorPage(request, status === 500 ? 'Something went wrong' : 'Not possible', message, code));
+  });
+
+  app.setNotFoundHandler((request, reply) => reply.code(404).type('text/html; charset=utf-8')
+    .send(errorPage(request, 'Page not found', 'There is no such page in the dashboard.', 'not_found')));
+
+  const css = asset('dashboard.css');
+  const js = asset('dashboard.js');
+  app.get('/assets/dashboard.css', { config: { signedOut: true } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'no-cache').send(css));
+  app.get('/assets/dashboard.js', { config: { signedOut: true } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(js));
+
+  await app.register(signInPages, { deps });
+  app.get('/', async (_request, reply) => reply.redirect(`${dashboardPrefix}/test/keys`, 303));
+  for (const env of envs) {
+    await app.register(async (scoped) => {
+      scoped.get('/', async (_request, reply) => reply.redirect(`${dashboardPrefix}/${env}/keys`, 303));
+      await scoped.register(keyPages, { deps, env });
+      await scoped.register(webhookPages, { deps, env });
+      await scoped.register(eventPages, { deps, env });
+      await scoped.register(accountPages, { deps, env });
+    }, { prefix: `/${env}` });
+  }
+}
+
+function redirectToLogin(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+  return reply.redirect(`${dashboardPrefix}/login${next}`, 303);
+}
+
+function errorPage(request: FastifyRequest, title: string, message: string, code: string | null): string {
+  const content = html`<p class="error" role="alert"${code ? html` data-code="${code}"` : null}>${message}</p>
+<p><a href="${dashboardPrefix}/">Back to the dashboard</a></p>`;
+  if (!request.dashboard) return bareLayout({ title }, content);
+  const env = request.url.startsWith(`${dashboardPrefix}/live`) ? 'live' : 'test';
+  return layout(pageOf(request, env), { title, section: null }, content);
+}
