@@ -13,6 +13,9 @@ import { eventSchema, eventRoutes, eventWithDeliveriesSchema } from './events/ro
 import { endpointSchema, webhookRoutes } from './webhooks/routes.js';
 import { accountRoutes } from './account/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
+import { customerRoutes, customerSchema } from './customers/routes.js';
+import { productRoutes, productSchema } from './products/routes.js';
+import { jobRoutes, jobSchema } from './jobs/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { dashboardRoutes } from './dashboard/plugin.js';
 
@@ -23,7 +26,7 @@ export interface AppOptions {
 }
 
 /** Each capability's routes, mounted under /v1 behind the platform rules. */
-const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [accountRoutes, eventRoutes, webhookRoutes, sandboxRoutes];
+const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [accountRoutes, eventRoutes, webhookRoutes, sandboxRoutes, customerRoutes, productRoutes, jobRoutes];
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const serverOptions: FastifyServerOptions & { https?: unknown } = {
@@ -59,7 +62,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   });
 
   await registerOpenApi(app, deps.config.publicUrl);
-  for (const schema of [eventSchema, eventWithDeliveriesSchema, endpointSchema]) app.addSchema(schema);
+  for (const schema of [eventSchema, eventWithDeliveriesSchema, endpointSchema, customerSchema, productSchema, jobSchema]) app.addSchema(schema);
 
   await app.register(async (v1) => {
     await v1.register(apiPlatform, { deps });

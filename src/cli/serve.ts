@@ -11,6 +11,7 @@ import { loadCertificate } from '../http/tls.js';
 import { createRedirectServer } from '../http/https-redirect.js';
 import { startHousekeeping } from '../limits/housekeeping.js';
 import { createDeliveryWorker } from '../webhooks/delivery-worker.js';
+import { createJobWorker } from '../jobs/worker.js';
 import { createDemoAccountIfEmpty } from './demo-account.js';
 import { createLogger } from './logger.js';
 
@@ -70,6 +71,8 @@ export async function serve(config: Config, role: Role = 'all'): Promise<Running
   const api = role === 'worker' ? null : await startApi(deps, config, say, lines);
   const worker = role === 'api' ? null : createDeliveryWorker(deps);
   await worker?.start();
+  const jobWorker = role === 'api' ? null : createJobWorker(deps);
+  await jobWorker?.start();
   const housekeeping = role === 'api' ? null : startHousekeeping(deps);
   lines.push(`role: ${role}; database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
   if (demo) {
@@ -91,6 +94,7 @@ export async function serve(config: Config, role: Role = 'all'): Promise<Running
       api?.redirect.close();
       await api?.app.close();
       await worker?.stop();
+      await jobWorker?.stop();
       await database.close();
       releaseDataDir();
     })();

@@ -6,4 +6,7 @@ export * from '../limits/schema.js';
 export * from '../events/schema.js';
 export * from '../webhooks/schema.js';
 export * from '../notifications/schema.js';
+export * from '../customers/schema.js';
+export * from '../products/schema.js';
+export * from '../jobs/schema.js';
 export * from '../users/schema.js';

@@ -7,8 +7,8 @@ import { events } from './schema.js';
 
 export type EventRow = typeof events.$inferSelect;
 
-export async function insertEvent(db: Executor, row: EventRow): Promise<void> {
-  await db.insert(events).values(row);
+export async function insertEvents(db: Executor, rows: EventRow[]): Promise<void> {
+  if (rows.length > 0) await db.insert(events).values(rows);
 }
 
 export async function findEvent(db: Executor, scope: Scope, id: string): Promise<EventRow | undefined> {

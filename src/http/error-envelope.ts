@@ -41,7 +41,7 @@ export function toApiError(error: unknown, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError & { validationContext?: string };
   if (fastifyError.validation) return validationToApiError(fastifyError.validation as never, fastifyError.validationContext ?? 'body');
-  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('payload_too_large', { values: { limit: bodyLimit } });
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse('payload_too_large', `The request body exceeds the limit of ${bodyLimit} bytes.`);
   const mapped = fastifyError.code ? fastifyCodes[fastifyError.code] : undefined;
   if (mapped) return mapped(fastifyError);
   if (error instanceof SyntaxError && (fastifyError.statusCode ?? 0) === 400) {
@@ -63,7 +63,8 @@ export function sendApiError(reply: FastifyReply, request: FastifyRequest, error
 
 export function installErrorHandling(app: FastifyInstance, options: { docsUrl: string; bodyLimit: number }): void {
   app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error, options.bodyLimit);
+    // A route may have its own body limit (the CSV import): name the one that applied.
+    const apiError = toApiError(error, request.routeOptions.bodyLimit ?? options.bodyLimit);
     if (apiError.code === 'internal_error') {
       request.log.error({ err: error }, 'unhandled error');
       const withId = new ApiError('internal_error', { values: { requestId: request.id } });

@@ -50,7 +50,7 @@ export const catalogue = {
   missing_required_field: invalid('The field `{param}` is required.'),
   invalid_field_value: invalid('{detail}'),
   invalid_content_type: invalid('Content-Type must be `application/json`{accepted}; got `{received}`.'),
-  payload_too_large: invalid('The request body exceeds the limit of {limit} bytes.'),
+  payload_too_large: invalid('{detail}'),
   invalid_status_transition: { type: 'invalid_request_error', status: 400, message: '{detail}' },
   invoice_not_editable: invalid('Invoice {id} is finalized and cannot be edited.', 'Issue a credit note through `POST /v1/credit-notes`.'),
   method_not_allowed: invalid('{detail}'),

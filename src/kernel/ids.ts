@@ -48,10 +48,19 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+// Random bytes drawn 4 KiB at a time: one `randomBytes` call per id costs more than the rest of it.
+const poolSize = 4096;
+let pool = randomBytes(poolSize);
+let poolOffset = 0;
+
 function encodeRandom(): string {
-  const bytes = randomBytes(randomLength);
+  if (poolOffset + randomLength > poolSize) {
+    pool = randomBytes(poolSize);
+    poolOffset = 0;
+  }
   let out = '';
-  for (const byte of bytes) out += alphabet[byte & 31];
+  for (let i = 0; i < randomLength; i++) out += alphabet[pool[poolOffset + i]! & 31];
+  poolOffset += randomLength;
   return out;
 }
 

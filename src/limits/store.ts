@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Executor } from '../db/database.js';
 import { authFailures, rateWindows, usageCounters } from './schema.js';

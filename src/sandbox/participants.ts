@@ -5,6 +5,9 @@ import { purgeTestEvents } from '../events/service.js';
 import { purgeTestIdempotencyKeys } from '../idempotency/service.js';
 import { purgeTestDeliveries } from '../webhooks/service.js';
 import { resetSandboxClock } from '../companies/service.js';
+import { purgeTestCustomers, seedCustomerFixtures } from '../customers/service.js';
+import { purgeTestProducts, seedProductFixtures } from '../products/service.js';
+import { purgeTestJobs } from '../jobs/service.js';
 
 export type PurgeCounts = Record<string, number>;
 
@@ -17,7 +20,16 @@ const purges: Record<string, (tx: Tx, ctx: CallContext) => Promise<number>> = {
   events: (tx, ctx) => purgeTestEvents(tx, ctx.scope),
   // The reset's own key stays, so that replaying the reset replays its answer.
   idempotencyKeys: (tx, ctx) => purgeTestIdempotencyKeys(tx, ctx.scope, ctx.idempotencyKey),
+  customers: (tx, ctx) => purgeTestCustomers(tx, ctx.scope),
+  products: (tx, ctx) => purgeTestProducts(tx, ctx.scope),
+  jobs: (tx, ctx) => purgeTestJobs(tx, ctx.scope),
 };
+
+/** The fixtures injected once everything is purged (see the README: they keep their ids across resets). */
+const seeds: ((tx: Tx, ctx: CallContext) => Promise<number>)[] = [
+  (tx, ctx) => seedCustomerFixtures(tx, ctx.scope),
+  (tx, ctx) => seedProductFixtures(tx, ctx.scope),
+];
 
 export async function purgeTestData(tx: Tx, ctx: CallContext): Promise<PurgeCounts> {
   // One reset of a company at a time: two would delete the same rows in different orders.
@@ -26,5 +38,6 @@ export async function purgeTestData(tx: Tx, ctx: CallContext): Promise<PurgeCoun
   for (const [name, purge] of Object.entries(purges)) counts[name] = await purge(tx, ctx);
   // A fresh sandbox runs on real time again.
   await resetSandboxClock(tx, ctx.scope.companyId);
+  for (const seed of seeds) await seed(tx, ctx);
   return counts;
 }

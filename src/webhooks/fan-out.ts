@@ -5,22 +5,24 @@ import { deliveryChannel } from './store.js';
 import { webhookDeliveries, webhookEndpoints } from './schema.js';
 
 /**
- * Creates, in the event's own transaction and in one statement, a pending delivery for each
- * enabled endpoint of the scope subscribed to the event type (or for `onlyEndpoints`, as a ping
- * does), and notifies the workers when there is any. The rows are the jobs: nothing is lost if
- * the process dies right after the commit.
+ * Creates, in the events' own transaction and in one statement, a pending delivery of each event
+ * (all of one type) for each enabled endpoint of the scope subscribed to that type (or for
+ * `onlyEndpoints`, as a ping does), and notifies the workers when there is any. The rows are the
+ * jobs: nothing is lost if the process dies right after the commit.
  */
-export async function enqueueDeliveries(tx: Executor, scope: Scope, event: { id: string; type: string; created: Date }, onlyEndpoints?: string[]): Promise<void> {
+export async function enqueueDeliveries(tx: Executor, scope: Scope, type: string, events: { id: string; created: Date }[], onlyEndpoints?: string[]): Promise<void> {
+  if (events.length === 0) return;
   const e = webhookEndpoints;
-  const at = sql`${event.created.toISOString()}::timestamptz`;
   const targets = onlyEndpoints
     ? sql`${e.id} = any(${sql`array[${sql.join(onlyEndpoints.map((id) => sql`${id}`), sql`, `)}]::text[]`})`
-    : sql`(${e.events} @> array[${event.type}]::text[] or ${e.events} @> array['*']::text[])`;
+    : sql`(${e.events} @> array[${type}]::text[] or ${e.events} @> array['*']::text[])`;
+  const ids = sql`array[${sql.join(events.map((event) => sql`${event.id}`), sql`, `)}]::text[]`;
+  const times = sql`array[${sql.join(events.map((event) => sql`${event.created.toISOString()}`), sql`, `)}]::timestamptz[]`;
   await tx.execute(sql`
     with created as (
       insert into ${webhookDeliveries} (company_id, livemode, id, event_id, endpoint_id, generation, state, attempt_count, next_attempt_at, created, updated)
-      select ${e.companyId}, ${e.livemode}, 'del_' || substr(md5(random()::text || ${e.id} || ${event.id}), 1, 26), ${event.id}, ${e.id}, 1, 'pending', 0, ${at}, ${at}, ${at}
-      from ${e}
+      select ${e.companyId}, ${e.livemode}, 'del_' || substr(md5(random()::text || ${e.id} || ev.id), 1, 26), ev.id, ${e.id}, 1, 'pending', 0, ev.at, ev.at, ev.at
+      from ${e} cross join unnest(${ids}, ${times}) as ev(id, at)
       where ${e.companyId} = ${scope.companyId} and ${e.livemode} = ${scope.livemode} and ${e.deletedAt} is null and ${e.status} = 'enabled' and ${targets}
       returning 1)
     select pg_notify(${deliveryChannel}, '') from (select count(*) as n from created) c where c.n > 0`);

@@ -54,7 +54,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   if (!url) throw new Error('run the suite with `npm test`: it provides the database');
   const config: Config = { ...loadConfig({ FACTEUR_PUBLIC_URL: 'https://api.facteur.test' }), databaseUrl: url, ...options.config };
   const connection = connect(url, options.poolSize ?? 6);
-  const { pool } = connection;
   const clock = new ManualClock(options.clockStart ?? new Date().toISOString());
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) as unknown as Deps['log'];
   const deps: Deps = makeDeps(connection, config, log, { clock, mailer: null, ...options.deps });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness } from '../support/harness.js';
 import { probeRoutes } from '../support/probe-routes.js';
 import { startReceiver, stubResolver, type Receiver } from '../support/webhook-receiver.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/delivery-worker.js';

@@ -1,0 +1,143 @@
+import { ApiError, refuse } from '../kernel/errors.js';
+import { isValidSiren, isValidSiret } from '../identifiers/siren.js';
+import { checkVatNumber, sirenOfVatNumber } from '../identifiers/vat-number.js';
+import { checkAddress, type Address, type AddressInput } from './address.js';
+import type { CompanyDirectory, NonDisclosableField } from './directory.js';
+
+export const customerTypes = ['company', 'individual'] as const;
+export type CustomerType = (typeof customerTypes)[number];
+
+/** A customer's own fields, checked and normalized: what is stored. */
+export interface CustomerFields {
+  type: CustomerType;
+  name: string;
+  email: string | null;
+  siren: string | null;
+  siret: string | null;
+  vatNumber: string | null;
+  electronicAddress: string | null;
+  routingCode: string | null;
+  address: Address | null;
+  deliveryAddress: Address | null;
+  registryNonDisclosure: NonDisclosableField[];
+  metadata: Record<string, unknown>;
+}
+
+/** The same fields as received (after the schema): free text, not yet checked. */
+export interface CustomerDraft extends Omit<CustomerFields, 'address' | 'deliveryAddress'> {
+  address: AddressInput | null;
+  deliveryAddress: AddressInput | null;
+}
+
+export const maxMetadataBytes = 8192;
+
+const trimmed = (value: string | null): string | null => {
+  const text = value?.trim() ?? '';
+  return text === '' ? null : text;
+};
+
+/** SIREN and SIRET may be written with spaces (`732 829 320`). */
+const digitsOnly = (value: string | null): string | null => {
+  const text = trimmed(value);
+  return text === null ? null : text.replace(/[\s.]/g, '');
+};
+
+const electronicAddressPattern = /^[A-Za-z0-9\-_.]{1,125}$/;
+const routingCodePattern = /^[-_/a-zA-Z0-9]{1,100}$/;
+
+/**
+ * The rules of a customer, on the whole record (a creation, or an update merged with what was
+ * stored), in the order a reader would check them; the first broken one is refused with its
+ * field as `param`. Pure: the directory is asked afterwards (`consultDirectory`).
+ */
+export function checkCustomer(draft: CustomerDraft): CustomerFields {
+  const name = draft.name.trim();
+  if (name === '') throw refuse('validation_error', '`name` must not be blank.', { param: 'name' });
+
+  let siren = digitsOnly(draft.siren);
+  const siret = digitsOnly(draft.siret);
+  const vat = trimmed(draft.vatNumber);
+  const electronicAddress = trimmed(draft.electronicAddress);
+  const routingCode = trimmed(draft.routingCode);
+
+  if (draft.type === 'individual') {
+    const business = ([['siren', siren], ['siret', siret], ['vatNumber', vat], ['electronicAddress', electronicAddress], ['routingCode', routingCode]] as const)
+      .find(([, value]) => value !== null);
+    if (business) {
+      throw refuse('validation_error', `An \`individual\` customer (a consumer) has no \`${business[0]}\`; a business is \`type: company\`.`, { param: business[0] });
+    }
+  }
+
+  if (siren !== null && !isValidSiren(siren)) {
+    throw refuse('validation_error', '`siren` must be 9 digits with a valid check digit (Luhn), e.g. 732829320.', { param: 'siren' });
+  }
+  if (siret !== null) {
+    if (!isValidSiret(siret)) throw refuse('validation_error', '`siret` must be 14 digits with a valid check digit (Luhn), e.g. 73282932000017.', { param: 'siret' });
+    if (siren !== null && !siret.startsWith(siren)) {
+      throw refuse('validation_error', `\`siret\` ${siret} is not an establishment of SIREN ${siren}: a SIRET starts with its SIREN.`, { param: 'siret' });
+    }
+    siren ??= siret.slice(0, 9);
+  }
+
+  let vatNumber: string | null = null;
+  if (vat !== null) {
+    const checked = checkVatNumber(vat);
+    if (!checked.ok) throw refuse('validation_error', `\`vatNumber\`: ${checked.message}`, { param: 'vatNumber' });
+    vatNumber = checked.value;
+    const vatSiren = sirenOfVatNumber(vatNumber);
+    if (vatSiren !== null && siren !== null && vatSiren !== siren) {
+      throw refuse('validation_error', `\`vatNumber\` ${vatNumber} belongs to SIREN ${vatSiren}, not to ${siren}.`, { param: 'vatNumber' });
+    }
+    siren ??= vatSiren;
+  }
+
+  if (electronicAddress !== null) {
+    if (!electronicAddressPattern.test(electronicAddress)) {
+      throw refuse('validation_error', '`electronicAddress` is at most 125 characters among letters, digits, `-`, `_` and `.`.', { param: 'electronicAddress' });
+    }
+    if (siren !== null && !electronicAddress.startsWith(siren)) {
+      throw refuse('validation_error', `\`electronicAddress\` must start with the SIREN ${siren} (BR-FR-22), e.g. ${siren} or ${siren}_FACTURES.`, { param: 'electronicAddress' });
+    }
+  }
+  if (routingCode !== null) {
+    if (!routingCodePattern.test(routingCode)) {
+      throw refuse('validation_error', '`routingCode` is at most 100 characters among letters, digits, `-`, `_` and `/`.', { param: 'routingCode' });
+    }
+    if (siret === null) throw refuse('validation_error', 'A `routingCode` belongs to an establishment: give the `siret` too.', { param: 'routingCode' });
+  }
+
+  const address = draft.address ? checkAddress(draft.address, 'address') : null;
+  const deliveryAddress = draft.deliveryAddress ? checkAddress(draft.deliveryAddress, 'deliveryAddress') : null;
+
+  if (Buffer.byteLength(JSON.stringify(draft.metadata), 'utf8') > maxMetadataBytes) {
+    throw refuse('validation_error', `\`metadata\` is at most ${maxMetadataBytes} bytes of JSON.`, { param: 'metadata' });
+  }
+
+  return {
+    type: draft.type,
+    name,
+    email: trimmed(draft.email),
+    siren,
+    siret,
+    vatNumber,
+    electronicAddress,
+    routingCode,
+    address,
+    deliveryAddress,
+    registryNonDisclosure: [...new Set(draft.registryNonDisclosure)],
+    metadata: draft.metadata,
+  };
+}
+
+/**
+ * Asks the directory about the SIRET: `siret_not_found` when it does not know it; its
+ * non-disclosure markers are added to the customer's. Without a directory (live, none
+ * configured) the customer is kept as checked.
+ */
+export async function consultDirectory(fields: CustomerFields, directory: CompanyDirectory | null): Promise<CustomerFields> {
+  if (!directory || fields.siret === null) return fields;
+  const entry = await directory.lookup(fields.siret);
+  if (!entry) throw new ApiError('siret_not_found', { param: 'siret', values: { siret: fields.siret } });
+  if (entry.nonDisclosed.length === 0) return fields;
+  return { ...fields, registryNonDisclosure: [...new Set([...fields.registryNonDisclosure, ...entry.nonDisclosed])] };
+}

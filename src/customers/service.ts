@@ -1,0 +1,127 @@
+import type { Deps } from '../deps.js';
+import type { Tx } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
+import { ApiError, refuse } from '../kernel/errors.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
+import { parseIsoInstant } from '../kernel/iso-date.js';
+import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
+import { checkCustomer, consultDirectory, type CustomerDraft, type CustomerFields, type CustomerType } from './customer-checks.js';
+import type { CustomerCreateInput, CustomerUpdateInput } from './customer-input.js';
+import { directoryFor } from './directory.js';
+import { customerRow, fieldsOf, prepareCustomer, recordCustomerEvent, toCustomer, type Customer } from './customer-records.js';
+import { deleteScopeCustomers, findCustomer, insertCustomers, pageCustomers, updateCustomer as updateCustomerRow, type CustomerFilters } from './store.js';
+
+export type { CustomerFields } from './customer-checks.js';
+export { toCustomer, type Customer, type CustomerAddress } from './customer-records.js';
+
+export async function createCustomer(deps: Pick<Deps, 'db'>, ctx: CallContext, input: CustomerCreateInput): Promise<Customer> {
+  const fields = await prepareCustomer(input, ctx.scope.livemode);
+  const row = customerRow(fields, ctx.scope, ctx.now);
+  await inTransaction(deps.db, ctx, async (tx) => {
+    await insertCustomers(tx, [row]);
+    await recordCustomerEvent(tx, ctx, 'customer.created', row);
+  });
+  return toCustomer(row);
+}
+
+export function customerNotFound(id: string): ApiError {
+  return refuse('not_found', `No customer ${id}.`, { param: 'id' });
+}
+
+function customerDeleted(id: string): ApiError {
+  return new ApiError('resource_deleted', { values: { resource: 'customer', id }, param: 'id' });
+}
+
+/** A customer of the scope; a deleted one is still answered, with `deleted: true`. */
+export async function getCustomer(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<Customer> {
+  const row = await findCustomer(deps.db, scope, id);
+  if (!row) throw customerNotFound(id);
+  return toCustomer(row);
+}
+
+export interface CustomerListQuery {
+  email?: string | undefined;
+  siren?: string | undefined;
+  type?: CustomerType | undefined;
+  /** `created` on or after: a calendar date (`2026-09-01`, UTC) or an ISO date-time. */
+  dateFrom?: string | undefined;
+  /** `created` on or before: a calendar date (the whole day, UTC) or an ISO date-time. */
+  dateTo?: string | undefined;
+}
+
+function createdBound(value: string, param: 'date_from' | 'date_to'): Date {
+  const parsed = parseIsoInstant(value);
+  if (!parsed) {
+    throw refuse('invalid_field_value', `\`${param}\` must be a calendar date (2026-09-01) or an ISO 8601 date-time with its offset; got "${value}".`, { param });
+  }
+  return parsed;
+}
+
+export function customerFilters(query: CustomerListQuery): CustomerFilters {
+  const filters: CustomerFilters = { email: query.email, siren: query.siren?.replace(/\s/g, ''), type: query.type };
+  if (query.dateFrom !== undefined) filters.createdFrom = createdBound(query.dateFrom, 'date_from');
+  if (query.dateTo !== undefined) {
+    const to = createdBound(query.dateTo, 'date_to');
+    const calendarDate = query.dateTo.length === 10;
+    filters.createdTo = calendarDate ? new Date(to.getTime() + 86_400_000) : to;
+    filters.createdToInclusive = !calendarDate;
+  }
+  if (filters.createdFrom && filters.createdTo && filters.createdFrom >= filters.createdTo && !(filters.createdToInclusive && filters.createdFrom.getTime() === filters.createdTo.getTime())) {
+    throw refuse('invalid_field_value', '`date_to` is before `date_from`.', { param: 'date_to' });
+  }
+  return filters;
+}
+
+export async function listCustomers(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest, query: CustomerListQuery): Promise<ListEnvelope<Customer>> {
+  const rows = await pageCustomers(deps.db, scope, page, customerFilters(query));
+  return toListEnvelope(rows, page, '/v1/customers', (row) => row.id, toCustomer);
+}
+
+/** The update merged over what is stored: absent fields are kept, null clears, `address` and `metadata` are replaced whole. */
+function mergeUpdate(current: CustomerFields, input: CustomerUpdateInput): CustomerDraft {
+  const draft: CustomerDraft = { ...current };
+  for (const [key, value] of Object.entries(input) as [keyof CustomerUpdateInput, unknown][]) {
+    if (value !== undefined) (draft as unknown as Record<string, unknown>)[key] = value;
+  }
+  return draft;
+}
+
+// jsonb keeps no key order: compare canonical texts.
+const sameFields = (a: CustomerFields, b: CustomerFields) => canonicalJson(a) === canonicalJson(b);
+
+export async function updateCustomer(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string, input: CustomerUpdateInput): Promise<Customer> {
+  const row = await inTransaction(deps.db, ctx, async (tx) => {
+    const current = await findCustomer(tx, ctx.scope, id, true);
+    if (!current) throw customerNotFound(id);
+    if (current.deletedAt) throw customerDeleted(id);
+    const checked = checkCustomer(mergeUpdate(fieldsOf(current), input));
+    // The directory is asked about a new SIRET only; an unchanged one keeps its markers.
+    const fields = checked.siret !== null && checked.siret !== current.siret ? await consultDirectory(checked, directoryFor(ctx.scope.livemode)) : checked;
+    if (sameFields(fieldsOf(current), fields)) return current;
+    const updated = (await updateCustomerRow(tx, ctx.scope, id, { ...fields, updated: ctx.now }))!;
+    await recordCustomerEvent(tx, ctx, 'customer.updated', updated);
+    return updated;
+  });
+  return toCustomer(row);
+}
+
+export async function deleteCustomer(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string): Promise<{ id: string; object: 'customer'; deleted: true }> {
+  await inTransaction(deps.db, ctx, async (tx) => {
+    const current = await findCustomer(tx, ctx.scope, id, true);
+    if (!current) throw customerNotFound(id);
+    if (current.deletedAt) throw customerDeleted(id);
+    const deleted = (await updateCustomerRow(tx, ctx.scope, id, { deletedAt: ctx.now, updated: ctx.now }))!;
+    await recordCustomerEvent(tx, ctx, 'customer.deleted', deleted);
+  });
+  return { id, object: 'customer', deleted: true };
+}
+
+/** Sandbox reset: every test customer of the company goes. */
+export async function purgeTestCustomers(tx: Tx, scope: Scope): Promise<number> {
+  if (scope.livemode) throw new Error('refusing to purge live customers');
+  return deleteScopeCustomers(tx, scope);
+}
+
+export { importCustomers, customersImportJob, csvBodyLimit, type CustomerImport, type ImportAnswer } from './import.js';
+export { seedCustomerFixtures, customerFixtures } from './fixtures.js';

@@ -1,0 +1,56 @@
+import { and, eq, gte, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { keysetPage } from '../db/keyset.js';
+import { inScope, type Scope } from '../db/scope.js';
+import type { PageRequest } from '../kernel/pagination.js';
+import { customers } from './schema.js';
+
+export type CustomerRow = typeof customers.$inferSelect;
+
+const notDeleted = isNull(customers.deletedAt);
+const ofCustomer = (scope: Scope, id: string) => and(inScope(customers, scope), eq(customers.id, id));
+
+export async function insertCustomers(db: Executor, rows: CustomerRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(customers).values(rows);
+}
+
+/** A customer of the scope, deleted or not (a deleted one stays readable). */
+export async function findCustomer(db: Executor, scope: Scope, id: string, forUpdate = false): Promise<CustomerRow | undefined> {
+  const query = db.select().from(customers).where(ofCustomer(scope, id)).limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function updateCustomer(db: Executor, scope: Scope, id: string, changes: Partial<CustomerRow>): Promise<CustomerRow | undefined> {
+  const [row] = await db.update(customers).set(changes).where(and(ofCustomer(scope, id), notDeleted)).returning();
+  return row;
+}
+
+export interface CustomerFilters {
+  /** Exact, case-insensitive. */
+  email?: string | undefined;
+  siren?: string | undefined;
+  type?: string | undefined;
+  createdFrom?: Date | undefined;
+  /** Inclusive when `createdToInclusive`, else exclusive (the day after a calendar date). */
+  createdTo?: Date | undefined;
+  createdToInclusive?: boolean;
+}
+
+export async function pageCustomers(db: Executor, scope: Scope, page: PageRequest, filters: CustomerFilters): Promise<CustomerRow[]> {
+  const where: (SQL | undefined)[] = [
+    filters.email !== undefined ? sql`lower(${customers.email}) = lower(${filters.email})` : undefined,
+    filters.siren !== undefined ? eq(customers.siren, filters.siren) : undefined,
+    filters.type !== undefined ? eq(customers.type, filters.type) : undefined,
+    filters.createdFrom ? gte(customers.created, filters.createdFrom) : undefined,
+    filters.createdTo ? (filters.createdToInclusive ? lte(customers.created, filters.createdTo) : lt(customers.created, filters.createdTo)) : undefined,
+  ];
+  return keysetPage(db, customers, scope, page, { where: and(...where), visible: notDeleted });
+}
+
+/** Sandbox reset: every test customer of the company goes (deleted ones too). */
+export async function deleteScopeCustomers(db: Executor, scope: Scope): Promise<number> {
+  const rows = await db.delete(customers).where(inScope(customers, scope)).returning({ id: customers.id });
+  return rows.length;
+}
