@@ -62,8 +62,10 @@ const customerBody = JSON.stringify({
   address: { line1: '12 rue de la Paix', postalCode: '75002', city: 'Paris', country: 'FR' }, metadata: { crm: 'A-17' },
 });
 
-async function createThroughput(options: CustomerBenchOptions, keys: string[]): Promise<{ errors: number }> {
+async function createThroughput(options: CustomerBenchOptions, keys: string[]): Promise<{ errors: number; requestsPerSecond: number }> {
   let next = 0;
+  // Every create carries its own Idempotency-Key, as a careful client sends: the idempotent POST measured.
+  const tag = Math.random().toString(36).slice(2);
   const run = async (seconds: number) => {
     const instance = autocannon({
       url: `https://127.0.0.1:${options.port}/v1/customers`,
@@ -76,7 +78,7 @@ async function createThroughput(options: CustomerBenchOptions, keys: string[]): 
       requests: [{
         method: 'POST',
         body: customerBody,
-        setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'content-type': 'application/json', authorization: `Bearer ${keys[next++ % keys.length]}` } }),
+        setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'content-type': 'application/json', authorization: `Bearer ${keys[next % keys.length]}`, 'idempotency-key': `bench-${tag}-${next++}` } }),
       }],
     });
     return instance;
@@ -99,10 +101,10 @@ async function createThroughput(options: CustomerBenchOptions, keys: string[]): 
     path: '/v1/customers',
     apiKeys: keys.length,
   });
-  return { errors: result.errors + non2xx };
+  return { errors: result.errors + non2xx, requestsPerSecond: round(result.requests.total / result.duration, 1) };
 }
 
-export async function runCustomerBench(options: CustomerBenchOptions): Promise<{ errors: number }> {
+export async function runCustomerBench(options: CustomerBenchOptions): Promise<{ errors: number; createRequestsPerSecond: number }> {
   const { progress, emit } = options;
   let errors = 0;
   // Test-mode writes count toward the per-minute limit (1,000 per key on the pro plan): enough keys
@@ -110,7 +112,8 @@ export async function runCustomerBench(options: CustomerBenchOptions): Promise<{
   const keys = await options.createKeys(40);
 
   progress(`customers-create: POST /v1/customers; ${options.warmupSeconds} s warmup + ${options.seconds} s measured, ${options.connections} connections`);
-  errors += (await createThroughput(options, keys)).errors;
+  const create = await createThroughput(options, keys);
+  errors += create.errors;
 
   progress('customers-import-sync: 1,000 lines, answered at once');
   const syncStarted = performance.now();
@@ -169,5 +172,5 @@ export async function runCustomerBench(options: CustomerBenchOptions): Promise<{
     await worker.stop();
     await disconnect(connection);
   }
-  return { errors };
+  return { errors, createRequestsPerSecond: create.requestsPerSecond };
 }
