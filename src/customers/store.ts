@@ -1,4 +1,5 @@
 import { and, eq, gte, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { bulkInsert } from '../db/bulk-insert.js';
 import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
@@ -11,8 +12,8 @@ const notDeleted = isNull(customers.deletedAt);
 const ofCustomer = (scope: Scope, id: string) => and(inScope(customers, scope), eq(customers.id, id));
 
 export async function insertCustomers(db: Executor, rows: CustomerRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insert(customers).values(rows);
+  if (rows.length === 1) await db.insert(customers).values(rows);
+  else await bulkInsert(db, customers, rows);
 }
 
 /** A customer of the scope, deleted or not (a deleted one stays readable). */

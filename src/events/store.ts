@@ -1,6 +1,7 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
+import { bulkInsert } from '../db/bulk-insert.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { events } from './schema.js';
@@ -8,7 +9,8 @@ import { events } from './schema.js';
 export type EventRow = typeof events.$inferSelect;
 
 export async function insertEvents(db: Executor, rows: EventRow[]): Promise<void> {
-  if (rows.length > 0) await db.insert(events).values(rows);
+  if (rows.length === 1) await db.insert(events).values(rows);
+  else await bulkInsert(db, events, rows);
 }
 
 export async function findEvent(db: Executor, scope: Scope, id: string): Promise<EventRow | undefined> {
