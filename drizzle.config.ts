@@ -15,6 +15,7 @@ export default defineConfig({
     './src/products/schema.ts',
     './src/jobs/schema.ts',
     './src/users/schema.ts',
+    './src/invoices/schema.ts',
   ],
   out: './drizzle',
 });

@@ -10,3 +10,4 @@ export * from '../customers/schema.js';
 export * from '../products/schema.js';
 export * from '../jobs/schema.js';
 export * from '../users/schema.js';
+export * from '../invoices/schema.js';
