@@ -16,6 +16,9 @@ export default defineConfig({
     './src/jobs/schema.ts',
     './src/users/schema.ts',
     './src/invoices/schema.ts',
+    './src/tax-profiles/schema.ts',
+    './src/tax/schema.ts',
+    './src/ledgers/schema.ts',
   ],
   out: './drizzle',
 });

@@ -29,6 +29,7 @@ import { openBenchDatabase } from './database.js';
 import { spawnServer, type ServerProcess } from './server-process.js';
 import { machineCpu, measure, processTreeCpuSeconds, type LoadOptions, type Measured } from './load.js';
 import { runCustomerBench } from './customers.js';
+import { runTaxBench } from './tax.js';
 import { runWebhookBench } from './webhooks.js';
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -344,6 +345,8 @@ async function main(): Promise<void> {
   // Customers (bench/customers.ts): creation through the API, CSV imports of 1,000 and 10,000 lines.
   const customerBench = await runCustomerBench({ port: appPort, cert, databaseUrl: database.url, createKeys: (count) => server.createKeys('test', count), connections, seconds, warmupSeconds, progress, emit });
   if (customerBench.errors > 0) throw new Error(`customers bench: ${customerBench.errors} failures; see the customers-* lines`);
+  const taxBench = await runTaxBench({ port: appPort, cert, createKeys: (count) => server.createKeys('test', count), connections, seconds, warmupSeconds, progress, emit });
+  if (taxBench.errors > 0) throw new Error(`tax bench: ${taxBench.errors} failures; see the tax-decisions-* lines`);
 
   const ratioOf = (name: string) => {
     const found = results.find((result) => result.scenario.name === name);

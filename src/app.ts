@@ -18,6 +18,9 @@ import { productRoutes, productSchema } from './products/routes.js';
 import { jobRoutes, jobSchema } from './jobs/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { dashboardRoutes } from './dashboard/plugin.js';
+import { taxProfileRoutes, taxProfileSchema } from './tax-profiles/routes.js';
+import { taxDecisionRoutes, taxDecisionSchema } from './tax/routes.js';
+import { ledgerEntrySchema, ledgerRoutes, ledgerSchema } from './ledgers/routes.js';
 
 export interface AppOptions {
   https?: SecureContextOptions & { minVersion?: 'TLSv1.2' | 'TLSv1.3' };
@@ -26,7 +29,7 @@ export interface AppOptions {
 }
 
 /** Each capability's routes, mounted under /v1 behind the platform rules. */
-const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [accountRoutes, eventRoutes, webhookRoutes, sandboxRoutes, customerRoutes, productRoutes, jobRoutes];
+const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [accountRoutes, eventRoutes, webhookRoutes, sandboxRoutes, customerRoutes, productRoutes, jobRoutes, taxProfileRoutes, taxDecisionRoutes, ledgerRoutes];
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const serverOptions: FastifyServerOptions & { https?: unknown } = {
@@ -62,7 +65,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   });
 
   await registerOpenApi(app, deps.config.publicUrl);
-  for (const schema of [eventSchema, eventWithDeliveriesSchema, endpointSchema, customerSchema, productSchema, jobSchema]) app.addSchema(schema);
+  for (const schema of [eventSchema, eventWithDeliveriesSchema, endpointSchema, customerSchema, productSchema, jobSchema, taxProfileSchema, taxDecisionSchema, ledgerEntrySchema, ledgerSchema]) app.addSchema(schema);
 
   await app.register(async (v1) => {
     await v1.register(apiPlatform, { deps });

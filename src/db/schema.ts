@@ -11,3 +11,6 @@ export * from '../products/schema.js';
 export * from '../jobs/schema.js';
 export * from '../users/schema.js';
 export * from '../invoices/schema.js';
+export * from '../tax-profiles/schema.js';
+export * from '../tax/schema.js';
+export * from '../ledgers/schema.js';

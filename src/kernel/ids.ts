@@ -22,6 +22,8 @@ export const idPrefixes = {
   recurringInvoice: 'rinv_',
   taxDecision: 'txd_',
   ledgerEntry: 'ledg_',
+  euThresholdLedger: 'eul_',
+  taxProfile: 'txp_',
   refund: 'ref_',
   apiKey: 'key_',
   company: 'co_',

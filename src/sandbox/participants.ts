@@ -8,6 +8,9 @@ import { resetSandboxClock } from '../companies/service.js';
 import { purgeTestCustomers, seedCustomerFixtures } from '../customers/service.js';
 import { purgeTestProducts, seedProductFixtures } from '../products/service.js';
 import { purgeTestJobs } from '../jobs/service.js';
+import { purgeTestTaxProfiles } from '../tax-profiles/service.js';
+import { purgeTestDecisions } from '../tax/service.js';
+import { purgeTestLedgers } from '../ledgers/service.js';
 
 export type PurgeCounts = Record<string, number>;
 
@@ -23,6 +26,9 @@ const purges: Record<string, (tx: Tx, ctx: CallContext) => Promise<number>> = {
   customers: (tx, ctx) => purgeTestCustomers(tx, ctx.scope),
   products: (tx, ctx) => purgeTestProducts(tx, ctx.scope),
   jobs: (tx, ctx) => purgeTestJobs(tx, ctx.scope),
+  taxDecisions: (tx, ctx) => purgeTestDecisions(tx, ctx.scope),
+  euThresholdLedgers: (tx, ctx) => purgeTestLedgers(tx, ctx.scope),
+  taxProfiles: (tx, ctx) => purgeTestTaxProfiles(tx, ctx.scope),
 };
 
 /** The fixtures injected once everything is purged (see the README: they keep their ids across resets). */

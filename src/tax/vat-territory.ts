@@ -112,6 +112,9 @@ const regionalRules: Record<string, { pattern: RegExp; territory: VatTerritory }
   GB: [{ pattern: /^BT\d/i, territory: t('GB-NIR', 'Northern Ireland', { goods: true, services: false }, null) }],
 };
 
+/** Countries where a postal code is needed to tell a regional territory from the rest of the country. */
+export const countriesWithRegionalTerritories: readonly string[] = Object.keys(regionalRules);
+
 /** Countries whose every address is outside the EU VAT area though linked to a member state. */
 const wholeCountryTerritories: Record<string, VatTerritory> = {
   AX: t('AX', 'Åland', outside, null),

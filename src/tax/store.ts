@@ -1,0 +1,30 @@
+import { and, eq } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { keysetPage } from '../db/keyset.js';
+import { inScope, type Scope } from '../db/scope.js';
+import type { PageRequest } from '../kernel/pagination.js';
+import { taxDecisions } from './schema.js';
+
+export type DecisionRow = typeof taxDecisions.$inferSelect;
+
+export async function insertDecision(db: Executor, row: DecisionRow): Promise<void> {
+  await db.insert(taxDecisions).values(row);
+}
+
+export async function findDecision(db: Executor, scope: Scope, id: string): Promise<DecisionRow | undefined> {
+  const [row] = await db.select().from(taxDecisions).where(and(inScope(taxDecisions, scope), eq(taxDecisions.id, id))).limit(1);
+  return row;
+}
+
+export async function pageDecisions(db: Executor, scope: Scope, page: PageRequest, filters: { status?: string | undefined; customerId?: string | undefined }): Promise<DecisionRow[]> {
+  const where = and(
+    filters.status !== undefined ? eq(taxDecisions.status, filters.status) : undefined,
+    filters.customerId !== undefined ? eq(taxDecisions.customerId, filters.customerId) : undefined,
+  );
+  return keysetPage(db, taxDecisions, scope, page, { where });
+}
+
+export async function deleteScopeDecisions(db: Executor, scope: Scope): Promise<number> {
+  const rows = await db.delete(taxDecisions).where(inScope(taxDecisions, scope)).returning({ id: taxDecisions.id });
+  return rows.length;
+}
