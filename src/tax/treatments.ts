@@ -171,6 +171,11 @@ export function planOperation(seller: SellerPlace, buyer: Buyer, lines: { nature
     let treatment: Treatment;
     if (line.nature === 'goods') treatment = goodsTreatment(seller, buyer);
     else if (line.nature === 'services') {
+      if (!business && buyer.billing && zoneOf(buyer.billing, 'services') === 'third') {
+        // CGI 259 B puts some services to consumers outside the EU (advice, advertising, financial
+        // services...) outside French VAT; the nature alone does not say which: never guess.
+        notModelled('a supply of services to a consumer outside the EU (CGI 259 B moves some of them outside French VAT; the line\'s nature does not say which)');
+      }
       treatment = business
         ? businessServicesTreatment(seller, need(buyer.billing, 'customer.address', 'A supply of services to a business'), buyer)
         : { kind: 'french', area: seller.area, place: seller.territory.id, origin: false };
