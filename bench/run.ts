@@ -18,7 +18,9 @@
  * BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the server process there), BENCH_SCENARIOS
  * (comma-separated names of the scenarios to run after the bare baseline, which always runs).
  * The webhook-delivery bench (bench/webhooks.ts, its own BENCH_WEBHOOK_* settings) runs after the
- * API scenarios; BENCH_ONLY=webhooks runs it alone.
+ * API scenarios; BENCH_ONLY=webhooks runs it alone. The documents bench (bench/invoices.ts: drafts,
+ * finalizations on one series beside a bare counter loop, payments) runs last; BENCH_ONLY=invoices
+ * runs it alone.
  */
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
@@ -30,6 +32,7 @@ import { spawnServer, type ServerProcess } from './server-process.js';
 import { machineCpu, measure, processTreeCpuSeconds, type LoadOptions, type Measured } from './load.js';
 import { runCustomerBench } from './customers.js';
 import { runTaxBench } from './tax.js';
+import { runInvoiceBench } from './invoices.js';
 import { runWebhookBench } from './webhooks.js';
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -204,8 +207,9 @@ async function main(): Promise<void> {
 
   // Webhook deliveries (bench/webhooks.ts): after the API scenarios, or alone with BENCH_ONLY=webhooks.
   const webhookBench = () => runWebhookBench({ databaseUrl: database.url, databasePid: database.pid, scratch, progress, emit, cleanups });
-  if (process.env.BENCH_ONLY && process.env.BENCH_ONLY !== 'webhooks') throw new Error(`BENCH_ONLY knows only "webhooks"; got "${process.env.BENCH_ONLY}"`);
-  if (process.env.BENCH_ONLY === 'webhooks') {
+  const benchOnly = process.env.BENCH_ONLY;
+  if (benchOnly && benchOnly !== 'webhooks' && benchOnly !== 'invoices') throw new Error(`BENCH_ONLY knows "webhooks" and "invoices"; got "${benchOnly}"`);
+  if (benchOnly === 'webhooks') {
     const webhooks = await webhookBench();
     emit({ name: 'summary', webhooks, database: database.kind, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? null, node: process.version, busyCoresBeforeStart: busyBefore, elapsedSeconds: round((Date.now() - started) / 1000, 1) });
     if (webhooks.errors > 0) throw new Error(`webhook bench: ${webhooks.errors} errors; see the webhook-* lines`);
@@ -224,6 +228,13 @@ async function main(): Promise<void> {
   cleanups.push({ name: 'server process', run: () => server.stop() });
   const { appPort, barePort, cert } = server.info;
   progress(`app on https://127.0.0.1:${appPort}, bare route on https://127.0.0.1:${barePort}`);
+  const invoiceBenchRun = () => runInvoiceBench({ port: appPort, cert, databaseUrl: database.url, companyId: server.info.companyId, createKeys: (count) => server.createKeys('test', count), connections, seconds, warmupSeconds, progress, emit });
+  if (benchOnly === 'invoices') {
+    const invoices = await invoiceBenchRun();
+    emit({ name: 'summary', invoices, database: database.kind, connections, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? null, node: process.version, busyCoresBeforeStart: busyBefore, elapsedSeconds: round((Date.now() - started) / 1000, 1) });
+    if (invoices.errors > 0) throw new Error(`invoices bench: ${invoices.errors} failures; see the invoices-* and payments-* lines`);
+    return;
+  }
 
   const load = (scenario: Scenario): LoadOptions => ({
     port: scenario.port,
@@ -347,6 +358,9 @@ async function main(): Promise<void> {
   if (customerBench.errors > 0) throw new Error(`customers bench: ${customerBench.errors} failures; see the customers-* lines`);
   const taxBench = await runTaxBench({ port: appPort, cert, createKeys: (count) => server.createKeys('test', count), connections, seconds, warmupSeconds, progress, emit });
   if (taxBench.errors > 0) throw new Error(`tax bench: ${taxBench.errors} failures; see the tax-decisions-* lines`);
+  // Invoices (bench/invoices.ts): drafts, finalizations on one series beside a bare counter loop, payments.
+  const invoiceBench = await invoiceBenchRun();
+  if (invoiceBench.errors > 0) throw new Error(`invoices bench: ${invoiceBench.errors} failures; see the invoices-* and payments-* lines`);
 
   const ratioOf = (name: string) => {
     const found = results.find((result) => result.scenario.name === name);
@@ -384,6 +398,7 @@ async function main(): Promise<void> {
     loadGenerator: 'autocannon 9, same machine, separate process from the servers',
     dbTiming,
     webhooks,
+    invoices: invoiceBench,
     elapsedSeconds: round((Date.now() - started) / 1000, 1),
   });
   // Every request must succeed: a 429 means the key pools were too small, anything else a fault.

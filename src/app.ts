@@ -16,11 +16,16 @@ import { sandboxRoutes } from './sandbox/routes.js';
 import { customerRoutes, customerSchema } from './customers/routes.js';
 import { productRoutes, productSchema } from './products/routes.js';
 import { jobRoutes, jobSchema } from './jobs/routes.js';
-import { docsRoutes } from './docs/routes.js';
-import { dashboardRoutes } from './dashboard/plugin.js';
 import { taxProfileRoutes, taxProfileSchema } from './tax-profiles/routes.js';
 import { taxDecisionRoutes, taxDecisionSchema } from './tax/routes.js';
 import { ledgerEntrySchema, ledgerRoutes, ledgerSchema } from './ledgers/routes.js';
+import { creditNoteSchema, invoiceRoutes, invoiceSchema } from './invoices/routes.js';
+import { creditNoteRoutes, refundSchema } from './credit-notes/routes.js';
+import { paymentRoutes, paymentSchema } from './payments/routes.js';
+import { quoteRoutes, quoteSchema } from './quotes/routes.js';
+import { paymentPortalRoutes } from './payment-portal/routes.js';
+import { docsRoutes } from './docs/routes.js';
+import { dashboardRoutes } from './dashboard/plugin.js';
 
 export interface AppOptions {
   https?: SecureContextOptions & { minVersion?: 'TLSv1.2' | 'TLSv1.3' };
@@ -29,7 +34,7 @@ export interface AppOptions {
 }
 
 /** Each capability's routes, mounted under /v1 behind the platform rules. */
-const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [accountRoutes, eventRoutes, webhookRoutes, sandboxRoutes, customerRoutes, productRoutes, jobRoutes, taxProfileRoutes, taxDecisionRoutes, ledgerRoutes];
+const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [accountRoutes, eventRoutes, webhookRoutes, sandboxRoutes, customerRoutes, productRoutes, jobRoutes, taxProfileRoutes, taxDecisionRoutes, ledgerRoutes, invoiceRoutes, creditNoteRoutes, paymentRoutes, quoteRoutes];
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const serverOptions: FastifyServerOptions & { https?: unknown } = {
@@ -65,7 +70,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   });
 
   await registerOpenApi(app, deps.config.publicUrl);
-  for (const schema of [eventSchema, eventWithDeliveriesSchema, endpointSchema, customerSchema, productSchema, jobSchema, taxProfileSchema, taxDecisionSchema, ledgerEntrySchema, ledgerSchema]) app.addSchema(schema);
+  for (const schema of [eventSchema, eventWithDeliveriesSchema, endpointSchema, customerSchema, productSchema, jobSchema, taxProfileSchema, taxDecisionSchema, ledgerEntrySchema, ledgerSchema, invoiceSchema, creditNoteSchema, paymentSchema, refundSchema, quoteSchema]) app.addSchema(schema);
 
   await app.register(async (v1) => {
     await v1.register(apiPlatform, { deps });
@@ -80,6 +85,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     return { status: 'ok' };
   });
   await app.register(docsRoutes);
+  // The public payment page of an invoice: no key, outside /v1.
+  await app.register(paymentPortalRoutes, { deps });
   // The dashboard: its own encapsulated context (sessions, forms, security headers), not under /v1.
   await app.register(dashboardRoutes, { deps, prefix: '/dashboard' });
   return app;

@@ -12,6 +12,8 @@ import { createRedirectServer } from '../http/https-redirect.js';
 import { startHousekeeping } from '../limits/housekeeping.js';
 import { createDeliveryWorker } from '../webhooks/delivery-worker.js';
 import { createJobWorker } from '../jobs/worker.js';
+import { startOverduePass } from '../invoices/service.js';
+import { startQuoteExpiryPass } from '../quotes/service.js';
 import { createDemoAccountIfEmpty } from './demo-account.js';
 import { createLogger } from './logger.js';
 
@@ -74,6 +76,8 @@ export async function serve(config: Config, role: Role = 'all'): Promise<Running
   const jobWorker = role === 'api' ? null : createJobWorker(deps);
   await jobWorker?.start();
   const housekeeping = role === 'api' ? null : startHousekeeping(deps);
+  // Overdue invoices and expired quotes: due dates passing (on each company's sandbox clock in test).
+  const documentPasses = role === 'api' ? [] : [startOverduePass(deps), startQuoteExpiryPass(deps)];
   lines.push(`role: ${role}; database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
   if (demo) {
     const port = api ? (api.app.server.address() as { port: number }).port : config.port;
@@ -91,6 +95,7 @@ export async function serve(config: Config, role: Role = 'all'): Promise<Running
   const stop = () => {
     stopping ??= (async () => {
       housekeeping?.stop();
+      for (const pass of documentPasses) pass.stop();
       api?.redirect.close();
       await api?.app.close();
       await worker?.stop();

@@ -48,11 +48,13 @@ const routingCodePattern = /^[-_/a-zA-Z0-9]{1,100}$/;
 /**
  * The rules of a customer, on the whole record (a creation, or an update merged with what was
  * stored), in the order a reader would check them; the first broken one is refused with its
- * field as `param`. Pure: the directory is asked afterwards (`consultDirectory`).
+ * field as `param` (under `field` when given). Pure: the directory is asked afterwards (`consultDirectory`).
  */
-export function checkCustomer(draft: CustomerDraft): CustomerFields {
+export function checkCustomer(draft: CustomerDraft, field?: string): CustomerFields {
+  // Inside another resource (a document's inline `buyer`) every field is named under it.
+  const at = (name: string) => (field ? `${field}.${name}` : name);
   const name = draft.name.trim();
-  if (name === '') throw refuse('validation_error', '`name` must not be blank.', { param: 'name' });
+  if (name === '') throw refuse('validation_error', `\`${at('name')}\` must not be blank.`, { param: at('name') });
 
   let siren = digitsOnly(draft.siren);
   const siret = digitsOnly(draft.siret);
@@ -64,17 +66,17 @@ export function checkCustomer(draft: CustomerDraft): CustomerFields {
     const business = ([['siren', siren], ['siret', siret], ['vatNumber', vat], ['electronicAddress', electronicAddress], ['routingCode', routingCode]] as const)
       .find(([, value]) => value !== null);
     if (business) {
-      throw refuse('validation_error', `An \`individual\` customer (a consumer) has no \`${business[0]}\`; a business is \`type: company\`.`, { param: business[0] });
+      throw refuse('validation_error', `An \`individual\` customer (a consumer) has no \`${at(business[0])}\`; a business is \`type: company\`.`, { param: at(business[0]) });
     }
   }
 
   if (siren !== null && !isValidSiren(siren)) {
-    throw refuse('validation_error', '`siren` must be 9 digits with a valid check digit (Luhn), e.g. 732829320.', { param: 'siren' });
+    throw refuse('validation_error', `\`${at('siren')}\` must be 9 digits with a valid check digit (Luhn), e.g. 732829320.`, { param: at('siren') });
   }
   if (siret !== null) {
-    if (!isValidSiret(siret)) throw refuse('validation_error', '`siret` must be 14 digits with a valid check digit (Luhn), e.g. 73282932000017.', { param: 'siret' });
+    if (!isValidSiret(siret)) throw refuse('validation_error', `\`${at('siret')}\` must be 14 digits with a valid check digit (Luhn), e.g. 73282932000017.`, { param: at('siret') });
     if (siren !== null && !siret.startsWith(siren)) {
-      throw refuse('validation_error', `\`siret\` ${siret} is not an establishment of SIREN ${siren}: a SIRET starts with its SIREN.`, { param: 'siret' });
+      throw refuse('validation_error', `\`${at('siret')}\` ${siret} is not an establishment of SIREN ${siren}: a SIRET starts with its SIREN.`, { param: at('siret') });
     }
     siren ??= siret.slice(0, 9);
   }
@@ -82,35 +84,35 @@ export function checkCustomer(draft: CustomerDraft): CustomerFields {
   let vatNumber: string | null = null;
   if (vat !== null) {
     const checked = checkVatNumber(vat);
-    if (!checked.ok) throw refuse('validation_error', `\`vatNumber\`: ${checked.message}`, { param: 'vatNumber' });
+    if (!checked.ok) throw refuse('validation_error', `\`${at('vatNumber')}\`: ${checked.message}`, { param: at('vatNumber') });
     vatNumber = checked.value;
     const vatSiren = sirenOfVatNumber(vatNumber);
     if (vatSiren !== null && siren !== null && vatSiren !== siren) {
-      throw refuse('validation_error', `\`vatNumber\` ${vatNumber} belongs to SIREN ${vatSiren}, not to ${siren}.`, { param: 'vatNumber' });
+      throw refuse('validation_error', `\`${at('vatNumber')}\` ${vatNumber} belongs to SIREN ${vatSiren}, not to ${siren}.`, { param: at('vatNumber') });
     }
     siren ??= vatSiren;
   }
 
   if (electronicAddress !== null) {
     if (!electronicAddressPattern.test(electronicAddress)) {
-      throw refuse('validation_error', '`electronicAddress` is at most 125 characters among letters, digits, `-`, `_` and `.`.', { param: 'electronicAddress' });
+      throw refuse('validation_error', `\`${at('electronicAddress')}\` is at most 125 characters among letters, digits, \`-\`, \`_\` and \`.\`.`, { param: at('electronicAddress') });
     }
     if (siren !== null && !electronicAddress.startsWith(siren)) {
-      throw refuse('validation_error', `\`electronicAddress\` must start with the SIREN ${siren} (BR-FR-22), e.g. ${siren} or ${siren}_FACTURES.`, { param: 'electronicAddress' });
+      throw refuse('validation_error', `\`${at('electronicAddress')}\` must start with the SIREN ${siren} (BR-FR-22), e.g. ${siren} or ${siren}_FACTURES.`, { param: at('electronicAddress') });
     }
   }
   if (routingCode !== null) {
     if (!routingCodePattern.test(routingCode)) {
-      throw refuse('validation_error', '`routingCode` is at most 100 characters among letters, digits, `-`, `_` and `/`.', { param: 'routingCode' });
+      throw refuse('validation_error', `\`${at('routingCode')}\` is at most 100 characters among letters, digits, \`-\`, \`_\` and \`/\`.`, { param: at('routingCode') });
     }
-    if (siret === null) throw refuse('validation_error', 'A `routingCode` belongs to an establishment: give the `siret` too.', { param: 'routingCode' });
+    if (siret === null) throw refuse('validation_error', `A \`${at('routingCode')}\` belongs to an establishment: give the \`${at('siret')}\` too.`, { param: at('routingCode') });
   }
 
-  const address = draft.address ? checkAddress(draft.address, 'address') : null;
-  const deliveryAddress = draft.deliveryAddress ? checkAddress(draft.deliveryAddress, 'deliveryAddress') : null;
+  const address = draft.address ? checkAddress(draft.address, at('address')) : null;
+  const deliveryAddress = draft.deliveryAddress ? checkAddress(draft.deliveryAddress, at('deliveryAddress')) : null;
 
   if (Buffer.byteLength(JSON.stringify(draft.metadata), 'utf8') > maxMetadataBytes) {
-    throw refuse('validation_error', `\`metadata\` is at most ${maxMetadataBytes} bytes of JSON.`, { param: 'metadata' });
+    throw refuse('validation_error', `\`${at('metadata')}\` is at most ${maxMetadataBytes} bytes of JSON.`, { param: at('metadata') });
   }
 
   return {

@@ -11,6 +11,10 @@ import { purgeTestJobs } from '../jobs/service.js';
 import { purgeTestTaxProfiles } from '../tax-profiles/service.js';
 import { purgeTestDecisions } from '../tax/service.js';
 import { purgeTestLedgers } from '../ledgers/service.js';
+import { purgeTestDocuments, seedInvoiceFixtures } from '../invoices/service.js';
+import { purgeTestPayments, seedPaymentFixtures } from '../payments/service.js';
+import { purgeTestRefunds } from '../credit-notes/service.js';
+import { purgeTestQuotes, seedQuoteFixtures } from '../quotes/service.js';
 
 export type PurgeCounts = Record<string, number>;
 
@@ -29,12 +33,21 @@ const purges: Record<string, (tx: Tx, ctx: CallContext) => Promise<number>> = {
   taxDecisions: (tx, ctx) => purgeTestDecisions(tx, ctx.scope),
   euThresholdLedgers: (tx, ctx) => purgeTestLedgers(tx, ctx.scope),
   taxProfiles: (tx, ctx) => purgeTestTaxProfiles(tx, ctx.scope),
+  invoices: (tx, ctx) => purgeTestDocuments(tx, ctx.scope),
+  payments: (tx, ctx) => purgeTestPayments(tx, ctx.scope),
+  refunds: (tx, ctx) => purgeTestRefunds(tx, ctx.scope),
+  quotes: (tx, ctx) => purgeTestQuotes(tx, ctx.scope),
 };
 
 /** The fixtures injected once everything is purged (see the README: they keep their ids across resets). */
 const seeds: ((tx: Tx, ctx: CallContext) => Promise<number>)[] = [
   (tx, ctx) => seedCustomerFixtures(tx, ctx.scope),
   (tx, ctx) => seedProductFixtures(tx, ctx.scope),
+  async (tx, ctx) => {
+    const invoices = await seedInvoiceFixtures(tx, ctx);
+    return invoices.count + await seedPaymentFixtures(tx, ctx.scope, invoices.payments);
+  },
+  (tx, ctx) => seedQuoteFixtures(tx, ctx),
 ];
 
 export async function purgeTestData(tx: Tx, ctx: CallContext): Promise<PurgeCounts> {
@@ -42,8 +55,10 @@ export async function purgeTestData(tx: Tx, ctx: CallContext): Promise<PurgeCoun
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox-reset:${ctx.scope.companyId}`}))`);
   const counts: PurgeCounts = {};
   for (const [name, purge] of Object.entries(purges)) counts[name] = await purge(tx, ctx);
-  // A fresh sandbox runs on real time again.
+  // A fresh sandbox runs on real time again: the fixtures are dated on it, not on the old sandbox time.
+  const rows = (await tx.execute(sql`select sandbox_clock_offset_ms as offset from companies where id = ${ctx.scope.companyId}`)).rows as { offset: string | number }[];
+  const fresh = { ...ctx, now: new Date(ctx.now.getTime() - Number(rows[0]?.offset ?? 0)) };
   await resetSandboxClock(tx, ctx.scope.companyId);
-  for (const seed of seeds) await seed(tx, ctx);
+  for (const seed of seeds) await seed(tx, fresh);
   return counts;
 }

@@ -4,6 +4,8 @@ import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { resetSandbox } from './service.js';
 import { advanceClock, readSandboxClock } from './clock.js';
+import { markOverdueInvoices } from '../invoices/service.js';
+import { expireQuotes } from '../quotes/service.js';
 
 const resetSchema = Type.Object({
   object: Type.Literal('sandbox_reset'),
@@ -45,5 +47,12 @@ export async function sandboxRoutes(parent: FastifyInstance, { deps }: { deps: D
       body: Type.Object({ seconds: Type.Integer({ minimum: 1, maximum: 31_536_000 }) }, { additionalProperties: false }),
       response: { 200: clockSchema },
     },
-  }, async (request) => advanceClock(deps, callContext(request), request.body.seconds));
+  }, async (request) => {
+    const clock = await advanceClock(deps, callContext(request), request.body.seconds);
+    // What falls due on the new sandbox time happens now for this company: overdue invoices, expired quotes.
+    const companyIds = [authOf(request).scope.companyId];
+    await markOverdueInvoices(deps, { companyIds });
+    await expireQuotes(deps, { companyIds });
+    return clock;
+  });
 }

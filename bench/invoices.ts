@@ -1,0 +1,279 @@
+/**
+ * The documents bench (issue 6), run by bench/run.ts after the tax bench, on the bench company's
+ * test environment (the sandbox is exempt from the live 10-per-minute finalization limit):
+ *   invoices-create-draft  POST /v1/invoices (a customer, two free lines) through the API over
+ *                          HTTPS, autocannon, rotating over test keys, each with its Idempotency-Key
+ *   invoices-finalize      POST /v1/invoices/:id/finalize of BENCH_FINALIZE drafts prepared with
+ *                          their tax decisions, all on ONE series (one counter row): finalizations
+ *                          per second, p99; then every number of the series is checked (no gap, no
+ *                          duplicate, the counter equal to the last). Goal: 300 per second.
+ *   invoices-finalize-service  the same finalizations through the use case in this process (no
+ *                          HTTP, no authentication, no idempotency): what the numbering path costs
+ *   number-counter-loop    beside it, the same concurrency running a bare
+ *                          `UPDATE number_counters ... RETURNING` per transaction on another
+ *                          series: the ceiling the counter row itself sets
+ *   payments-create        POST /v1/payments of one cent, rotating over the finalized invoices
+ * One JSON line each on stdout. Environment: BENCH_SECONDS, BENCH_WARMUP_SECONDS and
+ * BENCH_CONNECTIONS as for the other scenarios; BENCH_FINALIZE (default 3000);
+ * BENCH_FINALIZE_IDEMPOTENCY=0 finalizes without Idempotency-Key.
+ */
+import { request as httpsRequest } from 'node:https';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { connect, disconnect } from '../src/db/database.js';
+import { makeDeps } from '../src/deps.js';
+import { createLogger } from '../src/cli/logger.js';
+import { finalizeDocument } from '../src/invoices/finalize.js';
+
+export interface InvoiceBenchOptions {
+  port: number;
+  cert: string;
+  databaseUrl: string;
+  companyId: string;
+  /** New test keys of the bench company (the server process makes them). */
+  createKeys: (count: number) => Promise<string[]>;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  progress: (message: string) => void;
+  emit: (line: Record<string, unknown>) => void;
+}
+
+export interface InvoiceBenchResult {
+  errors: number;
+  finalizationsPerSecond: number;
+  counterLoopPerSecond: number;
+  noGap: boolean;
+  goalMet: boolean;
+}
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+const goal = 300;
+
+function call(options: InvoiceBenchOptions, method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest({
+      host: '127.0.0.1', servername: 'localhost', port: options.port, path, method, ca: options.cert,
+      headers: { authorization: `Bearer ${key}`, ...(text !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, body: raw ? JSON.parse(raw) : null });
+      });
+    });
+    req.on('error', reject);
+    req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
+    req.end(text);
+  });
+}
+
+const lines = [
+  { description: 'Chaise en chêne', quantity: '2', unitPrice: '149.00', nature: 'goods' },
+  { description: 'Conseil', quantity: '1.5', unitPrice: '90', nature: 'services' },
+];
+// The bench company's SIREN is 732829320: the buyer is another company.
+const buyer = { type: 'company', name: 'Client SAS', siret: '10000000900017', vatNumber: 'FR88100000009', address: { postalCode: '75008', country: 'FR' } };
+
+/** Runs `work` on `count` items, `concurrency` at a time. */
+async function pool<T>(count: number, concurrency: number, work: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    for (let index = next++; index < count; index = next++) results[index] = await work(index);
+  }));
+  return results;
+}
+
+interface Run {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  requests: number;
+  durationSeconds: number;
+  errors: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+}
+
+function runOf(result: autocannon.Result): Run {
+  return {
+    requestsPerSecond: round(result.requests.total / result.duration, 1),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    requests: result.requests.total,
+    durationSeconds: result.duration,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count])),
+  };
+}
+
+/** autocannon over HTTPS: each request built by `next` (path, key, body), `amount` requests or `seconds`. */
+async function load(options: InvoiceBenchOptions, limit: { seconds: number } | { amount: number }, next: () => { path: string; key: string; body?: string; idempotencyKey?: string }): Promise<Run> {
+  const instance = autocannon({
+    url: `https://127.0.0.1:${options.port}`,
+    connections: options.connections,
+    pipelining: 1,
+    ...('seconds' in limit ? { duration: limit.seconds } : { amount: limit.amount }),
+    timeout: 20,
+    tlsOptions: { ca: options.cert, servername: 'localhost' },
+    requests: [{
+      method: 'POST',
+      setupRequest: (request) => {
+        const { path, key, body, idempotencyKey } = next();
+        return {
+          ...request, method: 'POST', path,
+          headers: { ...request.headers, authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+          ...(body ? { body } : {}),
+        };
+      },
+    }],
+  });
+  return runOf(await instance);
+}
+
+export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<InvoiceBenchResult> {
+  const { progress, emit } = options;
+  let errors = 0;
+  // Test-mode writes count toward the per-minute limit (1,000 per key on the pro plan).
+  const keys = await options.createKeys(80);
+  let turn = 0;
+  const key = () => keys[turn++ % keys.length]!;
+  const tag = Math.random().toString(36).slice(2);
+
+  const profile = await call(options, 'POST', '/v1/tax-profiles', keys[0]!, {
+    validFrom: `${new Date().getUTCFullYear() - 1}-01-01`, establishment: { siret: '73282932000017', postalCode: '75002', country: 'FR' },
+    vatNumber: 'FR44732829320', regime: 'normal', vatOnDebits: false, ossRegistered: true, ereportingPeriodicity: 'monthly',
+  });
+  // Another bench may have declared the company's profile already: that one serves.
+  if (profile.status !== 201 && profile.body?.error?.code !== 'tax_profile_ambiguous') throw new Error(`tax profile: ${JSON.stringify(profile.body)}`);
+  const customer = await call(options, 'POST', '/v1/customers', keys[0]!, buyer);
+  if (customer.status !== 201) throw new Error(`customer: ${JSON.stringify(customer.body)}`);
+  const customerId = customer.body.id as string;
+
+  // 1. Drafts.
+  progress(`invoices-create-draft: POST /v1/invoices; ${options.warmupSeconds} s warmup + ${options.seconds} s measured, ${options.connections} connections`);
+  let draftCount = 0;
+  const draftBody = JSON.stringify({ customerId, lines });
+  const nextDraft = () => ({ path: '/v1/invoices', key: key(), body: draftBody, idempotencyKey: `bench-draft-${tag}-${draftCount++}` });
+  await load(options, { seconds: options.warmupSeconds }, nextDraft);
+  const drafts = await load(options, { seconds: options.seconds }, nextDraft);
+  errors += drafts.errors + drafts.non2xx;
+  emit({ name: 'invoices-create-draft', ...drafts, method: 'POST', path: '/v1/invoices', apiKeys: keys.length });
+
+  // 2. Drafts with their decisions, ready to finalize.
+  const measured = Number(process.env.BENCH_FINALIZE ?? 3000);
+  const warmup = Math.max(100, Math.round(measured / 10));
+  progress(`invoices-finalize: preparing ${warmup + measured} drafts with their tax decisions`);
+  const today = new Date().toISOString().slice(0, 10);
+  const prepare = (count: number) => pool(count, options.connections * 2, async () => {
+    const decision = await call(options, 'POST', '/v1/tax-decisions', key(), { taxSource: 'service', date: today, currency: 'EUR', customerId, lines });
+    if (decision.status !== 201) throw new Error(`decision: ${JSON.stringify(decision.body)}`);
+    const draft = await call(options, 'POST', '/v1/invoices', key(), { customerId, lines, taxDecisionId: decision.body.id });
+    if (draft.status !== 201) throw new Error(`draft: ${JSON.stringify(draft.body)}`);
+    return draft.body.id as string;
+  });
+  const prepared = await prepare(warmup + measured);
+  let nextId = 0;
+    // As a careful client sends them, each with its Idempotency-Key (BENCH_FINALIZE_IDEMPOTENCY=0: without).
+  const withKeys = process.env.BENCH_FINALIZE_IDEMPOTENCY !== '0';
+  const nextFinalize = () => ({ path: `/v1/invoices/${prepared[nextId++]}/finalize`, key: key(), ...(withKeys ? { idempotencyKey: `bench-finalize-${tag}-${nextId}` } : {}) });
+
+  // 3. Finalizations, and the bare counter loop beside them.
+  progress(`invoices-finalize: ${warmup} warmup + ${measured} measured finalizations on one series, ${options.connections} connections`);
+  await load(options, { amount: warmup }, nextFinalize);
+  const finalize = await load(options, { amount: measured }, nextFinalize);
+  errors += finalize.errors + finalize.non2xx;
+
+  const database = new pg.Pool({ connectionString: options.databaseUrl, max: options.connections + 2 });
+  try {
+    const series = `TEST-F${today.slice(0, 4)}`;
+    const numbers = await database.query<{ count: string; distinct_count: string; first: string | null; last: string | null }>(
+      `select count(*) as count, count(distinct number) as distinct_count, min(split_part(number, '-', 3)::bigint) as first, max(split_part(number, '-', 3)::bigint) as last
+        from invoices where company_id = $1 and livemode = false and series = $2 and number is not null`, [options.companyId, series]);
+    const counter = await database.query<{ last_value: string }>('select last_value from number_counters where company_id = $1 and livemode = false and series = $2', [options.companyId, series]);
+    const row = numbers.rows[0]!;
+    const count = Number(row.count);
+    const noGap = count > 0 && Number(row.distinct_count) === count && Number(row.first) === 1 && Number(row.last) === count && Number(counter.rows[0]?.last_value) === count;
+    if (!noGap) errors += 1;
+    emit({
+      name: 'invoices-finalize', finalizationsPerSecond: finalize.requestsPerSecond, ...finalize, method: 'POST', path: '/v1/invoices/:id/finalize', series,
+      prepared: prepared.length, numbers: { count, distinct: Number(row.distinct_count), first: Number(row.first), last: Number(row.last), counter: Number(counter.rows[0]?.last_value) },
+      idempotencyKeys: withKeys, noGap, goal: `${goal} finalizations per second on one series with no gap`, goalMet: noGap && finalize.requestsPerSecond >= goal,
+    });
+
+    // The same finalizations without HTTP: the use case called in this process, on the same series.
+    progress(`invoices-finalize-service: ${measured} finalizations through the service in this process, ${options.connections} at a time`);
+    const direct = await prepare(measured);
+    const connection = connect(options.databaseUrl, options.connections + 2);
+    const deps = makeDeps(connection, { ...loadConfig({ LOG_LEVEL: 'warn' }), databaseUrl: options.databaseUrl }, createLogger('warn', 'stderr'));
+    const serviceLatencies: number[] = [];
+    let serviceFailures = 0;
+    const serviceStarted = performance.now();
+    try {
+      await pool(direct.length, options.connections, async (index) => {
+        const at = performance.now();
+        const ctx = { scope: { companyId: options.companyId, livemode: false }, requestId: null, idempotencyKey: null, apiVersion: '2026-09-01', now: new Date() };
+        await finalizeDocument(deps, ctx, 'invoice', direct[index]!, { siren: '732829320', plan: 'pro' }).catch(() => void serviceFailures++);
+        serviceLatencies.push(performance.now() - at);
+      });
+    } finally {
+      await disconnect(connection);
+    }
+    const serviceSeconds = (performance.now() - serviceStarted) / 1000;
+    serviceLatencies.sort((a, b) => a - b);
+    const pick = (p: number) => round(serviceLatencies[Math.min(serviceLatencies.length - 1, Math.ceil((p / 100) * serviceLatencies.length) - 1)] ?? 0, 2);
+    errors += serviceFailures;
+    const afterService = await database.query<{ count: string; last: string | null }>(
+      `select count(*) as count, max(split_part(number, '-', 3)::bigint) as last from invoices where company_id = $1 and livemode = false and series = $2 and number is not null`, [options.companyId, series]);
+    const serviceNoGap = Number(afterService.rows[0]!.count) === Number(afterService.rows[0]!.last);
+    if (!serviceNoGap) errors += 1;
+    emit({ name: 'invoices-finalize-service', finalizationsPerSecond: round(direct.length / serviceSeconds, 1), p50Ms: pick(50), p99Ms: pick(99), maxMs: pick(100), finalizations: direct.length, failures: serviceFailures, durationSeconds: round(serviceSeconds, 2), connections: options.connections, noGap: serviceNoGap });
+
+    progress(`number-counter-loop: a bare UPDATE ... RETURNING per transaction, ${options.connections} connections, ${options.seconds} s`);
+    const loopSeries = `BENCH-LOOP-${tag}`;
+    await database.query('insert into number_counters (company_id, livemode, series, last_value) values ($1, false, $2, 0)', [options.companyId, loopSeries]);
+    const latencies: number[] = [];
+    const deadline = performance.now() + options.seconds * 1000;
+    const started = performance.now();
+    await Promise.all(Array.from({ length: options.connections }, async () => {
+      const client = await database.connect();
+      try {
+        while (performance.now() < deadline) {
+          const at = performance.now();
+          await client.query('update number_counters set last_value = last_value + 1 where company_id = $1 and livemode = false and series = $2 returning last_value', [options.companyId, loopSeries]);
+          latencies.push(performance.now() - at);
+        }
+      } finally {
+        client.release();
+      }
+    }));
+    const elapsed = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const at = (p: number) => round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0, 2);
+    const loop = { name: 'number-counter-loop', transactionsPerSecond: round(latencies.length / elapsed, 1), p50Ms: at(50), p99Ms: at(99), maxMs: at(100), transactions: latencies.length, durationSeconds: round(elapsed, 2), connections: options.connections };
+    emit(loop);
+
+    // 4. Payments on the finalized invoices, one cent each, rotating over them.
+    progress(`payments-create: POST /v1/payments; ${options.warmupSeconds} s warmup + ${options.seconds} s measured`);
+    const finalized = (await database.query<{ id: string }>('select id from invoices where company_id = $1 and livemode = false and series = $2', [options.companyId, series])).rows.map((r) => r.id);
+    let paymentCount = 0;
+    const nextPayment = () => {
+      const invoiceId = finalized[paymentCount % finalized.length]!;
+      return { path: '/v1/payments', key: key(), body: JSON.stringify({ invoiceId, amount: 1, method: 'transfer' }), idempotencyKey: `bench-pay-${tag}-${paymentCount++}` };
+    };
+    await load(options, { seconds: options.warmupSeconds }, nextPayment);
+    const payments = await load(options, { seconds: options.seconds }, nextPayment);
+    errors += payments.errors + payments.non2xx;
+    emit({ name: 'payments-create', ...payments, method: 'POST', path: '/v1/payments' });
+    return { errors, finalizationsPerSecond: finalize.requestsPerSecond, counterLoopPerSecond: loop.transactionsPerSecond, noGap, goalMet: noGap && finalize.requestsPerSecond >= goal };
+  } finally {
+    await database.end();
+  }
+}

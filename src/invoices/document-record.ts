@@ -1,0 +1,205 @@
+import type { Axes, DocumentKind, DocumentStatus, PaymentStatus, TransmissionDetail, TransmissionStatus } from './document-axes.js';
+import type { BuyerSnapshot } from './buyer.js';
+import type { DocumentLine } from './lines.js';
+import type { RejectionCategory } from './rejection-category.js';
+import { summaryStatus, type SummaryStatus } from './summary-status.js';
+import type { invoices } from './schema.js';
+
+/** The invoice and credit-note resources, their e-invoicing block, and the data of their events. */
+
+export type DocumentRow = typeof invoices.$inferSelect;
+
+/** The rejection fields of the current attempt (contract, "Rejection and refusal fields"). */
+export interface RejectionFields {
+  paErrorCode: string | null;
+  rejectionReason: string | null;
+  rejectionNote: string | null;
+  rejectionCode: string | null;
+  rejectionSource: 'platform' | 'buyer' | 'service' | null;
+  rejectionCategory: RejectionCategory | null;
+}
+
+/** An earlier attempt, archived when the document is sent again after a rejection. */
+export interface Submission extends RejectionFields {
+  transmissionStatus: TransmissionStatus;
+  transmissionDetail: TransmissionDetail;
+  archivedAt: string;
+}
+
+export interface Einvoicing extends RejectionFields {
+  previousSubmissions: Submission[];
+}
+
+export const noRejection: RejectionFields = {
+  paErrorCode: null, rejectionReason: null, rejectionNote: null, rejectionCode: null, rejectionSource: null, rejectionCategory: null,
+};
+
+export const freshEinvoicing = (): Einvoicing => ({ ...noRejection, previousSubmissions: [] });
+
+/** What the tax decision fixed, frozen on the document at finalization. */
+export interface TaxSnapshot {
+  decisionId: string;
+  date: string;
+  vatBreakdown: { vatCode: string; vatRate: string | null; vatexCode: string | null; taxableAmount: number; taxAmount: number }[];
+  mentions: { code: string; text: string; lines: number[] }[];
+  obligations: Record<string, { state: string; reason: string }> | null;
+}
+
+/** A status the platform or the buyer reported (`fr:211` included: a mention only). */
+export interface HistoryEntry {
+  status: string;
+  reasonCode: string | null;
+  reason: string | null;
+  receivedAt: string;
+  /** False when it changed nothing (a repeat, a late status, `fr:211`). */
+  applied: boolean;
+  event: string | null;
+}
+
+export interface DocumentResource {
+  id: string;
+  object: DocumentKind;
+  livemode: boolean;
+  number: string | null;
+  status: SummaryStatus;
+  documentStatus: DocumentStatus;
+  transmissionStatus: TransmissionStatus;
+  transmissionDetail: TransmissionDetail;
+  paymentStatus: PaymentStatus;
+  customerId: string | null;
+  buyer: BuyerSnapshot | null;
+  currency: string;
+  taxSource: string | null;
+  taxDecisionId: string | null;
+  lines: DocumentLine[];
+  subtotal: number;
+  totalTax: number | null;
+  total: number | null;
+  amountPaid: number;
+  amountRefunded: number;
+  amountCredited: number;
+  amountDue: number | null;
+  issueDate: string | null;
+  dueDate: string | null;
+  deliveryDate: string | null;
+  paymentTermsDays: number | null;
+  paymentTerms: string | null;
+  notes: string | null;
+  metadata: Record<string, unknown>;
+  vatBreakdown: TaxSnapshot['vatBreakdown'];
+  mentions: TaxSnapshot['mentions'];
+  einvoicing: Einvoicing;
+  overdue: boolean;
+  paymentPortalUrl: string | null;
+  finalizedAt: string | null;
+  created: string;
+  updated: string;
+  relatedInvoiceId?: string | null;
+  relatedInvoiceNumber?: string | null;
+  quoteId?: string | null;
+}
+
+export function axesOf(row: Pick<DocumentRow, 'documentStatus' | 'transmissionStatus' | 'transmissionDetail' | 'paymentStatus'>): Axes {
+  return {
+    documentStatus: row.documentStatus as DocumentStatus,
+    transmissionStatus: row.transmissionStatus as TransmissionStatus,
+    transmissionDetail: row.transmissionDetail as TransmissionDetail,
+    paymentStatus: row.paymentStatus as PaymentStatus,
+  };
+}
+
+export const kindOf = (row: Pick<DocumentRow, 'kind'>): DocumentKind => row.kind as DocumentKind;
+
+/** The columns an axes change writes: the axes and the summary they give. */
+export function axesColumns(axes: Axes, kind: DocumentKind): Pick<DocumentRow, 'documentStatus' | 'transmissionStatus' | 'transmissionDetail' | 'paymentStatus' | 'status'> {
+  return { ...axes, status: summaryStatus(axes, kind) };
+}
+
+/**
+ * What the buyer still owes: the total, less what the finalized credit notes took off, less what
+ * was collected net of refunds; never below zero. Null before the total is fixed.
+ */
+export function amountDueOf(row: Pick<DocumentRow, 'kind' | 'total' | 'amountCredited' | 'amountPaid' | 'amountRefunded' | 'documentStatus'>): number | null {
+  if (row.kind !== 'invoice' || row.total === null || row.documentStatus !== 'finalized') return null;
+  return Math.max(0, row.total - row.amountCredited - row.amountPaid + row.amountRefunded);
+}
+
+export function toDocument(row: DocumentRow, publicUrl: string): DocumentResource {
+  const resource: DocumentResource = {
+    id: row.id,
+    object: kindOf(row),
+    livemode: row.livemode,
+    number: row.number,
+    status: row.status as SummaryStatus,
+    documentStatus: row.documentStatus as DocumentStatus,
+    transmissionStatus: row.transmissionStatus as TransmissionStatus,
+    transmissionDetail: row.transmissionDetail as TransmissionDetail,
+    paymentStatus: row.paymentStatus as PaymentStatus,
+    customerId: row.customerId,
+    buyer: row.buyer ?? null,
+    currency: row.currency,
+    taxSource: row.taxSource,
+    taxDecisionId: row.taxDecisionId,
+    lines: row.lines,
+    subtotal: row.subtotal,
+    totalTax: row.totalTax,
+    total: row.total,
+    amountPaid: row.amountPaid,
+    amountRefunded: row.amountRefunded,
+    amountCredited: row.amountCredited,
+    amountDue: amountDueOf(row),
+    issueDate: row.issueDate,
+    dueDate: row.dueDate,
+    deliveryDate: row.deliveryDate,
+    paymentTermsDays: row.paymentTermsDays,
+    paymentTerms: row.paymentTerms,
+    notes: row.notes,
+    metadata: row.metadata,
+    vatBreakdown: row.tax?.vatBreakdown ?? [],
+    mentions: row.tax?.mentions ?? [],
+    einvoicing: row.einvoicing,
+    overdue: row.overdueAt !== null,
+    paymentPortalUrl: row.portalToken && row.kind === 'invoice' ? `${publicUrl}/pay/${row.portalToken}` : null,
+    finalizedAt: row.finalizedAt?.toISOString() ?? null,
+    created: row.created.toISOString(),
+    updated: row.updated.toISOString(),
+  };
+  if (row.kind === 'credit_note') {
+    resource.relatedInvoiceId = row.relatedInvoiceId;
+    resource.relatedInvoiceNumber = row.relatedInvoiceNumber;
+  } else {
+    resource.quoteId = row.quoteId;
+  }
+  return resource;
+}
+
+/**
+ * The data of an invoice-family or credit-note-family event (contract, "Data by family"): the
+ * summary at the time of the event and the one just before the change it reports.
+ */
+export function documentEventData(row: DocumentRow, previousStatus: string | null): Record<string, unknown> {
+  const einvoicing = row.einvoicing;
+  const data: Record<string, unknown> = {
+    id: row.id,
+    object: kindOf(row),
+    status: row.status,
+    previous_status: previousStatus,
+    livemode: row.livemode,
+    number: row.number,
+    documentStatus: row.documentStatus,
+    transmissionStatus: row.transmissionStatus,
+    transmissionDetail: row.transmissionDetail,
+    paymentStatus: row.paymentStatus,
+    paErrorCode: einvoicing.paErrorCode,
+    rejectionReason: einvoicing.rejectionReason,
+    rejectionCategory: einvoicing.rejectionCategory,
+    rejectionCode: einvoicing.rejectionCode,
+    rejectionSource: einvoicing.rejectionSource,
+    metadata: row.metadata,
+  };
+  if (row.kind === 'credit_note') {
+    data.relatedInvoiceId = row.relatedInvoiceId;
+    data.relatedInvoiceNumber = row.relatedInvoiceNumber;
+  }
+  return data;
+}

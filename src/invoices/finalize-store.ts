@@ -1,0 +1,70 @@
+import { getTableColumns, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Tx } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
+import type { DocumentKind } from './document-axes.js';
+import type { DocumentRow } from './document-record.js';
+import { invoices } from './schema.js';
+
+/**
+ * The two statements of a finalization that run with the draft locked, written out in SQL: the
+ * finalization is the hot path of numbering, and building these through the query builder costs
+ * more CPU than running them. The second one takes the series' next value (the same upsert as
+ * number-store.ts's `takeNextValue`) and writes the number and the frozen document in one round
+ * trip, so the counter row is locked for one statement less.
+ */
+
+const columns = Object.entries(getTableColumns(invoices)) as [keyof DocumentRow, PgColumn][];
+const selectList = columns.map(([, column]) => `"${column.name}"`).join(', ');
+
+/** A row as PostgreSQL returns it, mapped as Drizzle would (dates, bigints, jsonb). */
+function toRow(raw: Record<string, unknown>): DocumentRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of columns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as DocumentRow;
+}
+
+export async function lockDraft(tx: Tx, scope: Scope, kind: DocumentKind, id: string): Promise<DocumentRow | undefined> {
+  const result = await tx.execute(sql`select ${sql.raw(selectList)} from invoices where company_id = ${scope.companyId} and livemode = ${scope.livemode} and kind = ${kind} and id = ${id} for update`);
+  const raw = result.rows[0] as Record<string, unknown> | undefined;
+  return raw && toRow(raw);
+}
+
+/** What the finalization writes besides the number. */
+export type FinalizedFields = Pick<DocumentRow,
+  'status' | 'documentStatus' | 'transmissionStatus' | 'transmissionDetail' | 'paymentStatus' | 'buyer' | 'taxSource' | 'backingDecisionId' | 'lines'
+  | 'issueDate' | 'dueDate' | 'totalTax' | 'total' | 'tax' | 'portalToken' | 'dueAt' | 'finalizedAt' | 'updated'>;
+
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+const instant = (value: Date | null) => (value === null ? null : value.toISOString());
+
+/**
+ * Takes the next value of `series` and writes it, formatted (`<series>-000042`, at least six
+ * digits), with the finalized fields: one statement. Returns the row and the value taken.
+ */
+export async function numberDocument(tx: Tx, scope: Scope, id: string, series: string, fields: FinalizedFields): Promise<{ row: DocumentRow; sequence: number }> {
+  const result = await tx.execute(sql`
+    with taken as (
+      insert into number_counters (company_id, livemode, series, last_value) values (${scope.companyId}, ${scope.livemode}, ${series}, 1)
+      on conflict (company_id, livemode, series) do update set last_value = number_counters.last_value + 1
+      returning last_value
+    )
+    update invoices set
+      number = ${series} || '-' || lpad(taken.last_value::text, greatest(6, length(taken.last_value::text)), '0'),
+      series = ${series},
+      status = ${fields.status}, document_status = ${fields.documentStatus}, transmission_status = ${fields.transmissionStatus},
+      transmission_detail = ${fields.transmissionDetail}, payment_status = ${fields.paymentStatus},
+      buyer = ${json(fields.buyer)}::jsonb, tax_source = ${fields.taxSource}, backing_decision_id = ${fields.backingDecisionId},
+      lines = ${json(fields.lines)}::jsonb, issue_date = ${fields.issueDate}, due_date = ${fields.dueDate},
+      total_tax = ${fields.totalTax}, total = ${fields.total}, tax = ${json(fields.tax)}::jsonb, portal_token = ${fields.portalToken},
+      due_at = ${instant(fields.dueAt)}::timestamptz, finalized_at = ${instant(fields.finalizedAt)}::timestamptz, updated = ${instant(fields.updated)}::timestamptz
+    from taken
+    where company_id = ${scope.companyId} and livemode = ${scope.livemode} and id = ${id}
+    returning ${sql.raw(columns.map(([, column]) => `invoices."${column.name}"`).join(', '))}, taken.last_value as taken_value`);
+  const raw = result.rows[0] as Record<string, unknown> | undefined;
+  if (!raw) throw new Error(`document ${id} vanished under its lock`);
+  return { row: toRow(raw), sequence: Number(raw.taken_value) };
+}

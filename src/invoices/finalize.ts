@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../deps.js';
+import type { Db, Tx } from '../db/database.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
+import { ApiError, refuse } from '../kernel/errors.js';
+import { recordEvent } from '../events/service.js';
+import { consumeMonthlyQuota } from '../limits/service.js';
+import type { PlanName } from '../companies/plans.js';
+import type { Axes, DocumentKind } from './document-axes.js';
+import { checkDisclosure, checkNotSelf, snapshotOfCustomer, taxFactsOf, type BuyerSnapshot, type CustomerFacts } from './buyer.js';
+import { addDays, dayOf, defaultPaymentTermsDays, endOfDay } from './calendar.js';
+import { axesColumns, documentEventData, type DocumentRow } from './document-record.js';
+import { notEditable, notFound, readCustomer } from './drafts.js';
+import { formatNumber, seriesOf } from './numbering.js';
+import { checkBacking, consumeLedgerShare, decidedLines, einvoicingDue, readDecision, type DecisionFacts } from './tax-gate.js';
+import { documentBackedBy } from './store.js';
+import { lockDraft, numberDocument } from './finalize-store.js';
+import { explained } from './refusals.js';
+
+/**
+ * `POST /v1/invoices/:id/finalize` (and a credit note's): the document is checked against its
+ * tax decision, its buyer's identity and its issuer, the live quota is consumed, and only then is
+ * a number taken, in the same transaction, as late as possible: the series' counter row stays
+ * locked from there to the commit, so finalizations of a series line up and a refusal or a crash
+ * gives the number back (no gap, no duplicate).
+ */
+
+export interface Seller {
+  siren: string;
+  plan: PlanName;
+}
+
+export interface FinalizeOptions {
+  /** In the transaction, after every check and before the number (a credit note updates its invoice here). */
+  beforeNumber?: (tx: Tx, draft: DocumentRow, totals: { total: number }) => Promise<void>;
+  /** Test seam: runs while the number is taken and the counter still locked. */
+  afterNumber?: (number: string) => Promise<void>;
+}
+
+function finalizedOnly(row: DocumentRow): ApiError {
+  if (row.documentStatus === 'cancelled') return notEditable(row);
+  return refuse('invalid_status_transition', `${row.kind === 'invoice' ? 'Invoice' : 'Credit note'} ${row.id} is already finalized as ${row.number}.`, { param: 'id' });
+}
+
+const isUniqueViolation = (error: unknown, constraint: string) => {
+  let current = error as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; current && depth < 4; depth++) {
+    if (current.code === '23505' && current.constraint === constraint) return true;
+    current = current.cause as typeof current;
+  }
+  return false;
+};
+
+/** The dates the document carries once issued: today, and the due date from the terms. */
+function issuedDates(row: DocumentRow, now: Date): { issueDate: string; dueDate: string } {
+  const today = dayOf(now);
+  if (row.issueDate !== null && row.issueDate !== today) {
+    throw refuse('invalid_field_value', `\`issueDate\` is ${row.issueDate}, but a document is dated the day it is numbered (${today}): numbers follow the dates of the series. Set it to ${today} or null.`, { param: 'issueDate' });
+  }
+  const dueDate = row.dueDate ?? addDays(today, row.paymentTermsDays ?? defaultPaymentTermsDays);
+  if (dueDate < today) throw refuse('invalid_field_value', `\`dueDate\` ${dueDate} is before the issue date ${today}.`, { param: 'dueDate' });
+  return { issueDate: today, dueDate };
+}
+
+/** The services of other capabilities, read through the finalizing transaction's own connection. */
+const within = (tx: Tx): Pick<Deps, 'db'> => ({ db: tx as unknown as Db });
+
+export async function finalizeDocument(deps: Pick<Deps, 'db'>, ctx: CallContext, kind: DocumentKind, id: string, seller: Seller, options: FinalizeOptions = {}): Promise<DocumentRow> {
+  let decisionId: string | null = null;
+  try {
+    // Everything runs on the transaction's connection: a second connection taken inside it could starve the pool.
+    return await inTransaction(deps.db, ctx, async (tx) => {
+      const draft = await lockDraft(tx, ctx.scope, kind, id);
+      if (!draft) throw notFound(kind, id);
+      if (draft.documentStatus !== 'draft') throw finalizedOnly(draft);
+      const decision: DecisionFacts = await readDecision(within(tx), ctx.scope, draft.taxDecisionId);
+      decisionId = decision.id;
+      const customer: CustomerFacts | null = draft.customerId ? await readCustomer(within(tx), ctx.scope, draft.customerId) : null;
+      if (customer?.deleted) throw new ApiError('resource_deleted', { values: { resource: 'customer', id: customer.id }, param: 'customerId' });
+
+      const buyer: BuyerSnapshot | null = customer ? snapshotOfCustomer(customer) : draft.buyer;
+      if (!buyer) throw new ApiError('missing_required_field', { param: 'customerId', values: { detail: 'A document names its buyer: `customerId` or an inline `buyer`.' } });
+      // Nothing is numbered nor reserved for a buyer the registry keeps from publication.
+      checkDisclosure(buyer, 'buyer');
+      checkNotSelf(buyer, seller.siren, 'buyer');
+      // A decision that already backs another document is refused by the unique index when written.
+      checkBacking(decision, { customerId: draft.customerId, buyer: taxFactsOf(buyer), currency: draft.currency, taxSource: draft.taxSource, lines: draft.lines, subtotal: draft.subtotal }, ctx.now, null);
+      const dates = issuedDates(draft, ctx.now);
+      const totals = decision.totals!;
+
+      await consumeLedgerShare(tx, ctx.scope, decision, ctx.now);
+      await consumeMonthlyQuota(tx, ctx.scope, seller.plan, 'documents', ctx.now);
+      await options.beforeNumber?.(tx, draft, { total: totals.gross });
+
+      // From here to the commit the series' counter is locked: only the writes that need the number.
+      const axes: Axes = { documentStatus: 'finalized', transmissionStatus: einvoicingDue(decision) ? 'pending' : 'not_applicable', transmissionDetail: null, paymentStatus: 'unpaid' };
+      const series = seriesOf(kind, ctx.scope.livemode, Number(dates.issueDate.slice(0, 4)));
+      const { row: finalized, sequence } = await numberDocument(tx, ctx.scope, id, series, {
+        ...axesColumns(axes, kind),
+        buyer,
+        taxSource: decision.taxSource,
+        backingDecisionId: decision.id,
+        lines: decidedLines(decision, draft.lines),
+        ...dates,
+        totalTax: totals.vat,
+        total: totals.gross,
+        tax: { decisionId: decision.id, date: decision.date, vatBreakdown: decision.vatBreakdown, mentions: decision.mentions, obligations: decision.obligations },
+        portalToken: kind === 'invoice' ? randomBytes(24).toString('base64url') : null,
+        dueAt: kind === 'invoice' ? endOfDay(dates.dueDate) : null,
+        finalizedAt: ctx.now,
+        updated: ctx.now,
+      });
+      // The number as numbering.ts writes it (BR-FR-01/02), or nothing commits.
+      if (finalized.number !== formatNumber(series, sequence)) throw new Error(`number ${finalized.number} is not ${formatNumber(series, sequence)}`);
+      await options.afterNumber?.(finalized.number);
+      await recordEvent(tx, ctx, `${kind}.finalized`, documentEventData(finalized, draft.status), ctx.now);
+      return finalized;
+    });
+  } catch (error) {
+    // Two finalizations racing on one decision: the unique index lets one through.
+    if (decisionId !== null && isUniqueViolation(error, 'invoices_backing_decision')) {
+      const other = await documentBackedBy(deps.db, ctx.scope, decisionId);
+      throw explained('tax_decision_required', `Tax decision ${decisionId} already backs ${other ?? 'another document'}: one final decision backs exactly one document. Create a new decision for this one.`, { param: 'taxDecisionId' });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,139 @@
+import type { Deps } from '../deps.js';
+import type { Executor } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
+import type { CallContext } from '../db/transaction.js';
+import { ApiError, refuse } from '../kernel/errors.js';
+import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
+import type { DocumentKind } from './document-axes.js';
+import { amountDueOf, toDocument, type DocumentResource, type DocumentRow, type HistoryEntry } from './document-record.js';
+import { createInvoiceDraft, deleteDraft, getDocument, updateDraft, type DraftInput, type DraftUpdate } from './drafts.js';
+import { finalizeDocument, type FinalizeOptions, type Seller } from './finalize.js';
+import { sendDocument, simulateStatus, type SimulateInput } from './transmission.js';
+import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
+
+/**
+ * The invoices capability: invoices and, through the same documents, what the credit notes,
+ * payments and quotes capabilities need of them. Each use case lives in its own file.
+ */
+
+export type { DocumentResource, DocumentRow } from './document-record.js';
+export type { DraftInput, DraftUpdate } from './drafts.js';
+export type { Seller, FinalizeOptions } from './finalize.js';
+export { invoiceCreateBody, invoiceUpdateBody, checkMetadata, partyOf, draftFields, metadataField, prepareDraft, draftRow, insertDraft, readCustomer, linesOf, notFound } from './drafts.js';
+export { lineAsInput, linesField, resolveLines, type LineInput, type DocumentLine } from './lines.js';
+export { buyerInput, type BuyerInput, type BuyerSnapshot } from './buyer.js';
+export { toDocument, documentEventData } from './document-record.js';
+
+type Needs = Pick<Deps, 'db' | 'config'>;
+const resource = (deps: Pick<Deps, 'config'>, row: DocumentRow) => toDocument(row, deps.config.publicUrl);
+
+export async function createInvoice(deps: Needs, ctx: CallContext, input: DraftInput): Promise<DocumentResource> {
+  return resource(deps, await createInvoiceDraft(deps, ctx, input));
+}
+
+export async function getInvoiceDocument(deps: Needs, scope: Scope, kind: DocumentKind, id: string): Promise<DocumentResource> {
+  return resource(deps, await getDocument(deps, scope, kind, id));
+}
+
+export async function updateDocumentDraft(deps: Needs, ctx: CallContext, kind: DocumentKind, id: string, input: DraftUpdate): Promise<DocumentResource> {
+  return resource(deps, await updateDraft(deps, ctx, kind, id, input));
+}
+
+export async function deleteDocumentDraft(deps: Needs, ctx: CallContext, kind: DocumentKind, id: string): Promise<DocumentResource> {
+  return resource(deps, await deleteDraft(deps, ctx, kind, id));
+}
+
+export async function finalize(deps: Needs, ctx: CallContext, kind: DocumentKind, id: string, seller: Seller, options: FinalizeOptions = {}): Promise<DocumentResource> {
+  return resource(deps, await finalizeDocument(deps, ctx, kind, id, seller, options));
+}
+
+export interface DocumentListQuery extends DocumentFilters {}
+
+export async function listDocuments(deps: Needs, scope: Scope, kind: DocumentKind, page: PageRequest, query: DocumentListQuery, url: string): Promise<ListEnvelope<DocumentResource>> {
+  if (query.dateFrom && query.dateTo && query.dateTo < query.dateFrom) throw refuse('invalid_field_value', '`date_to` is before `date_from`.', { param: 'date_to' });
+  const rows = await pageDocuments(deps.db, scope, kind, page, query);
+  return toListEnvelope(rows, page, url, (row) => row.id, (row) => resource(deps, row));
+}
+
+/** Sandbox reset: every test invoice and credit note of the company goes. */
+export async function purgeTestDocuments(tx: Executor, scope: Scope): Promise<number> {
+  if (scope.livemode) throw new Error('refusing to purge live invoices');
+  return deleteScopeDocuments(tx, scope);
+}
+
+// The way to the buyer: send, reported statuses, history.
+
+export { simulateBody, type SimulateInput } from './transmission.js';
+
+export async function sendToPlatform(deps: Needs, ctx: CallContext, kind: DocumentKind, id: string): Promise<DocumentResource> {
+  return resource(deps, await sendDocument(deps, ctx, kind, id));
+}
+
+export async function simulateReportedStatus(deps: Needs, ctx: CallContext, id: string, input: SimulateInput): Promise<DocumentResource> {
+  return resource(deps, await simulateStatus(deps, ctx, id, input));
+}
+
+export interface HistoryList {
+  object: 'list';
+  data: (HistoryEntry & { object: 'lifecycle_status' })[];
+  has_more: false;
+  next_cursor: null;
+  url: string;
+}
+
+/** Every status the platform or the buyer reported, oldest first (`fr:211` mentions included). */
+export async function documentHistory(deps: Needs, scope: Scope, kind: DocumentKind, id: string): Promise<HistoryList> {
+  const row = await getDocument(deps, scope, kind, id);
+  const path = kind === 'invoice' ? 'invoices' : 'credit-notes';
+  return { object: 'list', data: row.history.map((entry) => ({ object: 'lifecycle_status', ...entry })), has_more: false, next_cursor: null, url: `/v1/${path}/${id}/history` };
+}
+
+// Money: what payments and credit notes do to an invoice, in their transaction.
+
+export { later, collectPayment, creditInvoice, refundInvoice, lockRelatedInvoice, refundableOf, creditableOf, markCreditNoteRefunded } from './collections.js';
+export { euros } from './euro-amounts.js';
+export { findDocument as findDocumentRow } from './store.js';
+
+export interface PaymentLink {
+  object: 'payment_link';
+  livemode: boolean;
+  invoiceId: string;
+  url: string;
+  amountDue: number;
+  currency: string;
+}
+
+/** `POST /v1/invoices/:id/payment-link`: the public payment page of a live invoice with something due. */
+export async function paymentLink(deps: Needs, ctx: CallContext, id: string): Promise<PaymentLink> {
+  const row = await getDocument(deps, ctx.scope, 'invoice', id);
+  if (!ctx.scope.livemode) throw new ApiError('sandbox_payment_unavailable', { status: 422, param: 'id' });
+  if (row.documentStatus !== 'finalized' || !row.portalToken) {
+    throw refuse('invalid_status_transition', `Invoice ${id} is ${row.documentStatus}: only a finalized invoice can be paid online.`, { param: 'id' });
+  }
+  const amountDue = amountDueOf(row) ?? 0;
+  if (amountDue === 0) throw refuse('invalid_status_transition', `Nothing is due on invoice ${id} (${row.paymentStatus}).`, { param: 'id' });
+  return { object: 'payment_link', livemode: true, invoiceId: id, url: `${deps.config.publicUrl}/pay/${row.portalToken}`, amountDue, currency: row.currency };
+}
+
+/** The invoice behind a public payment page's token (any company), or null. */
+export async function documentOfPortalToken(deps: Pick<Deps, 'db'>, token: string): Promise<DocumentRow | null> {
+  return (await findByPortalToken(deps.db, token)) ?? null;
+}
+
+export { amountDueOf } from './document-record.js';
+
+// Periodic passes.
+
+export { markOverdueInvoices, startOverduePass, startPeriodicPass, type PeriodicPass } from './overdue.js';
+
+// For the quotes capability: the same buyers, calendar and numbering.
+
+export { checkBuyer } from './buyer.js';
+export { addDays, dayOf, endOfDay } from './calendar.js';
+export { formatNumber, seriesOf } from './numbering.js';
+export { takeNextValue, moveCounterBeyond } from './number-store.js';
+
+// Sandbox fixtures.
+
+export { seedInvoiceFixtures, invoiceFixtures, type FixturePayment } from './fixtures.js';
+export { explained } from './refusals.js';

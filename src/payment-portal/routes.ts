@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from '../deps.js';
+import { ApiError, refuse } from '../kernel/errors.js';
+import { getCompany } from '../companies/service.js';
+import { amountDueOf, documentOfPortalToken, euros } from '../invoices/service.js';
+import { paymentPage } from './page.js';
+
+/**
+ * `GET /pay/:token`: the public payment page of an invoice (no API key; the token is the
+ * secret). A test invoice's page answers 409 `sandbox_payment_unavailable`: online payment is
+ * refused in the sandbox (contract, "Sandbox behaviour").
+ */
+export async function paymentPortalRoutes(app: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get('/pay/:token', {
+    schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 100 }) }) },
+  }, async (request, reply) => {
+    const row = await documentOfPortalToken(deps, request.params.token);
+    if (!row || row.kind !== 'invoice' || row.documentStatus !== 'finalized') throw refuse('not_found', 'No payment page at this address: the link is wrong or the invoice was withdrawn.');
+    if (!row.livemode) throw new ApiError('sandbox_payment_unavailable', { status: 409 });
+    const company = await getCompany(deps, row.companyId);
+    const due = amountDueOf(row) ?? 0;
+    const html = paymentPage({
+      seller: company.name, number: row.number!, issueDate: row.issueDate, dueDate: row.dueDate, total: euros(row.total ?? 0), amountDue: euros(due), currency: row.currency, paid: due === 0,
+    });
+    return reply
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('X-Robots-Tag', 'noindex')
+      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .type('text/html; charset=utf-8')
+      .send(html);
+  });
+}

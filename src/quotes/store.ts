@@ -1,0 +1,55 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { keysetPage } from '../db/keyset.js';
+import { inScope, type Scope } from '../db/scope.js';
+import type { PageRequest } from '../kernel/pagination.js';
+import { companies } from '../companies/schema.js';
+import { quotes } from './schema.js';
+
+export type QuoteRow = typeof quotes.$inferSelect;
+
+export async function insertQuotes(db: Executor, rows: QuoteRow[]): Promise<void> {
+  if (rows.length > 0) await db.insert(quotes).values(rows);
+}
+
+export async function findQuote(db: Executor, scope: Scope, id: string, forUpdate = false): Promise<QuoteRow | undefined> {
+  const query = db.select().from(quotes).where(and(inScope(quotes, scope), eq(quotes.id, id))).limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function updateQuote(db: Executor, scope: Scope, id: string, changes: Partial<QuoteRow>): Promise<QuoteRow> {
+  const [row] = await db.update(quotes).set(changes).where(and(inScope(quotes, scope), eq(quotes.id, id))).returning();
+  if (!row) throw new Error(`quote ${id} vanished under its lock`);
+  return row;
+}
+
+export async function pageQuotes(db: Executor, scope: Scope, page: PageRequest, filters: { status?: string | undefined; customerId?: string | undefined }): Promise<QuoteRow[]> {
+  const where = and(
+    filters.status !== undefined ? eq(quotes.status, filters.status) : undefined,
+    filters.customerId !== undefined ? eq(quotes.customerId, filters.customerId) : undefined,
+  );
+  return keysetPage(db, quotes, scope, page, { where });
+}
+
+/** Open quotes past their validity date, locked for this pass, with their company's sandbox offset. */
+export async function claimExpired(tx: Executor, now: Date, limit: number, companyIds?: string[]): Promise<{ row: QuoteRow; sandboxClockOffsetMs: number }[]> {
+  if (companyIds && companyIds.length === 0) return [];
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const rows = await tx.select({ row: quotes, offset: companies.sandboxClockOffsetMs }).from(quotes)
+    .innerJoin(companies, eq(companies.id, quotes.companyId))
+    .where(and(
+      inArray(quotes.status, ['finalized', 'sent']),
+      sql`${quotes.expiresAt} <= case when ${quotes.livemode} then ${at} else ${at} + ${companies.sandboxClockOffsetMs} * interval '1 millisecond' end`,
+      companyIds ? inArray(quotes.companyId, companyIds) : undefined,
+    ))
+    .orderBy(quotes.expiresAt)
+    .limit(limit)
+    .for('update', { of: quotes, skipLocked: true });
+  return rows.map(({ row, offset }) => ({ row, sandboxClockOffsetMs: offset }));
+}
+
+export async function deleteScopeQuotes(db: Executor, scope: Scope): Promise<number> {
+  const rows = await db.delete(quotes).where(inScope(quotes, scope)).returning({ id: quotes.id });
+  return rows.length;
+}
