@@ -7,7 +7,7 @@ import { newId } from '../kernel/ids.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 // The outbox: an event and its webhook deliveries are written together.
 import { enqueueDeliveries } from '../webhooks/fan-out.js';
-import { deleteScopeEvents, findEvent, insertEvents, pageEvents, type EventFilters, type EventRow } from './store.js';
+import { deleteScopeEvents, findEvent, insertEvents, insertEventSql, pageEvents, type EventFilters, type EventRow } from './store.js';
 
 /** Events are kept 90 days, or 90 days after their last successful delivery when later. */
 export const retentionMs = 90 * 86_400_000;
@@ -43,8 +43,8 @@ export function toEvent(row: EventRow): Event {
  */
 export async function recordEvent(tx: Executor, ctx: CallContext, type: string, data: Record<string, unknown>, at: Date, options: { onlyEndpoints?: string[] } = {}): Promise<Event> {
   const row = eventRow(ctx, type, data, at);
-  await insertEvents(tx, [row]);
-  await enqueueDeliveries(tx, ctx.scope, type, [row], options.onlyEndpoints);
+  // The event and its deliveries in one statement: most changes record one event, on hot paths.
+  await enqueueDeliveries(tx, ctx.scope, type, [row], { onlyEndpoints: options.onlyEndpoints, alongside: insertEventSql(tx, row) });
   return toEvent(row);
 }
 

@@ -8,6 +8,11 @@ import { events } from './schema.js';
 
 export type EventRow = typeof events.$inferSelect;
 
+/** The insert of one event as a statement to embed (a data-modifying CTE). */
+export function insertEventSql(db: Executor, row: EventRow): SQL {
+  return db.insert(events).values(row).getSQL();
+}
+
 export async function insertEvents(db: Executor, rows: EventRow[]): Promise<void> {
   if (rows.length === 1) await db.insert(events).values(rows);
   else await bulkInsert(db, events, rows);

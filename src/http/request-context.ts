@@ -55,6 +55,6 @@ export function callContext(request: FastifyRequest): CallContext {
     idempotencyKey: claim?.key ?? null,
     apiVersion: request.apiVersion,
     now: auth.now,
-    ...(claim ? { beforeCommit: claim.markEffect } : {}),
+    ...(claim ? { markEffect: claim.markEffect } : {}),
   };
 }

@@ -9,9 +9,10 @@ import { invoices } from './schema.js';
 /**
  * The two statements of a finalization that run with the draft locked, written out in SQL: the
  * finalization is the hot path of numbering, and building these through the query builder costs
- * more CPU than running them. The second one takes the series' next value (the same upsert as
- * number-store.ts's `takeNextValue`) and writes the number and the frozen document in one round
- * trip, so the counter row is locked for one statement less.
+ * more CPU than running them. The second one is the last before the commit: it takes the series'
+ * next value (the same upsert as number-store.ts's `takeNextValue`), writes the number and the
+ * frozen document, and writes the number into the `*.finalized` event recorded just before, all
+ * in one round trip, so the counter row stays locked for that statement and the commit only.
  */
 
 const columns = Object.entries(getTableColumns(invoices)) as [keyof DocumentRow, PgColumn][];
@@ -43,16 +44,18 @@ const instant = (value: Date | null) => (value === null ? null : value.toISOStri
 
 /**
  * Takes the next value of `series` and writes it, formatted (`<series>-000042`, at least six
- * digits), with the finalized fields: one statement. Returns the row and the value taken.
+ * digits), with the finalized fields, and as `data.number` of the event `eventId`: one statement.
+ * Returns the row and the value taken.
  */
-export async function numberDocument(tx: Tx, scope: Scope, id: string, series: string, fields: FinalizedFields): Promise<{ row: DocumentRow; sequence: number }> {
+export async function numberDocument(tx: Tx, scope: Scope, id: string, series: string, fields: FinalizedFields, eventId: string): Promise<{ row: DocumentRow; sequence: number }> {
   const result = await tx.execute(sql`
     with taken as (
       insert into number_counters (company_id, livemode, series, last_value) values (${scope.companyId}, ${scope.livemode}, ${series}, 1)
       on conflict (company_id, livemode, series) do update set last_value = number_counters.last_value + 1
       returning last_value
-    )
-    update invoices set
+    ),
+    numbered as (
+      update invoices set
       number = ${series} || '-' || lpad(taken.last_value::text, greatest(6, length(taken.last_value::text)), '0'),
       series = ${series},
       status = ${fields.status}, document_status = ${fields.documentStatus}, transmission_status = ${fields.transmissionStatus},
@@ -61,10 +64,19 @@ export async function numberDocument(tx: Tx, scope: Scope, id: string, series: s
       lines = ${json(fields.lines)}::jsonb, issue_date = ${fields.issueDate}, due_date = ${fields.dueDate},
       total_tax = ${fields.totalTax}, total = ${fields.total}, tax = ${json(fields.tax)}::jsonb, portal_token = ${fields.portalToken},
       due_at = ${instant(fields.dueAt)}::timestamptz, finalized_at = ${instant(fields.finalizedAt)}::timestamptz, updated = ${instant(fields.updated)}::timestamptz
-    from taken
-    where company_id = ${scope.companyId} and livemode = ${scope.livemode} and id = ${id}
-    returning ${sql.raw(columns.map(([, column]) => `invoices."${column.name}"`).join(', '))}, taken.last_value as taken_value`);
+      from taken
+      where company_id = ${scope.companyId} and livemode = ${scope.livemode} and id = ${id}
+      returning ${sql.raw(columns.map(([, column]) => `invoices."${column.name}"`).join(', '))}, taken.last_value as taken_value
+    ),
+    announced as (
+      update events set data = jsonb_set(events.data, '{number}', to_jsonb(numbered.number))
+      from numbered
+      where events.company_id = ${scope.companyId} and events.id = ${eventId}
+      returning events.id
+    )
+    select numbered.*, (select count(*) from announced) as announced from numbered`);
   const raw = result.rows[0] as Record<string, unknown> | undefined;
   if (!raw) throw new Error(`document ${id} vanished under its lock`);
+  if (Number(raw.announced) !== 1) throw new Error(`event ${eventId} of document ${id} was not numbered`);
   return { row: toRow(raw), sequence: Number(raw.taken_value) };
 }

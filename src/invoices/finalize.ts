@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Deps } from '../deps.js';
 import type { Db, Tx } from '../db/database.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
@@ -14,7 +15,7 @@ import { notEditable, notFound, readCustomer } from './drafts.js';
 import { formatNumber, seriesOf } from './numbering.js';
 import { checkBacking, consumeLedgerShare, decidedLines, einvoicingDue, readDecision, type DecisionFacts } from './tax-gate.js';
 import { documentBackedBy } from './store.js';
-import { lockDraft, numberDocument } from './finalize-store.js';
+import { lockDraft, numberDocument, type FinalizedFields } from './finalize-store.js';
 import { explained } from './refusals.js';
 
 /**
@@ -69,7 +70,7 @@ export async function finalizeDocument(deps: Pick<Deps, 'db'>, ctx: CallContext,
   let decisionId: string | null = null;
   try {
     // Everything runs on the transaction's connection: a second connection taken inside it could starve the pool.
-    return await inTransaction(deps.db, ctx, async (tx) => {
+    return await inTransaction(deps.db, ctx, async (tx, effect) => {
       const draft = await lockDraft(tx, ctx.scope, kind, id);
       if (!draft) throw notFound(kind, id);
       if (draft.documentStatus !== 'draft') throw finalizedOnly(draft);
@@ -92,10 +93,9 @@ export async function finalizeDocument(deps: Pick<Deps, 'db'>, ctx: CallContext,
       await consumeMonthlyQuota(tx, ctx.scope, seller.plan, 'documents', ctx.now);
       await options.beforeNumber?.(tx, draft, { total: totals.gross });
 
-      // From here to the commit the series' counter is locked: only the writes that need the number.
       const axes: Axes = { documentStatus: 'finalized', transmissionStatus: einvoicingDue(decision) ? 'pending' : 'not_applicable', transmissionDetail: null, paymentStatus: 'unpaid' };
       const series = seriesOf(kind, ctx.scope.livemode, Number(dates.issueDate.slice(0, 4)));
-      const { row: finalized, sequence } = await numberDocument(tx, ctx.scope, id, series, {
+      const fields: FinalizedFields = {
         ...axesColumns(axes, kind),
         buyer,
         taxSource: decision.taxSource,
@@ -109,11 +109,18 @@ export async function finalizeDocument(deps: Pick<Deps, 'db'>, ctx: CallContext,
         dueAt: kind === 'invoice' ? endOfDay(dates.dueDate) : null,
         finalizedAt: ctx.now,
         updated: ctx.now,
-      });
-      // The number as numbering.ts writes it (BR-FR-01/02), or nothing commits.
+      };
+      // The event (and the idempotency mark) are written before the number, which the numbering
+      // statement fills into the event: the series' counter is locked for that statement and the commit only.
+      const announced = documentEventData({ ...draft, ...fields }, draft.status);
+      const event = await recordEvent(tx, ctx, `${kind}.finalized`, announced, ctx.now);
+      await effect.mark();
+
+      const { row: finalized, sequence } = await numberDocument(tx, ctx.scope, id, series, fields, event.id);
+      // The number as numbering.ts writes it (BR-FR-01/02), and the event as the document reads, or nothing commits.
       if (finalized.number !== formatNumber(series, sequence)) throw new Error(`number ${finalized.number} is not ${formatNumber(series, sequence)}`);
+      if (!isDeepStrictEqual({ ...announced, number: finalized.number }, documentEventData(finalized, draft.status))) throw new Error(`the ${kind}.finalized event of ${id} differs from the document`);
       await options.afterNumber?.(finalized.number);
-      await recordEvent(tx, ctx, `${kind}.finalized`, documentEventData(finalized, draft.status), ctx.now);
       return finalized;
     });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { deliveryChannel } from './store.js';
@@ -8,9 +8,11 @@ import { webhookDeliveries, webhookEndpoints } from './schema.js';
  * Creates, in the events' own transaction and in one statement, a pending delivery of each event
  * (all of one type) for each enabled endpoint of the scope subscribed to that type (or for
  * `onlyEndpoints`, as a ping does), and notifies the workers when there is any. The rows are the
- * jobs: nothing is lost if the process dies right after the commit.
+ * jobs: nothing is lost if the process dies right after the commit. `alongside`, a data-modifying
+ * statement (the events' own insert), runs in the same statement: one round trip for both.
  */
-export async function enqueueDeliveries(tx: Executor, scope: Scope, type: string, events: { id: string; created: Date }[], onlyEndpoints?: string[]): Promise<void> {
+export async function enqueueDeliveries(tx: Executor, scope: Scope, type: string, events: { id: string; created: Date }[], options: { onlyEndpoints?: string[] | undefined; alongside?: SQL } = {}): Promise<void> {
+  const { onlyEndpoints, alongside } = options;
   if (events.length === 0) return;
   const e = webhookEndpoints;
   const targets = onlyEndpoints
@@ -19,7 +21,7 @@ export async function enqueueDeliveries(tx: Executor, scope: Scope, type: string
   const ids = sql`array[${sql.join(events.map((event) => sql`${event.id}`), sql`, `)}]::text[]`;
   const times = sql`array[${sql.join(events.map((event) => sql`${event.created.toISOString()}`), sql`, `)}]::timestamptz[]`;
   await tx.execute(sql`
-    with created as (
+    with ${alongside ? sql`alongside as (${alongside}), ` : sql``}created as (
       insert into ${webhookDeliveries} (company_id, livemode, id, event_id, endpoint_id, generation, state, attempt_count, next_attempt_at, created, updated)
       select ${e.companyId}, ${e.livemode}, 'del_' || substr(md5(random()::text || ${e.id} || ev.id), 1, 26), ev.id, ${e.id}, 1, 'pending', 0, ev.at, ev.at, ev.at
       from ${e} cross join unnest(${ids}, ${times}) as ev(id, at)

@@ -123,6 +123,35 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
     assert.equal(again.data.error.code, 'invalid_status_transition');
   });
 
+  await t.test('finalize with an Idempotency-Key: the retry replays the response; one number, one event; the event\'s data is the finalized document\'s', async () => {
+    const { key } = await seller(h);
+    const first = await readyDraft(h, key);
+    const second = await readyDraft(h, key);
+    const headers = { 'idempotency-key': `finalize-${first.id}` };
+    const response = await h.call('POST', `/v1/invoices/${first.id}/finalize`, { key, headers });
+    assert.equal(response.statusCode, 200, response.body);
+    const replay = await h.call('POST', `/v1/invoices/${first.id}/finalize`, { key, headers });
+    assert.equal(replay.statusCode, 200);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(replay.body, response.body);
+    // The next finalization takes the next number: the replay consumed none.
+    const next = await h.call('POST', `/v1/invoices/${second.id}/finalize`, { key });
+    assert.equal(next.data.number, response.data.number.replace(/\d+$/, (n: string) => String(Number(n) + 1).padStart(n.length, '0')));
+    const events = (await eventsOf(h, key, 'invoice.finalized')).filter((e) => e.data.id === first.id);
+    assert.equal(events.length, 1);
+    const invoice = response.data;
+    assert.deepEqual(
+      events[0].data,
+      {
+        id: invoice.id, object: 'invoice', status: 'finalized', previous_status: 'draft', livemode: false, number: invoice.number,
+        documentStatus: 'finalized', transmissionStatus: 'pending', transmissionDetail: null, paymentStatus: 'unpaid',
+        paErrorCode: null, rejectionReason: null, rejectionCategory: null, rejectionCode: null, rejectionSource: null, metadata: {},
+      },
+    );
+    assert.equal(events[0].request.idempotency_key, headers['idempotency-key']);
+    assert.match(events[0].request.id, /^req_/);
+  });
+
   await t.test('a consumer sale: outside e-invoicing (transmission not_applicable); an inline buyer with its decision', async () => {
     const { key } = await seller(h);
     const buyer = { type: 'individual', name: 'Camille Martin', address: { line1: '8 place Bellecour', postalCode: '69002', city: 'Lyon', country: 'FR' } };
