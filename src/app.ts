@@ -24,6 +24,7 @@ import { creditNoteRoutes, refundSchema } from './credit-notes/routes.js';
 import { paymentRoutes, paymentSchema } from './payments/routes.js';
 import { quoteRoutes, quoteSchema } from './quotes/routes.js';
 import { paymentPortalRoutes } from './payment-portal/routes.js';
+import { quotePortalRoutes } from './quote-portal/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { dashboardRoutes } from './dashboard/plugin.js';
 
@@ -85,8 +86,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     return { status: 'ok' };
   });
   await app.register(docsRoutes);
-  // The public payment page of an invoice: no key, outside /v1.
+  // The public pages of an invoice (payment) and of a quote: no key, outside /v1.
   await app.register(paymentPortalRoutes, { deps });
+  await app.register(quotePortalRoutes, { deps });
   // The dashboard: its own encapsulated context (sessions, forms, security headers), not under /v1.
   await app.register(dashboardRoutes, { deps, prefix: '/dashboard' });
   return app;

@@ -1,4 +1,4 @@
-import { html, type Html } from './html.js';
+import { html, type Html } from '../http/html.js';
 import { dashboardPrefix, envs, type Page } from './context.js';
 
 export type Section = 'keys' | 'webhooks' | 'events' | 'account';

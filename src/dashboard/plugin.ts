@@ -7,7 +7,7 @@ import { looksLikeToken } from '../users/tokens.js';
 import { dashboardPrefix, envs, pageOf } from './context.js';
 import { clearCookie, readCookie, sessionCookie } from './cookies.js';
 import { installFormParser } from './form.js';
-import { html } from './html.js';
+import { html } from '../http/html.js';
 import { bareLayout, layout } from './layout.js';
 import { describeError, PageError } from './page-error.js';
 import { checkForm, installSecurityHeaders } from './security.js';

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { catalogue, errorTypes } from '../kernel/errors.js';
-
-const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+import { escapeHtml as escape } from '../http/html.js';
 
 /** The page every `doc_url` points into: one anchor per code of the catalogue. */
 function errorsPage(): string {

@@ -1,6 +1,6 @@
-/** The public payment page of a live invoice, server-rendered, no script. Pure. */
+import { escapeHtml as escape } from '../http/html.js';
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+/** The public payment page of a live invoice, server-rendered, no script. Pure. */
 
 export interface PageFacts {
   seller: string;

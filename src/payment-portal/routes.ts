@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
+import { sendPublicPage } from '../http/public-page.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { getCompany } from '../companies/service.js';
 import { amountDueOf, documentOfPortalToken, euros } from '../invoices/service.js';
@@ -24,12 +25,6 @@ export async function paymentPortalRoutes(app: FastifyInstance, { deps }: { deps
     const html = paymentPage({
       seller: company.name, number: row.number!, issueDate: row.issueDate, dueDate: row.dueDate, total: euros(row.total ?? 0), amountDue: euros(due), currency: row.currency, paid: due === 0,
     });
-    return reply
-      .header('Cache-Control', 'no-store')
-      .header('Referrer-Policy', 'no-referrer')
-      .header('X-Robots-Tag', 'noindex')
-      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
-      .type('text/html; charset=utf-8')
-      .send(html);
+    return sendPublicPage(reply, html);
   });
 }

@@ -25,6 +25,8 @@ export const quoteSchema = Type.Object({
   notes: nullable(Type.String()),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   invoiceId: nullable(Type.String({ description: 'The draft invoice it was converted into.' })),
+  publicUrl: nullable(Type.String({ description: 'The quote\'s public page for the customer, from its finalization; the first opening of a sent quote emits `quote.viewed`.' })),
+  viewedAt: nullable(Type.String({ description: 'When the customer first opened the sent quote\'s page.' })),
   created: Type.String(),
   updated: Type.String(),
 }, { $id: 'Quote' });

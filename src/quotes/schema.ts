@@ -24,6 +24,10 @@ export const quotes = pgTable('quotes', {
   finalizedAt: instant('finalized_at'),
   sentAt: instant('sent_at'),
   decidedAt: instant('decided_at'),
+  /** The secret of the quote's public page, given at finalization. */
+  viewToken: text('view_token'),
+  /** The first time the customer opened the page of the sent quote (`quote.viewed`). */
+  viewedAt: instant('viewed_at'),
   created: instant('created').notNull(),
   updated: instant('updated').notNull(),
 }, (t) => [
@@ -31,4 +35,5 @@ export const quotes = pgTable('quotes', {
   index('quotes_list').on(t.companyId, t.livemode, t.id),
   uniqueIndex('quotes_number').on(t.companyId, t.livemode, t.number).where(sql`number is not null`),
   index('quotes_expiry').on(t.expiresAt).where(sql`status in ('finalized', 'sent')`),
+  uniqueIndex('quotes_view_token').on(t.viewToken).where(sql`view_token is not null`),
 ]);

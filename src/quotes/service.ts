@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Type, type Static } from 'typebox';
 import type { Deps } from '../deps.js';
 import type { Executor, Tx } from '../db/database.js';
@@ -17,7 +18,7 @@ import {
 import { customerFixtures } from '../customers/service.js';
 import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
 import { checkStillValid, quoteMove, type QuoteAction, type QuoteStatus } from './quote-status.js';
-import { claimExpired, deleteScopeQuotes, findQuote, insertQuotes, pageQuotes, updateQuote, type QuoteRow } from './store.js';
+import { claimExpired, deleteScopeQuotes, findQuote, findQuoteByViewToken, insertQuotes, pageQuotes, updateQuote, type QuoteRow } from './store.js';
 
 /** Quotes (devis): drafts, numbered in their own series, sent, accepted or refused, expired, converted into a draft invoice. */
 
@@ -37,15 +38,22 @@ export interface Quote {
   notes: string | null;
   metadata: Record<string, unknown>;
   invoiceId: string | null;
+  /** The quote's public page, for the customer (its first view once sent: `quote.viewed`); null for a draft. */
+  publicUrl: string | null;
+  viewedAt: string | null;
   created: string;
   updated: string;
 }
 
-export function toQuote(row: QuoteRow): Quote {
+/** The secret in a quote's public address. */
+const viewToken = () => randomBytes(24).toString('base64url');
+
+export function toQuote(row: QuoteRow, publicUrl: string): Quote {
   return {
     id: row.id, object: 'quote', livemode: row.livemode, number: row.number, status: row.status as QuoteStatus, customerId: row.customerId,
     buyer: (row.buyer as BuyerSnapshot | null) ?? null, currency: row.currency, lines: row.lines as unknown as DocumentLine[], subtotal: row.subtotal,
     issueDate: row.issueDate, validUntil: row.validUntil, notes: row.notes, metadata: row.metadata, invoiceId: row.invoiceId,
+    publicUrl: row.viewToken ? `${publicUrl}/quote/${row.viewToken}` : null, viewedAt: row.viewedAt?.toISOString() ?? null,
     created: row.created.toISOString(), updated: row.updated.toISOString(),
   };
 }
@@ -79,7 +87,7 @@ export const quoteUpdateBody = Type.Object({
 export type QuoteInput = Static<typeof quoteCreateBody>;
 export type QuoteUpdate = Static<typeof quoteUpdateBody>;
 
-type Needs = Pick<Deps, 'db'>;
+type Needs = Pick<Deps, 'db' | 'config'>;
 export const defaultValidityDays = 30;
 
 const notFound = (id: string) => refuse('not_found', `No quote ${id}.`, { param: 'id' });
@@ -94,25 +102,25 @@ export async function createQuote(deps: Needs, ctx: CallContext, input: QuoteInp
   const row: QuoteRow = {
     ...ctx.scope, id: newId('quote', ctx.now), number: null, status: 'draft', ...party, buyer: party.buyer as unknown as Record<string, unknown> | null,
     currency: input.currency ?? 'EUR', lines: lines as unknown as Record<string, unknown>[], subtotal: subtotalOf(lines), issueDate: null,
-    validUntil: input.validUntil ?? null, notes: input.notes ?? null, metadata, invoiceId: null, expiresAt: null, finalizedAt: null, sentAt: null,
+    validUntil: input.validUntil ?? null, notes: input.notes ?? null, metadata, invoiceId: null, expiresAt: null, finalizedAt: null, sentAt: null, viewToken: null, viewedAt: null,
     decidedAt: null, created: ctx.now, updated: ctx.now,
   };
   await inTransaction(deps.db, ctx, async (tx) => {
     await insertQuotes(tx, [row]);
     await recordEvent(tx, ctx, 'quote.created', quoteEventData(row), ctx.now);
   });
-  return toQuote(row);
+  return toQuote(row, deps.config.publicUrl);
 }
 
 export async function getQuote(deps: Needs, scope: Scope, id: string): Promise<Quote> {
   const row = await findQuote(deps.db, scope, id);
   if (!row) throw notFound(id);
-  return toQuote(row);
+  return toQuote(row, deps.config.publicUrl);
 }
 
 export async function listQuotes(deps: Needs, scope: Scope, page: PageRequest, filters: { status?: string | undefined; customerId?: string | undefined }): Promise<ListEnvelope<Quote>> {
   const rows = await pageQuotes(deps.db, scope, page, filters);
-  return toListEnvelope(rows, page, '/v1/quotes', (row) => row.id, toQuote);
+  return toListEnvelope(rows, page, '/v1/quotes', (row) => row.id, (row) => toQuote(row, deps.config.publicUrl));
 }
 
 export async function updateQuoteDraft(deps: Needs, ctx: CallContext, id: string, input: QuoteUpdate): Promise<Quote> {
@@ -134,7 +142,7 @@ export async function updateQuoteDraft(deps: Needs, ctx: CallContext, id: string
     if (Object.keys(changes).length === 0) return current;
     return updateQuote(tx, ctx.scope, id, { ...changes, updated: ctx.now });
   });
-  return toQuote(row);
+  return toQuote(row, deps.config.publicUrl);
 }
 
 /** One move of the table, on the locked quote, with its event. */
@@ -149,7 +157,7 @@ async function move(deps: Needs, ctx: CallContext, id: string, action: Exclude<Q
       if (validUntil < today) throw refuse('invalid_field_value', `\`validUntil\` ${validUntil} is already past.`, { param: 'validUntil' });
       const series = seriesOf('quote', ctx.scope.livemode, Number(today.slice(0, 4)));
       const number = formatNumber(series, await takeNextValue(tx, ctx.scope, series));
-      return updateQuote(tx, ctx.scope, id, { status: next.to, number, issueDate: today, validUntil, expiresAt: endOfDay(validUntil), finalizedAt: ctx.now, updated: ctx.now });
+      return updateQuote(tx, ctx.scope, id, { status: next.to, number, issueDate: today, validUntil, expiresAt: endOfDay(validUntil), finalizedAt: ctx.now, viewToken: viewToken(), updated: ctx.now });
     }
     checkStillValid(id, current.validUntil, today);
     const stamp: Partial<QuoteRow> = action === 'send' ? { sentAt: ctx.now } : { decidedAt: ctx.now };
@@ -157,7 +165,7 @@ async function move(deps: Needs, ctx: CallContext, id: string, action: Exclude<Q
     if (next.event) await recordEvent(tx, ctx, next.event, quoteEventData(updated), ctx.now);
     return updated;
   });
-  return toQuote(row);
+  return toQuote(row, deps.config.publicUrl);
 }
 
 export const finalizeQuote = (deps: Needs, ctx: CallContext, id: string) => move(deps, ctx, id, 'finalize');
@@ -189,7 +197,32 @@ export async function convertQuote(deps: Pick<Deps, 'db' | 'config'>, ctx: CallC
     await recordEvent(tx, ctx, next.event!, quoteEventData(updated, { invoiceId: invoice.id }), later(ctx.now, 1));
     return { quote: updated, invoice };
   });
-  return { quote: toQuote(result.quote), invoice: toDocument(result.invoice, deps.config.publicUrl) };
+  return { quote: toQuote(result.quote, deps.config.publicUrl), invoice: toDocument(result.invoice, deps.config.publicUrl) };
+}
+
+/** What the public page of a quote shows. */
+export interface QuoteView {
+  seller: string;
+  quote: Quote;
+}
+
+/**
+ * `GET /quote/:token`: the customer opens the quote's page. The first opening of a sent quote
+ * records `viewedAt` and emits `quote.viewed` (once); the seller's own look at a quote not yet
+ * sent, and any later opening, emit nothing. Null for an unknown token.
+ */
+export async function viewQuote(deps: Pick<Deps, 'db' | 'clock' | 'config'>, token: string): Promise<QuoteView | null> {
+  const found = await inTransaction(deps.db, null, async (tx) => {
+    const seen = await findQuoteByViewToken(tx, token);
+    if (!seen || seen.row.status !== 'sent' || seen.row.viewedAt !== null) return seen;
+    const scope = { companyId: seen.row.companyId, livemode: seen.row.livemode };
+    const now = scopeTime(deps.clock.now(), scope.livemode, seen.sandboxClockOffsetMs);
+    const ctx: CallContext = { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
+    const updated = await updateQuote(tx, scope, seen.row.id, { viewedAt: now, updated: now });
+    await recordEvent(tx, ctx, 'quote.viewed', quoteEventData(updated), now);
+    return { ...seen, row: updated };
+  });
+  return found ? { seller: found.seller, quote: toQuote(found.row, deps.config.publicUrl) } : null;
 }
 
 /** Open quotes whose validity date passed (on the sandbox clock for test quotes) expire: `quote.expired`. */
@@ -236,14 +269,14 @@ export async function seedQuoteFixtures(tx: Executor, ctx: CallContext): Promise
   const issueDate = addDays(today, -3);
   const series = seriesOf('quote', false, Number(issueDate.slice(0, 4)));
   const validUntil = addDays(issueDate, defaultValidityDays);
-  const common = { ...scope, customerId, buyer: null, currency: 'EUR', lines: lines as unknown as Record<string, unknown>[], subtotal: subtotalOf(lines), notes: null, invoiceId: null, decidedAt: null };
+  const common = { ...scope, customerId, buyer: null, currency: 'EUR', lines: lines as unknown as Record<string, unknown>[], subtotal: subtotalOf(lines), notes: null, invoiceId: null, decidedAt: null, viewedAt: null };
   const rows: QuoteRow[] = [
     {
-      ...common, id: fixtureId('quote', scope.companyId, 'sent', 2), number: formatNumber(series, 1), status: 'sent', issueDate, validUntil, metadata: { fixture: 'sent' },
+      ...common, id: fixtureId('quote', scope.companyId, 'sent', 2), number: formatNumber(series, 1), status: 'sent', issueDate, validUntil, metadata: { fixture: 'sent' }, viewToken: viewToken(),
       expiresAt: endOfDay(validUntil), finalizedAt: new Date(`${issueDate}T09:00:00Z`), sentAt: new Date(`${issueDate}T09:05:00Z`), created: fixtureCreated(2), updated: new Date(`${issueDate}T09:05:00Z`),
     },
     {
-      ...common, id: fixtureId('quote', scope.companyId, 'draft', 1), number: null, status: 'draft', issueDate: null, validUntil: null, metadata: { fixture: 'draft' },
+      ...common, id: fixtureId('quote', scope.companyId, 'draft', 1), number: null, status: 'draft', issueDate: null, validUntil: null, metadata: { fixture: 'draft' }, viewToken: null,
       expiresAt: null, finalizedAt: null, sentAt: null, created: fixtureCreated(1), updated: fixtureCreated(1),
     },
   ];

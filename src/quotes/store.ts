@@ -49,6 +49,16 @@ export async function claimExpired(tx: Executor, now: Date, limit: number, compa
   return rows.map(({ row, offset }) => ({ row, sandboxClockOffsetMs: offset }));
 }
 
+/** The quote behind a public page's token (any company), locked, with its seller's name and sandbox offset. */
+export async function findQuoteByViewToken(tx: Executor, token: string): Promise<{ row: QuoteRow; seller: string; sandboxClockOffsetMs: number } | undefined> {
+  const [found] = await tx.select({ row: quotes, seller: companies.name, offset: companies.sandboxClockOffsetMs }).from(quotes)
+    .innerJoin(companies, eq(companies.id, quotes.companyId))
+    .where(eq(quotes.viewToken, token))
+    .limit(1)
+    .for('update', { of: quotes });
+  return found && { row: found.row, seller: found.seller, sandboxClockOffsetMs: found.offset };
+}
+
 export async function deleteScopeQuotes(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(quotes).where(inScope(quotes, scope)).returning({ id: quotes.id });
   return rows.length;

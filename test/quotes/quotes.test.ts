@@ -117,4 +117,39 @@ test('quotes', async (t) => {
     assert.equal((await h.call('POST', '/v1/quotes', { key: reader, body: { buyer: { name: 'x' }, lines: [advice] } })).statusCode, 403);
     assert.equal((await h.call('GET', '/v1/quotes', { key: reader })).statusCode, 200);
   });
+  await t.test('the public page of a quote: from finalization; its first opening once sent emits quote.viewed, once; escaped; unknown token 404', async () => {
+    const { key } = await seller(h);
+    const q = await quote(h, key, { lines: [{ ...advice, description: 'Conseil <script>alert(1)</script>' }], metadata: { deal: 'D-10' } });
+    assert.equal(q.publicUrl, null, 'a draft has no public page');
+    const finalized = (await act(h, key, q.id, 'finalize')).data;
+    const match = /^https:\/\/api\.facteur\.test(\/quote\/[A-Za-z0-9_-]{32})$/.exec(finalized.publicUrl);
+    assert.ok(match, finalized.publicUrl);
+    const path = match[1]!;
+    const preview = await h.call('GET', path);
+    assert.equal(preview.statusCode, 200);
+    assert.match(String(preview.headers['content-type']), /^text\/html/);
+    assert.match(String(preview.headers['content-security-policy']), /default-src 'none'/);
+    assert.equal(preview.headers['cache-control'], 'no-store');
+    assert.ok(preview.body.includes('TEST-D2026-000001'));
+    assert.ok(preview.body.includes('Conseil &lt;script&gt;alert(1)&lt;/script&gt;'), 'line text is escaped');
+    assert.ok(!preview.body.includes('<script>'));
+    assert.ok(preview.body.includes('270.00'), 'the total excluding VAT in euros');
+    assert.equal((await eventsOf(h, key, 'quote.viewed')).length, 0, 'the seller\'s look at a quote not sent is not a view');
+
+    await act(h, key, q.id, 'send');
+    const opened = h.clock.now();
+    assert.equal((await h.call('GET', path)).statusCode, 200);
+    await h.call('GET', path);
+    const viewed = await eventsOf(h, key, 'quote.viewed');
+    assert.equal(viewed.length, 1, 'one event for the first opening only');
+    assert.deepEqual(viewed[0].data, { id: q.id, object: 'quote', status: 'sent', number: 'TEST-D2026-000001', metadata: { deal: 'D-10' } });
+    const read = (await h.call('GET', `/v1/quotes/${q.id}`, { key })).data;
+    assert.equal(read.status, 'sent', 'a view changes no status');
+    assert.ok(Date.parse(read.viewedAt) >= opened.getTime() - 1000 && Date.parse(read.viewedAt) <= h.clock.now().getTime(), 'on the sandbox clock');
+    assert.equal(read.publicUrl, finalized.publicUrl);
+
+    const unknown = await h.call('GET', '/quote/nope-not-a-token');
+    assert.equal(unknown.statusCode, 404);
+    assert.equal(unknown.data.error.code, 'not_found');
+  });
 });

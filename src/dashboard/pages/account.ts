@@ -7,7 +7,7 @@ import { changePassword } from '../../users/service.js';
 import { minPasswordLength } from '../../users/password-rules.js';
 import { pageOf, type Env } from '../context.js';
 import { formOf } from '../form.js';
-import { html } from '../html.js';
+import { html } from '../../http/html.js';
 import { csrfField, formatTime, layout, noticeOf } from '../layout.js';
 
 const number = new Intl.NumberFormat('en-GB');

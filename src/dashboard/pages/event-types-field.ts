@@ -1,5 +1,5 @@
 import { eventTypes } from '../../events/event-types.js';
-import { html, type Html } from '../html.js';
+import { html, type Html } from '../../http/html.js';
 
 /** The event types grouped by their object (`invoice.paid` under invoice), for checkboxes. */
 function groups(): Map<string, string[]> {

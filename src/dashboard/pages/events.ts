@@ -4,7 +4,7 @@ import { eventTypes, isEventType } from '../../events/event-types.js';
 import { getEventWithDeliveries, listEventsByDelivery, retryEvent, withDeliveries, type EventWithDeliveries } from '../../webhooks/service.js';
 import { callContextOf, pageOf, type Env, type Page } from '../context.js';
 import { formOf } from '../form.js';
-import { html, type Html } from '../html.js';
+import { html, type Html } from '../../http/html.js';
 import { csrfField, formatTime, layout, noticeOf } from '../layout.js';
 
 const pageSize = 25;

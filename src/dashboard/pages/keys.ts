@@ -6,7 +6,7 @@ import { scopeResources } from '../../api-keys/scopes.js';
 import { pageOf, type Env, type Page } from '../context.js';
 import { formOf } from '../form.js';
 import { describeError } from '../page-error.js';
-import { html, type Html } from '../html.js';
+import { html, type Html } from '../../http/html.js';
 import { csrfField, formatTime, layout, noticeOf } from '../layout.js';
 
 function statusOf(key: ApiKeyResource, now: Date): 'active' | 'revoked' | 'expired' {

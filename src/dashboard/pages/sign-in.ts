@@ -8,7 +8,7 @@ import { looksLikeToken, newToken } from '../../users/tokens.js';
 import { dashboardPrefix } from '../context.js';
 import { clearCookie, formCookie, readCookie, sessionCookie, setCookie } from '../cookies.js';
 import { formOf } from '../form.js';
-import { html } from '../html.js';
+import { html } from '../../http/html.js';
 import { bareLayout, noticeOf } from '../layout.js';
 
 const signedOut = { signedOut: true };

@@ -11,7 +11,7 @@ import { clearCookie, sessionCookie } from '../cookies.js';
 
 import { formOf } from '../form.js';
 import { describeError } from '../page-error.js';
-import { html, type Html } from '../html.js';
+import { html, type Html } from '../../http/html.js';
 import { csrfField, formatTime, layout, noticeOf } from '../layout.js';
 import { eventsFromForm, eventTypesField } from './event-types-field.js';
 
