@@ -18,7 +18,12 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string | Buffer;
       setupRequest?: (request: RequestData, context: Record<string, unknown>) => RequestData | null | undefined;
-      onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+      onResponse?: (
+        status: number,
+        body: string,
+        context: Record<string, unknown>,
+        headers: Record<string, string>,
+      ) => void;
     }
 
     interface Options {

@@ -34,16 +34,34 @@ export interface CustomerBenchOptions {
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
 
-function call(options: CustomerBenchOptions, method: string, path: string, key: string, body?: string, contentType = 'application/json'): Promise<{ status: number; body: string }> {
+function call(
+  options: CustomerBenchOptions,
+  method: string,
+  path: string,
+  key: string,
+  body?: string,
+  contentType = 'application/json',
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({
-      host: '127.0.0.1', servername: 'localhost', port: options.port, path, method, ca: options.cert,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': contentType, 'content-length': Buffer.byteLength(body) } : {}) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpsRequest(
+      {
+        host: '127.0.0.1',
+        servername: 'localhost',
+        port: options.port,
+        path,
+        method,
+        ca: options.cert,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body !== undefined ? { 'content-type': contentType, 'content-length': Buffer.byteLength(body) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
     req.end(body);
@@ -53,16 +71,27 @@ function call(options: CustomerBenchOptions, method: string, path: string, key: 
 /** A customer of every field, different on each line (a French company with SIRET and VAT number). */
 function csvFile(lines: number): string {
   const rows = ['type,name,email,siren,siret,vatNumber,line1,line2,postalCode,city,country'];
-  for (let i = 0; i < lines; i++) rows.push(`company,Société ${i},compta${i}@example.com,732829320,73282932000017,FR44732829320,${i} rue de la Paix,Bâtiment B,75002,Paris,FR`);
+  for (let i = 0; i < lines; i++)
+    rows.push(
+      `company,Société ${i},compta${i}@example.com,732829320,73282932000017,FR44732829320,${i} rue de la Paix,Bâtiment B,75002,Paris,FR`,
+    );
   return `${rows.join('\n')}\n`;
 }
 
 const customerBody = JSON.stringify({
-  type: 'company', name: 'Atelier Lumière SAS', email: 'compta@atelier.example', siret: '73282932000017', vatNumber: 'FR44732829320',
-  address: { line1: '12 rue de la Paix', postalCode: '75002', city: 'Paris', country: 'FR' }, metadata: { crm: 'A-17' },
+  type: 'company',
+  name: 'Atelier Lumière SAS',
+  email: 'compta@atelier.example',
+  siret: '73282932000017',
+  vatNumber: 'FR44732829320',
+  address: { line1: '12 rue de la Paix', postalCode: '75002', city: 'Paris', country: 'FR' },
+  metadata: { crm: 'A-17' },
 });
 
-async function createThroughput(options: CustomerBenchOptions, keys: string[]): Promise<{ errors: number; requestsPerSecond: number }> {
+async function createThroughput(
+  options: CustomerBenchOptions,
+  keys: string[],
+): Promise<{ errors: number; requestsPerSecond: number }> {
   let next = 0;
   // Every create carries its own Idempotency-Key, as a careful client sends: the idempotent POST measured.
   const tag = Math.random().toString(36).slice(2);
@@ -75,18 +104,30 @@ async function createThroughput(options: CustomerBenchOptions, keys: string[]): 
       duration: seconds,
       timeout: 10,
       tlsOptions: { ca: options.cert, servername: 'localhost' },
-      requests: [{
-        method: 'POST',
-        body: customerBody,
-        setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'content-type': 'application/json', authorization: `Bearer ${keys[next % keys.length]}`, 'idempotency-key': `bench-${tag}-${next++}` } }),
-      }],
+      requests: [
+        {
+          method: 'POST',
+          body: customerBody,
+          setupRequest: (request) => ({
+            ...request,
+            headers: {
+              ...request.headers,
+              'content-type': 'application/json',
+              authorization: `Bearer ${keys[next % keys.length]}`,
+              'idempotency-key': `bench-${tag}-${next++}`,
+            },
+          }),
+        },
+      ],
     });
     return instance;
   };
   await run(options.warmupSeconds);
   const result = await run(options.seconds);
   const non2xx = result.non2xx;
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]));
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]),
+  );
   options.emit({
     name: 'customers-create',
     requestsPerSecond: round(result.requests.total / result.duration, 1),
@@ -104,14 +145,18 @@ async function createThroughput(options: CustomerBenchOptions, keys: string[]): 
   return { errors: result.errors + non2xx, requestsPerSecond: round(result.requests.total / result.duration, 1) };
 }
 
-export async function runCustomerBench(options: CustomerBenchOptions): Promise<{ errors: number; createRequestsPerSecond: number }> {
+export async function runCustomerBench(
+  options: CustomerBenchOptions,
+): Promise<{ errors: number; createRequestsPerSecond: number }> {
   const { progress, emit } = options;
   let errors = 0;
   // Test-mode writes count toward the per-minute limit (1,000 per key on the pro plan): enough keys
   // that none reaches it even at several thousand requests per second.
   const keys = await options.createKeys(40);
 
-  progress(`customers-create: POST /v1/customers; ${options.warmupSeconds} s warmup + ${options.seconds} s measured, ${options.connections} connections`);
+  progress(
+    `customers-create: POST /v1/customers; ${options.warmupSeconds} s warmup + ${options.seconds} s measured, ${options.connections} connections`,
+  );
   const create = await createThroughput(options, keys);
   errors += create.errors;
 
@@ -119,9 +164,17 @@ export async function runCustomerBench(options: CustomerBenchOptions): Promise<{
   const syncStarted = performance.now();
   const sync = await call(options, 'POST', '/v1/customers/import', keys[0]!, csvFile(1_000), 'text/csv');
   const syncSeconds = (performance.now() - syncStarted) / 1000;
-  const syncResult = sync.status === 200 ? JSON.parse(sync.body) as { imported: number; refused: number } : null;
+  const syncResult = sync.status === 200 ? (JSON.parse(sync.body) as { imported: number; refused: number }) : null;
   if (!syncResult || syncResult.imported !== 1_000) errors += 1;
-  emit({ name: 'customers-import-sync', lines: 1_000, status: sync.status, wallSeconds: round(syncSeconds, 3), linesPerSecond: round(1_000 / syncSeconds, 0), imported: syncResult?.imported ?? null, refused: syncResult?.refused ?? null });
+  emit({
+    name: 'customers-import-sync',
+    lines: 1_000,
+    status: sync.status,
+    wallSeconds: round(syncSeconds, 3),
+    linesPerSecond: round(1_000 / syncSeconds, 0),
+    imported: syncResult?.imported ?? null,
+    refused: syncResult?.refused ?? null,
+  });
 
   const lines = Number(process.env.BENCH_IMPORT_LINES ?? 10_000);
   progress(`customers-import: ${lines} lines as a job, the job worker in this process`);
@@ -142,9 +195,11 @@ export async function runCustomerBench(options: CustomerBenchOptions): Promise<{
     const started = performance.now();
     const accepted = await call(options, 'POST', '/v1/customers/import', keys[1]!, body, 'text/csv');
     const acceptedSeconds = (performance.now() - started) / 1000;
-    if (accepted.status !== 202) throw new Error(`the import answered ${accepted.status}: ${accepted.body.slice(0, 500)}`);
+    if (accepted.status !== 202)
+      throw new Error(`the import answered ${accepted.status}: ${accepted.body.slice(0, 500)}`);
     const jobId = (JSON.parse(accepted.body) as { id: string }).id;
-    let job: { status: string; progress: { processed: number }; result: { imported: number; refused: number } | null } = { status: 'queued', progress: { processed: 0 }, result: null };
+    let job: { status: string; progress: { processed: number }; result: { imported: number; refused: number } | null } =
+      { status: 'queued', progress: { processed: 0 }, result: null };
     const deadline = Date.now() + 300_000;
     while ((job.status === 'queued' || job.status === 'running') && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -164,7 +219,12 @@ export async function runCustomerBench(options: CustomerBenchOptions): Promise<{
       refused: job.result?.refused ?? null,
       goal: 'a 10,000-line import in under 3 seconds',
       goalMet: lines === 10_000 && job.status === 'succeeded' && wallSeconds < 3,
-      workerProcess: { peakRssMb: mb(peak.rss), rssIncreaseMb: mb(peak.rss - baseline.rss), peakHeapUsedMb: mb(peak.heapUsed), heapIncreaseMb: mb(peak.heapUsed - baseline.heapUsed) },
+      workerProcess: {
+        peakRssMb: mb(peak.rss),
+        rssIncreaseMb: mb(peak.rss - baseline.rss),
+        peakHeapUsedMb: mb(peak.heapUsed),
+        heapIncreaseMb: mb(peak.heapUsed - baseline.heapUsed),
+      },
       pollIntervalMs: 20,
     });
   } finally {

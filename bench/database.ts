@@ -43,7 +43,9 @@ export async function openBenchDatabase(scratch: string, progress: (message: str
       name,
       pid: null,
       async close() {
-        await admin.query(`drop database if exists ${name} with (force)`).catch((error: unknown) => progress(`could not drop ${name}: ${String(error)}`));
+        await admin
+          .query(`drop database if exists ${name} with (force)`)
+          .catch((error: unknown) => progress(`could not drop ${name}: ${String(error)}`));
         await admin.end().catch(() => undefined);
         progress(`database ${name} dropped`);
       },
@@ -51,7 +53,9 @@ export async function openBenchDatabase(scratch: string, progress: (message: str
   }
   const dataDir = join(scratch, 'postgres-data');
   const embedded = await openEmbeddedPostgres({ dataDir, ownsServer: true, log: progress });
-  const pid = Number((await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  const pid = Number(
+    (await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0],
+  );
   return {
     url: embedded.url,
     kind: 'embedded',

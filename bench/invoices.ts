@@ -52,20 +52,39 @@ export interface InvoiceBenchResult {
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 const goal = 300;
 
-function call(options: InvoiceBenchOptions, method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: any }> {
+function call(
+  options: InvoiceBenchOptions,
+  method: string,
+  path: string,
+  key: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const text = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({
-      host: '127.0.0.1', servername: 'localhost', port: options.port, path, method, ca: options.cert,
-      headers: { authorization: `Bearer ${key}`, ...(text !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, body: raw ? JSON.parse(raw) : null });
-      });
-    });
+    const req = httpsRequest(
+      {
+        host: '127.0.0.1',
+        servername: 'localhost',
+        port: options.port,
+        path,
+        method,
+        ca: options.cert,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(text !== undefined
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }
+            : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: raw ? JSON.parse(raw) : null });
+        });
+      },
+    );
     req.on('error', reject);
     req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
     req.end(text);
@@ -77,15 +96,23 @@ const lines = [
   { description: 'Conseil', quantity: '1.5', unitPrice: '90', nature: 'services' },
 ];
 // The bench company's SIREN is 732829320: the buyer is another company.
-const buyer = { type: 'company', name: 'Client SAS', siret: '10000000900017', vatNumber: 'FR88100000009', address: { postalCode: '75008', country: 'FR' } };
+const buyer = {
+  type: 'company',
+  name: 'Client SAS',
+  siret: '10000000900017',
+  vatNumber: 'FR88100000009',
+  address: { postalCode: '75008', country: 'FR' },
+};
 
 /** Runs `work` on `count` items, `concurrency` at a time. */
 async function pool<T>(count: number, concurrency: number, work: (index: number) => Promise<T>): Promise<T[]> {
   const results: T[] = new Array(count);
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let index = next++; index < count; index = next++) results[index] = await work(index);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let index = next++; index < count; index = next++) results[index] = await work(index);
+    }),
+  );
   return results;
 }
 
@@ -120,7 +147,11 @@ function runOf(result: autocannon.Result, seconds: number): Run {
 }
 
 /** autocannon over HTTPS: each request built by `next` (path, key, body), `amount` requests or `seconds`. */
-async function load(options: InvoiceBenchOptions, limit: { seconds: number } | { amount: number }, next: () => { path: string; key: string; body?: string; idempotencyKey?: string }): Promise<Run> {
+async function load(
+  options: InvoiceBenchOptions,
+  limit: { seconds: number } | { amount: number },
+  next: () => { path: string; key: string; body?: string; idempotencyKey?: string },
+): Promise<Run> {
   const instance = autocannon({
     url: `https://127.0.0.1:${options.port}`,
     connections: options.connections,
@@ -128,17 +159,26 @@ async function load(options: InvoiceBenchOptions, limit: { seconds: number } | {
     ...('seconds' in limit ? { duration: limit.seconds } : { amount: limit.amount }),
     timeout: 20,
     tlsOptions: { ca: options.cert, servername: 'localhost' },
-    requests: [{
-      method: 'POST',
-      setupRequest: (request) => {
-        const { path, key, body, idempotencyKey } = next();
-        return {
-          ...request, method: 'POST', path,
-          headers: { ...request.headers, authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
-          ...(body ? { body } : {}),
-        };
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          const { path, key, body, idempotencyKey } = next();
+          return {
+            ...request,
+            method: 'POST',
+            path,
+            headers: {
+              ...request.headers,
+              authorization: `Bearer ${key}`,
+              ...(body ? { 'content-type': 'application/json' } : {}),
+              ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+            },
+            ...(body ? { body } : {}),
+          };
+        },
       },
-    }],
+    ],
   });
   const started = performance.now();
   let lastResponse = started;
@@ -158,20 +198,33 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
   const tag = Math.random().toString(36).slice(2);
 
   const profile = await call(options, 'POST', '/v1/tax-profiles', keys[0]!, {
-    validFrom: `${new Date().getUTCFullYear() - 1}-01-01`, establishment: { siret: '73282932000017', postalCode: '75002', country: 'FR' },
-    vatNumber: 'FR44732829320', regime: 'normal', vatOnDebits: false, ossRegistered: true, ereportingPeriodicity: 'monthly',
+    validFrom: `${new Date().getUTCFullYear() - 1}-01-01`,
+    establishment: { siret: '73282932000017', postalCode: '75002', country: 'FR' },
+    vatNumber: 'FR44732829320',
+    regime: 'normal',
+    vatOnDebits: false,
+    ossRegistered: true,
+    ereportingPeriodicity: 'monthly',
   });
   // Another bench may have declared the company's profile already: that one serves.
-  if (profile.status !== 201 && profile.body?.error?.code !== 'tax_profile_ambiguous') throw new Error(`tax profile: ${JSON.stringify(profile.body)}`);
+  if (profile.status !== 201 && profile.body?.error?.code !== 'tax_profile_ambiguous')
+    throw new Error(`tax profile: ${JSON.stringify(profile.body)}`);
   const customer = await call(options, 'POST', '/v1/customers', keys[0]!, buyer);
   if (customer.status !== 201) throw new Error(`customer: ${JSON.stringify(customer.body)}`);
   const customerId = customer.body.id as string;
 
   // 1. Drafts.
-  progress(`invoices-create-draft: POST /v1/invoices; ${options.warmupSeconds} s warmup + ${options.seconds} s measured, ${options.connections} connections`);
+  progress(
+    `invoices-create-draft: POST /v1/invoices; ${options.warmupSeconds} s warmup + ${options.seconds} s measured, ${options.connections} connections`,
+  );
   let draftCount = 0;
   const draftBody = JSON.stringify({ customerId, lines });
-  const nextDraft = () => ({ path: '/v1/invoices', key: key(), body: draftBody, idempotencyKey: `bench-draft-${tag}-${draftCount++}` });
+  const nextDraft = () => ({
+    path: '/v1/invoices',
+    key: key(),
+    body: draftBody,
+    idempotencyKey: `bench-draft-${tag}-${draftCount++}`,
+  });
   await load(options, { seconds: options.warmupSeconds }, nextDraft);
   const drafts = await load(options, { seconds: options.seconds }, nextDraft);
   errors += drafts.errors + drafts.non2xx;
@@ -182,21 +235,38 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
   const warmup = Math.max(100, Math.round(measured / 10));
   progress(`invoices-finalize: preparing ${warmup + measured} drafts with their tax decisions`);
   const today = new Date().toISOString().slice(0, 10);
-  const prepare = (count: number) => pool(count, options.connections * 2, async () => {
-    const decision = await call(options, 'POST', '/v1/tax-decisions', key(), { taxSource: 'service', date: today, currency: 'EUR', customerId, lines });
-    if (decision.status !== 201) throw new Error(`decision: ${JSON.stringify(decision.body)}`);
-    const draft = await call(options, 'POST', '/v1/invoices', key(), { customerId, lines, taxDecisionId: decision.body.id });
-    if (draft.status !== 201) throw new Error(`draft: ${JSON.stringify(draft.body)}`);
-    return draft.body.id as string;
-  });
+  const prepare = (count: number) =>
+    pool(count, options.connections * 2, async () => {
+      const decision = await call(options, 'POST', '/v1/tax-decisions', key(), {
+        taxSource: 'service',
+        date: today,
+        currency: 'EUR',
+        customerId,
+        lines,
+      });
+      if (decision.status !== 201) throw new Error(`decision: ${JSON.stringify(decision.body)}`);
+      const draft = await call(options, 'POST', '/v1/invoices', key(), {
+        customerId,
+        lines,
+        taxDecisionId: decision.body.id,
+      });
+      if (draft.status !== 201) throw new Error(`draft: ${JSON.stringify(draft.body)}`);
+      return draft.body.id as string;
+    });
   const prepared = await prepare(2 * (warmup + measured));
   let nextId = 0;
   let withKeys = false;
-  const nextFinalize = () => ({ path: `/v1/invoices/${prepared[nextId++]}/finalize`, key: key(), ...(withKeys ? { idempotencyKey: `bench-finalize-${tag}-${nextId}` } : {}) });
+  const nextFinalize = () => ({
+    path: `/v1/invoices/${prepared[nextId++]}/finalize`,
+    key: key(),
+    ...(withKeys ? { idempotencyKey: `bench-finalize-${tag}-${nextId}` } : {}),
+  });
 
   // 3. Finalizations, as a client sends them without and then with an Idempotency-Key each (the
   // key adds three statements: its lock, its mark in the effect's transaction, the stored response).
-  progress(`invoices-finalize: ${warmup} warmup + ${measured} measured finalizations on one series, ${options.connections} connections, without Idempotency-Key`);
+  progress(
+    `invoices-finalize: ${warmup} warmup + ${measured} measured finalizations on one series, ${options.connections} connections, without Idempotency-Key`,
+  );
   await load(options, { amount: warmup }, nextFinalize);
   const finalize = await load(options, { amount: measured }, nextFinalize);
   errors += finalize.errors + finalize.non2xx;
@@ -205,38 +275,89 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
   await load(options, { amount: warmup }, nextFinalize);
   const idempotent = await load(options, { amount: measured }, nextFinalize);
   errors += idempotent.errors + idempotent.non2xx;
-  emit({ name: 'invoices-finalize-idempotent', finalizationsPerSecond: idempotent.requestsPerSecond, ...idempotent, method: 'POST', path: '/v1/invoices/:id/finalize', idempotencyKeys: true });
+  emit({
+    name: 'invoices-finalize-idempotent',
+    finalizationsPerSecond: idempotent.requestsPerSecond,
+    ...idempotent,
+    method: 'POST',
+    path: '/v1/invoices/:id/finalize',
+    idempotencyKeys: true,
+  });
 
   const database = new pg.Pool({ connectionString: options.databaseUrl, max: options.connections + 2 });
   try {
     const series = `TEST-F${today.slice(0, 4)}`;
-    const numbers = await database.query<{ count: string; distinct_count: string; first: string | null; last: string | null }>(
+    const numbers = await database.query<{
+      count: string;
+      distinct_count: string;
+      first: string | null;
+      last: string | null;
+    }>(
       `select count(*) as count, count(distinct number) as distinct_count, min(split_part(number, '-', 3)::bigint) as first, max(split_part(number, '-', 3)::bigint) as last
-        from invoices where company_id = $1 and livemode = false and series = $2 and number is not null`, [options.companyId, series]);
-    const counter = await database.query<{ last_value: string }>('select last_value from number_counters where company_id = $1 and livemode = false and series = $2', [options.companyId, series]);
+        from invoices where company_id = $1 and livemode = false and series = $2 and number is not null`,
+      [options.companyId, series],
+    );
+    const counter = await database.query<{ last_value: string }>(
+      'select last_value from number_counters where company_id = $1 and livemode = false and series = $2',
+      [options.companyId, series],
+    );
     const row = numbers.rows[0]!;
     const count = Number(row.count);
-    const noGap = count > 0 && Number(row.distinct_count) === count && Number(row.first) === 1 && Number(row.last) === count && Number(counter.rows[0]?.last_value) === count;
+    const noGap =
+      count > 0 &&
+      Number(row.distinct_count) === count &&
+      Number(row.first) === 1 &&
+      Number(row.last) === count &&
+      Number(counter.rows[0]?.last_value) === count;
     if (!noGap) errors += 1;
     emit({
-      name: 'invoices-finalize', finalizationsPerSecond: finalize.requestsPerSecond, ...finalize, method: 'POST', path: '/v1/invoices/:id/finalize', series,
-      prepared: prepared.length, numbers: { count, distinct: Number(row.distinct_count), first: Number(row.first), last: Number(row.last), counter: Number(counter.rows[0]?.last_value) },
-      idempotencyKeys: false, noGap, goal: `${goal} finalizations per second on one series with no gap`, goalMet: noGap && finalize.requestsPerSecond >= goal,
+      name: 'invoices-finalize',
+      finalizationsPerSecond: finalize.requestsPerSecond,
+      ...finalize,
+      method: 'POST',
+      path: '/v1/invoices/:id/finalize',
+      series,
+      prepared: prepared.length,
+      numbers: {
+        count,
+        distinct: Number(row.distinct_count),
+        first: Number(row.first),
+        last: Number(row.last),
+        counter: Number(counter.rows[0]?.last_value),
+      },
+      idempotencyKeys: false,
+      noGap,
+      goal: `${goal} finalizations per second on one series with no gap`,
+      goalMet: noGap && finalize.requestsPerSecond >= goal,
     });
 
     // The same finalizations without HTTP: the use case called in this process, on the same series.
-    progress(`invoices-finalize-service: ${measured} finalizations through the service in this process, ${options.connections} at a time`);
+    progress(
+      `invoices-finalize-service: ${measured} finalizations through the service in this process, ${options.connections} at a time`,
+    );
     const direct = await prepare(measured);
     const connection = connect(options.databaseUrl, options.connections + 2);
-    const deps = makeDeps(connection, { ...loadConfig({ LOG_LEVEL: 'warn' }), databaseUrl: options.databaseUrl }, createLogger('warn', 'stderr'));
+    const deps = makeDeps(
+      connection,
+      { ...loadConfig({ LOG_LEVEL: 'warn' }), databaseUrl: options.databaseUrl },
+      createLogger('warn', 'stderr'),
+    );
     const serviceLatencies: number[] = [];
     let serviceFailures = 0;
     const serviceStarted = performance.now();
     try {
       await pool(direct.length, options.connections, async (index) => {
         const at = performance.now();
-        const ctx = { scope: { companyId: options.companyId, livemode: false }, requestId: null, idempotencyKey: null, apiVersion: '2026-09-01', now: new Date() };
-        await finalizeDocument(deps, ctx, 'invoice', direct[index]!, { siren: '732829320', plan: 'pro' }).catch(() => void serviceFailures++);
+        const ctx = {
+          scope: { companyId: options.companyId, livemode: false },
+          requestId: null,
+          idempotencyKey: null,
+          apiVersion: '2026-09-01',
+          now: new Date(),
+        };
+        await finalizeDocument(deps, ctx, 'invoice', direct[index]!, { siren: '732829320', plan: 'pro' }).catch(
+          () => void serviceFailures++,
+        );
         serviceLatencies.push(performance.now() - at);
       });
     } finally {
@@ -244,51 +365,106 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
     }
     const serviceSeconds = (performance.now() - serviceStarted) / 1000;
     serviceLatencies.sort((a, b) => a - b);
-    const pick = (p: number) => round(serviceLatencies[Math.min(serviceLatencies.length - 1, Math.ceil((p / 100) * serviceLatencies.length) - 1)] ?? 0, 2);
+    const pick = (p: number) =>
+      round(
+        serviceLatencies[Math.min(serviceLatencies.length - 1, Math.ceil((p / 100) * serviceLatencies.length) - 1)] ??
+          0,
+        2,
+      );
     errors += serviceFailures;
     const afterService = await database.query<{ count: string; last: string | null }>(
-      `select count(*) as count, max(split_part(number, '-', 3)::bigint) as last from invoices where company_id = $1 and livemode = false and series = $2 and number is not null`, [options.companyId, series]);
+      `select count(*) as count, max(split_part(number, '-', 3)::bigint) as last from invoices where company_id = $1 and livemode = false and series = $2 and number is not null`,
+      [options.companyId, series],
+    );
     const serviceNoGap = Number(afterService.rows[0]!.count) === Number(afterService.rows[0]!.last);
     if (!serviceNoGap) errors += 1;
-    emit({ name: 'invoices-finalize-service', finalizationsPerSecond: round(direct.length / serviceSeconds, 1), p50Ms: pick(50), p99Ms: pick(99), maxMs: pick(100), finalizations: direct.length, failures: serviceFailures, durationSeconds: round(serviceSeconds, 2), connections: options.connections, noGap: serviceNoGap });
+    emit({
+      name: 'invoices-finalize-service',
+      finalizationsPerSecond: round(direct.length / serviceSeconds, 1),
+      p50Ms: pick(50),
+      p99Ms: pick(99),
+      maxMs: pick(100),
+      finalizations: direct.length,
+      failures: serviceFailures,
+      durationSeconds: round(serviceSeconds, 2),
+      connections: options.connections,
+      noGap: serviceNoGap,
+    });
 
-    progress(`number-counter-loop: a bare UPDATE ... RETURNING per transaction, ${options.connections} connections, ${options.seconds} s`);
+    progress(
+      `number-counter-loop: a bare UPDATE ... RETURNING per transaction, ${options.connections} connections, ${options.seconds} s`,
+    );
     const loopSeries = `BENCH-LOOP-${tag}`;
-    await database.query('insert into number_counters (company_id, livemode, series, last_value) values ($1, false, $2, 0)', [options.companyId, loopSeries]);
+    await database.query(
+      'insert into number_counters (company_id, livemode, series, last_value) values ($1, false, $2, 0)',
+      [options.companyId, loopSeries],
+    );
     const latencies: number[] = [];
     const deadline = performance.now() + options.seconds * 1000;
     const started = performance.now();
-    await Promise.all(Array.from({ length: options.connections }, async () => {
-      const client = await database.connect();
-      try {
-        while (performance.now() < deadline) {
-          const at = performance.now();
-          await client.query('update number_counters set last_value = last_value + 1 where company_id = $1 and livemode = false and series = $2 returning last_value', [options.companyId, loopSeries]);
-          latencies.push(performance.now() - at);
+    await Promise.all(
+      Array.from({ length: options.connections }, async () => {
+        const client = await database.connect();
+        try {
+          while (performance.now() < deadline) {
+            const at = performance.now();
+            await client.query(
+              'update number_counters set last_value = last_value + 1 where company_id = $1 and livemode = false and series = $2 returning last_value',
+              [options.companyId, loopSeries],
+            );
+            latencies.push(performance.now() - at);
+          }
+        } finally {
+          client.release();
         }
-      } finally {
-        client.release();
-      }
-    }));
+      }),
+    );
     const elapsed = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    const at = (p: number) => round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0, 2);
-    const loop = { name: 'number-counter-loop', transactionsPerSecond: round(latencies.length / elapsed, 1), p50Ms: at(50), p99Ms: at(99), maxMs: at(100), transactions: latencies.length, durationSeconds: round(elapsed, 2), connections: options.connections };
+    const at = (p: number) =>
+      round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0, 2);
+    const loop = {
+      name: 'number-counter-loop',
+      transactionsPerSecond: round(latencies.length / elapsed, 1),
+      p50Ms: at(50),
+      p99Ms: at(99),
+      maxMs: at(100),
+      transactions: latencies.length,
+      durationSeconds: round(elapsed, 2),
+      connections: options.connections,
+    };
     emit(loop);
 
     // 4. Payments on the finalized invoices, one cent each, rotating over them.
     progress(`payments-create: POST /v1/payments; ${options.warmupSeconds} s warmup + ${options.seconds} s measured`);
-    const finalized = (await database.query<{ id: string }>('select id from invoices where company_id = $1 and livemode = false and series = $2', [options.companyId, series])).rows.map((r) => r.id);
+    const finalized = (
+      await database.query<{ id: string }>(
+        'select id from invoices where company_id = $1 and livemode = false and series = $2',
+        [options.companyId, series],
+      )
+    ).rows.map((r) => r.id);
     let paymentCount = 0;
     const nextPayment = () => {
       const invoiceId = finalized[paymentCount % finalized.length]!;
-      return { path: '/v1/payments', key: key(), body: JSON.stringify({ invoiceId, amount: 1, method: 'transfer' }), idempotencyKey: `bench-pay-${tag}-${paymentCount++}` };
+      return {
+        path: '/v1/payments',
+        key: key(),
+        body: JSON.stringify({ invoiceId, amount: 1, method: 'transfer' }),
+        idempotencyKey: `bench-pay-${tag}-${paymentCount++}`,
+      };
     };
     await load(options, { seconds: options.warmupSeconds }, nextPayment);
     const payments = await load(options, { seconds: options.seconds }, nextPayment);
     errors += payments.errors + payments.non2xx;
     emit({ name: 'payments-create', ...payments, method: 'POST', path: '/v1/payments' });
-    return { errors, finalizationsPerSecond: finalize.requestsPerSecond, finalizationsPerSecondIdempotent: idempotent.requestsPerSecond, counterLoopPerSecond: loop.transactionsPerSecond, noGap, goalMet: noGap && finalize.requestsPerSecond >= goal };
+    return {
+      errors,
+      finalizationsPerSecond: finalize.requestsPerSecond,
+      finalizationsPerSecondIdempotent: idempotent.requestsPerSecond,
+      counterLoopPerSecond: loop.transactionsPerSecond,
+      noGap,
+      goalMet: noGap && finalize.requestsPerSecond >= goal,
+    };
   } finally {
     await database.end();
   }

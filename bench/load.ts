@@ -53,7 +53,9 @@ async function runOnce(options: LoadOptions, seconds: number): Promise<RunStats>
     // autocannon 9 always connects with rejectUnauthorized: false (lib/httpClient.js), so the
     // CA is informational here; the sanity probe in run.ts does verify the certificate.
     tlsOptions: { ca: options.cert, servername: 'localhost' },
-    ...(headers ? { requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...headers() } }) }] } : {}),
+    ...(headers
+      ? { requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...headers() } }) }] }
+      : {}),
   });
   // autocannon's own latency histogram has 1 ms resolution; keep the exact response times.
   const latencies: number[] = [];
@@ -73,7 +75,9 @@ async function runOnce(options: LoadOptions, seconds: number): Promise<RunStats>
   if (aborted) throw aborted;
   const cpu = process.cpuUsage(cpuBefore);
   const sorted = Float64Array.from(latencies).sort();
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]));
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]),
+  );
   return {
     requests: result.requests.total,
     durationSeconds: result.duration,

@@ -85,23 +85,39 @@ async function machineBusyCores(ms: number): Promise<number | null> {
 }
 
 /** One request with the certificate verified, to check a scenario answers 2xx before loading it. */
-function probe(port: number, path: string, method: string, cert: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function probe(
+  port: number,
+  path: string,
+  method: string,
+  cert: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolvePromise, reject) => {
-    const req = httpsRequest({ host: '127.0.0.1', servername: 'localhost', port, path, method, ca: cert, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body }));
-    });
+    const req = httpsRequest(
+      { host: '127.0.0.1', servername: 'localhost', port, path, method, ca: cert, headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.setTimeout(10_000, () => req.destroy(new Error(`probe ${method} ${path} timed out`)));
     req.end();
   });
 }
 
-async function expectOk(port: number, path: string, method: string, cert: string, headers: Record<string, string>): Promise<void> {
+async function expectOk(
+  port: number,
+  path: string,
+  method: string,
+  cert: string,
+  headers: Record<string, string>,
+): Promise<void> {
   const { status, body } = await probe(port, path, method, cert, headers);
-  if (status < 200 || status > 299) throw new Error(`probe ${method} ${path} answered ${status}: ${body.slice(0, 500)}`);
+  if (status < 200 || status > 299)
+    throw new Error(`probe ${method} ${path} answered ${status}: ${body.slice(0, 500)}`);
 }
 
 /**
@@ -112,11 +128,13 @@ async function expectOk(port: number, path: string, method: string, cert: string
  */
 async function primeKeys(port: number, cert: string, keys: string[]): Promise<void> {
   const queue = [...keys];
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
-      await expectOk(port, '/v1/account', 'GET', cert, { authorization: `Bearer ${key}` });
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+        await expectOk(port, '/v1/account', 'GET', cert, { authorization: `Bearer ${key}` });
+      }
+    }),
+  );
 }
 
 /** Round-robin over keys, shared by all connections: each key gets 1/n of the requests. */
@@ -175,7 +193,12 @@ function report({ scenario, measured, cpuCores, db }: ScenarioResult, bareRate: 
     maxMs: run.maxMs,
     timeouts: run.timeouts,
     statusCodes: run.statusCodes,
-    warmup: { requests: warmup.requests, requestsPerSecond: warmup.requestsPerSecond, errors: warmup.errors, non2xx: warmup.non2xx },
+    warmup: {
+      requests: warmup.requests,
+      requestsPerSecond: warmup.requestsPerSecond,
+      errors: warmup.errors,
+      non2xx: warmup.non2xx,
+    },
     method: scenario.method,
     path: scenario.path,
     apiKeys: scenario.keys.length,
@@ -206,12 +229,23 @@ async function main(): Promise<void> {
   cleanups.push({ name: 'database', run: () => database.close() });
 
   // Webhook deliveries (bench/webhooks.ts): after the API scenarios, or alone with BENCH_ONLY=webhooks.
-  const webhookBench = () => runWebhookBench({ databaseUrl: database.url, databasePid: database.pid, scratch, progress, emit, cleanups });
+  const webhookBench = () =>
+    runWebhookBench({ databaseUrl: database.url, databasePid: database.pid, scratch, progress, emit, cleanups });
   const benchOnly = process.env.BENCH_ONLY;
-  if (benchOnly && benchOnly !== 'webhooks' && benchOnly !== 'invoices') throw new Error(`BENCH_ONLY knows "webhooks" and "invoices"; got "${benchOnly}"`);
+  if (benchOnly && benchOnly !== 'webhooks' && benchOnly !== 'invoices')
+    throw new Error(`BENCH_ONLY knows "webhooks" and "invoices"; got "${benchOnly}"`);
   if (benchOnly === 'webhooks') {
     const webhooks = await webhookBench();
-    emit({ name: 'summary', webhooks, database: database.kind, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? null, node: process.version, busyCoresBeforeStart: busyBefore, elapsedSeconds: round((Date.now() - started) / 1000, 1) });
+    emit({
+      name: 'summary',
+      webhooks,
+      database: database.kind,
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      busyCoresBeforeStart: busyBefore,
+      elapsedSeconds: round((Date.now() - started) / 1000, 1),
+    });
     if (webhooks.errors > 0) throw new Error(`webhook bench: ${webhooks.errors} errors; see the webhook-* lines`);
     return;
   }
@@ -228,11 +262,34 @@ async function main(): Promise<void> {
   cleanups.push({ name: 'server process', run: () => server.stop() });
   const { appPort, barePort, cert } = server.info;
   progress(`app on https://127.0.0.1:${appPort}, bare route on https://127.0.0.1:${barePort}`);
-  const invoiceBenchRun = () => runInvoiceBench({ port: appPort, cert, databaseUrl: database.url, companyId: server.info.companyId, createKeys: (count) => server.createKeys('test', count), connections, seconds, warmupSeconds, progress, emit });
+  const invoiceBenchRun = () =>
+    runInvoiceBench({
+      port: appPort,
+      cert,
+      databaseUrl: database.url,
+      companyId: server.info.companyId,
+      createKeys: (count) => server.createKeys('test', count),
+      connections,
+      seconds,
+      warmupSeconds,
+      progress,
+      emit,
+    });
   if (benchOnly === 'invoices') {
     const invoices = await invoiceBenchRun();
-    emit({ name: 'summary', invoices, database: database.kind, connections, cpus: availableParallelism(), cpuModel: cpus()[0]?.model ?? null, node: process.version, busyCoresBeforeStart: busyBefore, elapsedSeconds: round((Date.now() - started) / 1000, 1) });
-    if (invoices.errors > 0) throw new Error(`invoices bench: ${invoices.errors} failures; see the invoices-* and payments-* lines`);
+    emit({
+      name: 'summary',
+      invoices,
+      database: database.kind,
+      connections,
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      busyCoresBeforeStart: busyBefore,
+      elapsedSeconds: round((Date.now() - started) / 1000, 1),
+    });
+    if (invoices.errors > 0)
+      throw new Error(`invoices bench: ${invoices.errors} failures; see the invoices-* and payments-* lines`);
     return;
   }
 
@@ -250,7 +307,9 @@ async function main(): Promise<void> {
 
   const results: ScenarioResult[] = [];
   const runScenario = async (scenario: Scenario) => {
-    progress(`${scenario.name}: ${scenario.description}; ${warmupSeconds} s warmup + ${seconds} s measured, ${connections} connections`);
+    progress(
+      `${scenario.name}: ${scenario.description}; ${warmupSeconds} s warmup + ${seconds} s measured, ${connections} connections`,
+    );
     const snapshot = async () => ({
       server: await server.sample(),
       machine: machineCpu(),
@@ -265,15 +324,18 @@ async function main(): Promise<void> {
     const cores = (seconds: number) => round(seconds / wallSeconds, 2);
     const cpus = availableParallelism();
     const server_ = {
-      total: (after.server.cpu.user + after.server.cpu.system - before.server.cpu.user - before.server.cpu.system) / 1e6,
+      total:
+        (after.server.cpu.user + after.server.cpu.system - before.server.cpu.user - before.server.cpu.system) / 1e6,
       kernel: (after.server.cpu.system - before.server.cpu.system) / 1e6,
     };
-    const databaseSeconds = before.database !== null && after.database !== null ? after.database - before.database : null;
+    const databaseSeconds =
+      before.database !== null && after.database !== null ? after.database - before.database : null;
     const loadGeneratorSeconds = measured.run.loadGeneratorCpuMs / 1000;
     // /proc/stat counts every CPU: busy share of all ticks times the CPU count is busy cores.
-    const machineCores = before.machine && after.machine
-      ? ((after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)) * cpus
-      : null;
+    const machineCores =
+      before.machine && after.machine
+        ? ((after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)) * cpus
+        : null;
     const cpuCores: CpuCores = {
       available: cpus,
       server: cores(server_.total),
@@ -281,27 +343,41 @@ async function main(): Promise<void> {
       database: databaseSeconds === null ? null : cores(databaseSeconds),
       loadGenerator: cores(loadGeneratorSeconds),
       machine: machineCores === null ? null : round(machineCores, 2),
-      otherProcesses: machineCores === null || databaseSeconds === null
-        ? null
-        : round(Math.max(0, machineCores - (server_.total + databaseSeconds + loadGeneratorSeconds) / wallSeconds), 2),
+      otherProcesses:
+        machineCores === null || databaseSeconds === null
+          ? null
+          : round(
+              Math.max(0, machineCores - (server_.total + databaseSeconds + loadGeneratorSeconds) / wallSeconds),
+              2,
+            ),
     };
     const timing = after.server.timing;
-    const db = timing && measured.run.requests > 0
-      ? {
-          queriesPerRequest: round(timing.queries / measured.run.requests, 2),
-          msPerRequest: round(timing.totalMs / measured.run.requests, 3),
-          msPerQuery: round(timing.queries > 0 ? timing.totalMs / timing.queries : 0, 3),
-        }
-      : null;
+    const db =
+      timing && measured.run.requests > 0
+        ? {
+            queriesPerRequest: round(timing.queries / measured.run.requests, 2),
+            msPerRequest: round(timing.totalMs / measured.run.requests, 3),
+            msPerQuery: round(timing.queries > 0 ? timing.totalMs / timing.queries : 0, 3),
+          }
+        : null;
     results.push({ scenario, measured, cpuCores, db });
     const { run } = measured;
-    progress(`${scenario.name}: ${run.requestsPerSecond} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, non-2xx ${run.non2xx}, errors ${run.errors}; `
-      + `CPU cores: server ${cpuCores.server}, PostgreSQL ${cpuCores.database ?? '?'}, autocannon ${cpuCores.loadGenerator}, other ${cpuCores.otherProcesses ?? '?'}`);
+    progress(
+      `${scenario.name}: ${run.requestsPerSecond} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, non-2xx ${run.non2xx}, errors ${run.errors}; ` +
+        `CPU cores: server ${cpuCores.server}, PostgreSQL ${cpuCores.database ?? '?'}, autocannon ${cpuCores.loadGenerator}, other ${cpuCores.otherProcesses ?? '?'}`,
+    );
     return measured;
   };
 
   // The baseline first: its rate bounds every other scenario's, which sizes the key pools below.
-  const bare: Scenario = { name: 'bare', description: 'GET /bare on a bare Fastify HTTPS server', port: barePort, path: '/bare', method: 'GET', keys: [] };
+  const bare: Scenario = {
+    name: 'bare',
+    description: 'GET /bare on a bare Fastify HTTPS server',
+    port: barePort,
+    path: '/bare',
+    method: 'GET',
+    keys: [],
+  };
   await expectOk(barePort, '/bare', 'GET', cert, {});
   const bareRun = (await runScenario(bare)).run;
   const bareRate = bareRun.requestsPerSecond;
@@ -324,23 +400,38 @@ async function main(): Promise<void> {
     {
       name: 'account-test-key',
       description: 'GET /v1/account with one test key (test-mode reads are not rate counted)',
-      port: appPort, path: '/v1/account', method: 'GET', keys: [readKey!],
+      port: appPort,
+      path: '/v1/account',
+      method: 'GET',
+      keys: [readKey!],
       headers: () => ({ authorization: `Bearer ${readKey!}` }),
     },
     {
       name: 'account-live-key',
       description: `GET /v1/account rotating over ${liveKeys.length} live keys (rate counter in PostgreSQL)`,
-      port: appPort, path: '/v1/account', method: 'GET', keys: liveKeys,
+      port: appPort,
+      path: '/v1/account',
+      method: 'GET',
+      keys: liveKeys,
       headers: () => ({ authorization: `Bearer ${nextLive()}` }),
     },
     {
       name: 'sandbox-reset-idempotent',
       description: `POST /v1/sandbox/reset rotating over ${postKeys.length} test keys, a new Idempotency-Key each`,
-      port: appPort, path: '/v1/sandbox/reset', method: 'POST', keys: postKeys,
-      headers: () => ({ authorization: `Bearer ${nextPost()}`, 'idempotency-key': `bench-${runTag}-${++idempotencyCounter}` }),
+      port: appPort,
+      path: '/v1/sandbox/reset',
+      method: 'POST',
+      keys: postKeys,
+      headers: () => ({
+        authorization: `Bearer ${nextPost()}`,
+        'idempotency-key': `bench-${runTag}-${++idempotencyCounter}`,
+      }),
     },
   ];
-  const only = process.env.BENCH_SCENARIOS?.split(',').map((name) => name.trim()).filter(Boolean) ?? [];
+  const only =
+    process.env.BENCH_SCENARIOS?.split(',')
+      .map((name) => name.trim())
+      .filter(Boolean) ?? [];
   const unknown = only.filter((name) => !scenarios.some((scenario) => scenario.name === name));
   if (unknown.length > 0) throw new Error(`BENCH_SCENARIOS names unknown scenarios: ${unknown.join(', ')}`);
   for (const scenario of scenarios) {
@@ -354,13 +445,34 @@ async function main(): Promise<void> {
   const webhooks = await webhookBench();
 
   // Customers (bench/customers.ts): creation through the API, CSV imports of 1,000 and 10,000 lines.
-  const customerBench = await runCustomerBench({ port: appPort, cert, databaseUrl: database.url, createKeys: (count) => server.createKeys('test', count), connections, seconds, warmupSeconds, progress, emit });
-  if (customerBench.errors > 0) throw new Error(`customers bench: ${customerBench.errors} failures; see the customers-* lines`);
-  const taxBench = await runTaxBench({ port: appPort, cert, createKeys: (count) => server.createKeys('test', count), connections, seconds, warmupSeconds, progress, emit });
+  const customerBench = await runCustomerBench({
+    port: appPort,
+    cert,
+    databaseUrl: database.url,
+    createKeys: (count) => server.createKeys('test', count),
+    connections,
+    seconds,
+    warmupSeconds,
+    progress,
+    emit,
+  });
+  if (customerBench.errors > 0)
+    throw new Error(`customers bench: ${customerBench.errors} failures; see the customers-* lines`);
+  const taxBench = await runTaxBench({
+    port: appPort,
+    cert,
+    createKeys: (count) => server.createKeys('test', count),
+    connections,
+    seconds,
+    warmupSeconds,
+    progress,
+    emit,
+  });
   if (taxBench.errors > 0) throw new Error(`tax bench: ${taxBench.errors} failures; see the tax-decisions-* lines`);
   // Invoices (bench/invoices.ts): drafts, finalizations on one series beside a bare counter loop, payments.
   const invoiceBench = await invoiceBenchRun();
-  if (invoiceBench.errors > 0) throw new Error(`invoices bench: ${invoiceBench.errors} failures; see the invoices-* and payments-* lines`);
+  if (invoiceBench.errors > 0)
+    throw new Error(`invoices bench: ${invoiceBench.errors} failures; see the invoices-* and payments-* lines`);
 
   const ratioOf = (name: string) => {
     const found = results.find((result) => result.scenario.name === name);
@@ -403,7 +515,9 @@ async function main(): Promise<void> {
   });
   // Every request must succeed: a 429 means the key pools were too small, anything else a fault.
   if (totalNon2xx > 0 || totalErrors > 0) {
-    throw new Error(`${totalNon2xx} non-2xx responses and ${totalErrors} connection errors (warmups included); see the statusCodes of each line`);
+    throw new Error(
+      `${totalNon2xx} non-2xx responses and ${totalErrors} connection errors (warmups included); see the statusCodes of each line`,
+    );
   }
   if (webhooks.errors > 0) throw new Error(`webhook bench: ${webhooks.errors} errors; see the webhook-* lines`);
 }
@@ -413,7 +527,7 @@ try {
   await main();
 } catch (error) {
   exitCode = 1;
-  if (!interrupted) progress(`failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  if (!interrupted) progress(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
   await cleanUp();
 }

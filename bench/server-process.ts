@@ -58,7 +58,9 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
     });
   });
   const died = exit.then(({ code, signal }) => {
-    throw new Error(stopping ? 'server process stopped' : `the server process ended unexpectedly (code ${code}, signal ${signal})`);
+    throw new Error(
+      stopping ? 'server process stopped' : `the server process ended unexpectedly (code ${code}, signal ${signal})`,
+    );
   });
   died.catch(() => undefined);
 
@@ -69,7 +71,8 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
   child.on('message', (raw) => {
     const message = raw as FromServer;
     if (message.type === 'ready') return ready?.(message);
-    if (message.type === 'failed' && message.id === null) return startFailed?.(new Error(`server process: ${message.message}`));
+    if (message.type === 'failed' && message.id === null)
+      return startFailed?.(new Error(`server process: ${message.message}`));
     const waiter = pending.get(message.id!);
     if (!waiter) return;
     pending.delete(message.id!);
@@ -94,11 +97,17 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
     clearTimeout(timer);
   };
 
-  const ask = <T extends FromServer['type']>(message: ToServer & { id: number }, type: T): Promise<Extract<FromServer, { type: T }>> =>
+  const ask = <T extends FromServer['type']>(
+    message: ToServer & { id: number },
+    type: T,
+  ): Promise<Extract<FromServer, { type: T }>> =>
     new Promise((resolve, reject) => {
       if (!child.connected) return reject(new Error('the server process is gone'));
       pending.set(message.id, {
-        resolve: (answer) => (answer.type === type ? resolve(answer as Extract<FromServer, { type: T }>) : reject(new Error(`unexpected answer ${answer.type}`))),
+        resolve: (answer) =>
+          answer.type === type
+            ? resolve(answer as Extract<FromServer, { type: T }>)
+            : reject(new Error(`unexpected answer ${answer.type}`)),
         reject,
       });
       child.send(message);
@@ -112,7 +121,9 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
         startFailed = reject;
       }),
       died,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the server process did not become ready within 120 s')), 120_000).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the server process did not become ready within 120 s')), 120_000).unref(),
+      ),
     ]);
   } catch (error) {
     await stop();

@@ -43,7 +43,10 @@ function instrumentPg(): () => DbTiming {
     timing.queries += 1;
     timing.totalMs += Number(process.hrtime.bigint() - started) / 1e6;
   };
-  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function query(this: pg.Client, ...args: unknown[]) {
+  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function query(
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
     const first = args[0] as { submit?: unknown } | undefined;
     if (first && typeof first === 'object' && typeof first.submit === 'function') return original.apply(this, args);
     const started = process.hrtime.bigint();
@@ -56,13 +59,16 @@ function instrumentPg(): () => DbTiming {
       return original.apply(this, args);
     }
     const result = original.apply(this, args) as Promise<unknown>;
-    return result.then((value) => {
-      record(started);
-      return value;
-    }, (error: unknown) => {
-      record(started);
-      throw error;
-    });
+    return result.then(
+      (value) => {
+        record(started);
+        return value;
+      },
+      (error: unknown) => {
+        record(started);
+        throw error;
+      },
+    );
   };
   return () => {
     const snapshot = { ...timing };
@@ -97,9 +103,15 @@ async function main(): Promise<void> {
   // The baseline answers a body of the account's size and shape (fixed, no work behind it), so
   // the ratio measures what facteur adds per request (TLS costs grow with the bytes written).
   const bareBody = {
-    id: 'co_01m80kd1cn1220tzdk3rc8ms8q', object: 'account', livemode: false, name: 'Bench SAS', siren: '732829320', plan: 'pro',
+    id: 'co_01m80kd1cn1220tzdk3rc8ms8q',
+    object: 'account',
+    livemode: false,
+    name: 'Bench SAS',
+    siren: '732829320',
+    plan: 'pro',
     limits: { requestsPerMinute: 1000, monthlyQuota: 50000, webhookEndpoints: 20, storageBytes: 10737418240 },
-    apiKey: { id: 'key_01m80kd1cttmc434hmzwm7khd7', scopes: null, expiresAt: null }, created: '2026-11-22T03:04:40.085Z',
+    apiKey: { id: 'key_01m80kd1cttmc434hmzwm7khd7', scopes: null, expiresAt: null },
+    created: '2026-11-22T03:04:40.085Z',
   };
   bare.get('/bare', async () => bareBody);
   await bare.listen({ port: 0, host: config.host });
@@ -128,7 +140,12 @@ async function main(): Promise<void> {
       try {
         if (message.type === 'stop') return void (await stop());
         if (message.type === 'sample') {
-          return send({ type: 'sample', id: message.id, cpu: process.cpuUsage(), timing: takeTiming ? takeTiming() : null });
+          return send({
+            type: 'sample',
+            id: message.id,
+            cpu: process.cpuUsage(),
+            timing: takeTiming ? takeTiming() : null,
+          });
         }
         if (message.type === 'createKeys') {
           const secrets: string[] = [];
@@ -138,7 +155,11 @@ async function main(): Promise<void> {
           return send({ type: 'keys', id: message.id, secrets });
         }
       } catch (error) {
-        send({ type: 'failed', id: 'id' in message ? message.id : null, message: error instanceof Error ? error.stack ?? error.message : String(error) });
+        send({
+          type: 'failed',
+          id: 'id' in message ? message.id : null,
+          message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
       }
     })();
   });
@@ -148,7 +169,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof Error ? error.stack ?? error.message : String(error);
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   say(`failed to start: ${message}`);
   send({ type: 'failed', id: null, message }, () => process.exit(1));
   setTimeout(() => process.exit(1), 1000).unref();

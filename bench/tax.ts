@@ -50,36 +50,72 @@ const decisionBody = {
 const profileBody = {
   validFrom: `${today.slice(0, 4)}-01-01`,
   establishment: { siret: '73282932000017', postalCode: '75002', country: 'FR' },
-  vatNumber: 'FR44732829320', regime: 'normal', vatOnDebits: false, ossRegistered: true, ereportingPeriodicity: 'monthly',
+  vatNumber: 'FR44732829320',
+  regime: 'normal',
+  vatOnDebits: false,
+  ossRegistered: true,
+  ereportingPeriodicity: 'monthly',
 };
 
-function call(options: TaxBenchOptions, method: string, path: string, key: string, body: unknown): Promise<{ status: number; body: string }> {
+function call(
+  options: TaxBenchOptions,
+  method: string,
+  path: string,
+  key: string,
+  body: unknown,
+): Promise<{ status: number; body: string }> {
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({
-      host: '127.0.0.1', servername: 'localhost', port: options.port, path, method, ca: options.cert,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpsRequest(
+      {
+        host: '127.0.0.1',
+        servername: 'localhost',
+        port: options.port,
+        path,
+        method,
+        ca: options.cert,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
     req.end(text);
   });
 }
 
-function engineThroughput(seconds: number): { decisionsPerSecond: number; decisions: number; microsecondsPerDecision: number } {
+function engineThroughput(seconds: number): {
+  decisionsPerSecond: number;
+  decisions: number;
+  microsecondsPerDecision: number;
+} {
   const mainland = vatTerritoryOf('FR', '75002');
   if (!mainland.ok) throw new Error('mainland territory');
   const seller: Seller = {
-    profileId: 'txp_bench', place: { territory: mainland.territory, area: 'mainland' }, regime: 'normal', vatNumber: 'FR44732829320',
-    vatOnDebits: false, ossRegistered: true, ereportingPeriodicity: 'monthly',
+    profileId: 'txp_bench',
+    place: { territory: mainland.territory, area: 'mainland' },
+    regime: 'normal',
+    vatNumber: 'FR44732829320',
+    vatOnDebits: false,
+    ossRegistered: true,
+    ereportingPeriodicity: 'monthly',
   };
   const operation: Operation = { taxSource: 'service', date: today, currency: 'EUR', lines, locationEvidence: [] };
   const decide = () => {
-    const buyer = resolveBuyer({ type: 'company', vatNumber: null, address: { postalCode: '75002', country: 'FR' }, deliveryAddress: null });
+    const buyer = resolveBuyer({
+      type: 'company',
+      vatNumber: null,
+      address: { postalCode: '75002', country: 'FR' },
+      deliveryAddress: null,
+    });
     const result = conclude(operation, seller, buyer, prepare(operation, seller, buyer), null);
     if (result.status !== 'final') throw new Error('the bench decision is not final');
   };
@@ -92,7 +128,11 @@ function engineThroughput(seconds: number): { decisionsPerSecond: number; decisi
     decisions += 100;
   }
   const elapsed = (performance.now() - started) / 1000;
-  return { decisionsPerSecond: round(decisions / elapsed, 0), decisions, microsecondsPerDecision: round((elapsed * 1e6) / decisions, 1) };
+  return {
+    decisionsPerSecond: round(decisions / elapsed, 0),
+    decisions,
+    microsecondsPerDecision: round((elapsed * 1e6) / decisions, 1),
+  };
 }
 
 export async function runTaxBench(options: TaxBenchOptions): Promise<{ errors: number }> {
@@ -100,30 +140,45 @@ export async function runTaxBench(options: TaxBenchOptions): Promise<{ errors: n
   // Test-mode writes count toward the per-minute limit (1,000 per key on the pro plan).
   const keys = await options.createKeys(40);
   const profile = await call(options, 'POST', '/v1/tax-profiles', keys[0]!, profileBody);
-  if (profile.status !== 201 && !profile.body.includes('tax_profile_ambiguous')) throw new Error(`tax profile: ${profile.status} ${profile.body.slice(0, 300)}`);
+  if (profile.status !== 201 && !profile.body.includes('tax_profile_ambiguous'))
+    throw new Error(`tax profile: ${profile.status} ${profile.body.slice(0, 300)}`);
   const probe = await call(options, 'POST', '/v1/tax-decisions', keys[0]!, decisionBody);
   if (probe.status !== 201) throw new Error(`tax decision probe: ${probe.status} ${probe.body.slice(0, 500)}`);
 
-  progress(`tax-decisions-api: POST /v1/tax-decisions, 20 lines; ${options.warmupSeconds} s warmup + ${options.seconds} s measured, ${options.connections} connections`);
+  progress(
+    `tax-decisions-api: POST /v1/tax-decisions, 20 lines; ${options.warmupSeconds} s warmup + ${options.seconds} s measured, ${options.connections} connections`,
+  );
   let next = 0;
   const payload = JSON.stringify(decisionBody);
-  const run = (seconds: number) => autocannon({
-    url: `https://127.0.0.1:${options.port}/v1/tax-decisions`,
-    method: 'POST',
-    connections: options.connections,
-    pipelining: 1,
-    duration: seconds,
-    timeout: 10,
-    tlsOptions: { ca: options.cert, servername: 'localhost' },
-    requests: [{
+  const run = (seconds: number) =>
+    autocannon({
+      url: `https://127.0.0.1:${options.port}/v1/tax-decisions`,
       method: 'POST',
-      body: payload,
-      setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'content-type': 'application/json', authorization: `Bearer ${keys[next++ % keys.length]}` } }),
-    }],
-  });
+      connections: options.connections,
+      pipelining: 1,
+      duration: seconds,
+      timeout: 10,
+      tlsOptions: { ca: options.cert, servername: 'localhost' },
+      requests: [
+        {
+          method: 'POST',
+          body: payload,
+          setupRequest: (request) => ({
+            ...request,
+            headers: {
+              ...request.headers,
+              'content-type': 'application/json',
+              authorization: `Bearer ${keys[next++ % keys.length]}`,
+            },
+          }),
+        },
+      ],
+    });
   await run(options.warmupSeconds);
   const result = await run(options.seconds);
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]));
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]),
+  );
   const apiRate = round(result.requests.total / result.duration, 1);
   emit({
     name: 'tax-decisions-api',
@@ -143,6 +198,11 @@ export async function runTaxBench(options: TaxBenchOptions): Promise<{ errors: n
 
   progress(`tax-decisions-engine: the pure engine on the same operation for ${options.seconds} s`);
   const engine = engineThroughput(options.seconds);
-  emit({ name: 'tax-decisions-engine', ...engine, linesPerDecision: lines.length, apiShareOfEngine: round(apiRate / engine.decisionsPerSecond, 4) });
+  emit({
+    name: 'tax-decisions-engine',
+    ...engine,
+    linesPerDecision: lines.length,
+    apiShareOfEngine: round(apiRate / engine.decisionsPerSecond, 4),
+  });
   return { errors: result.errors + result.non2xx };
 }

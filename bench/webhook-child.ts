@@ -40,11 +40,13 @@ export async function forkChild<Ready>(
   });
   let exited = false;
   let stopping = false;
-  const exit = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
-    exited = true;
-    if (!stopping) progress(`${name} process ended unexpectedly (code ${code}, signal ${signal})`);
-    resolve();
-  }));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = true;
+      if (!stopping) progress(`${name} process ended unexpectedly (code ${code}, signal ${signal})`);
+      resolve();
+    }),
+  );
   const died = exit.then(() => {
     throw new Error(stopping ? `${name} process stopped` : `the ${name} process ended unexpectedly`);
   });
@@ -56,7 +58,8 @@ export async function forkChild<Ready>(
   child.on('message', (raw) => {
     const message = raw as FromChild;
     if (message.type === 'ready') return started?.resolve(message.value);
-    if (message.type === 'failed' && message.id === null) return started?.reject(new Error(`${name} process: ${message.message}`));
+    if (message.type === 'failed' && message.id === null)
+      return started?.reject(new Error(`${name} process: ${message.message}`));
     const waiter = pending.get(message.id!);
     if (!waiter) return;
     pending.delete(message.id!);
@@ -88,7 +91,9 @@ export async function forkChild<Ready>(
       new Promise<Ready>((resolve, reject) => {
         started = { resolve: resolve as (value: unknown) => void, reject };
       }),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the ${name} process was not ready within 60 s`)), 60_000).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`the ${name} process was not ready within 60 s`)), 60_000).unref(),
+      ),
     ]);
   } catch (error) {
     await stop();
@@ -100,12 +105,13 @@ export async function forkChild<Ready>(
     pid: child.pid!,
     ready,
     died,
-    ask: <T>(type: string, fields: Record<string, unknown> = {}) => new Promise<T>((resolve, reject) => {
-      if (!child.connected) return reject(new Error(`the ${name} process is gone`));
-      const id = nextId++;
-      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      child.send({ ...fields, type, id });
-    }),
+    ask: <T>(type: string, fields: Record<string, unknown> = {}) =>
+      new Promise<T>((resolve, reject) => {
+        if (!child.connected) return reject(new Error(`the ${name} process is gone`));
+        const id = nextId++;
+        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        child.send({ ...fields, type, id });
+      }),
     stop,
   };
 }
@@ -153,19 +159,26 @@ export function runChild(name: string, start: () => Promise<ChildService>): void
         if (!handler) throw new Error(`no handler for "${message.type}"${service ? '' : ' (not started)'}`);
         send({ type: 'answer', id: message.id, value: await handler(message) });
       } catch (error) {
-        send({ type: 'failed', id: message.id, message: error instanceof Error ? error.stack ?? error.message : String(error) });
+        send({
+          type: 'failed',
+          id: message.id,
+          message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
       }
     })();
   });
-  start().then((started) => {
-    service = started;
-    send({ type: 'ready', value: started.ready });
-  }, (error: unknown) => {
-    const message = error instanceof Error ? error.stack ?? error.message : String(error);
-    say(`failed to start: ${message}`);
-    send({ type: 'failed', id: null, message }, () => process.exit(1));
-    setTimeout(() => process.exit(1), 1000).unref();
-  });
+  start().then(
+    (started) => {
+      service = started;
+      send({ type: 'ready', value: started.ready });
+    },
+    (error: unknown) => {
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      say(`failed to start: ${message}`);
+      send({ type: 'failed', id: null, message }, () => process.exit(1));
+      setTimeout(() => process.exit(1), 1000).unref();
+    },
+  );
 }
 
 /** Reads a required environment variable of a child. */

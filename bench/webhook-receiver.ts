@@ -59,9 +59,10 @@ runChild('receiver', async () => {
       },
       sample: () => ({ cpu: process.cpuUsage() }),
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 });

@@ -63,7 +63,10 @@ function instrumentPg(): () => Record<string, StatementTiming> {
     entry.count += 1;
     entry.ms += performance.now() - started;
   };
-  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function query(this: pg.Client, ...args: unknown[]) {
+  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function query(
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
     const first = args[0] as { submit?: unknown; text?: unknown } | string | undefined;
     if (first && typeof first === 'object' && typeof first.submit === 'function') return original.apply(this, args);
     const kind = kindOf(typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '');
@@ -92,7 +95,11 @@ runChild('worker', async () => {
   const takeStatements = process.env.BENCH_DB_TIMING === '1' ? instrumentPg() : null;
 
   const config = {
-    ...loadConfig({ FACTEUR_DATA_DIR: required('BENCH_DATA_DIR'), LOG_LEVEL: 'warn', FACTEUR_ALLOW_PRIVATE_WEBHOOKS: 'true' }),
+    ...loadConfig({
+      FACTEUR_DATA_DIR: required('BENCH_DATA_DIR'),
+      LOG_LEVEL: 'warn',
+      FACTEUR_ALLOW_PRIVATE_WEBHOOKS: 'true',
+    }),
     databaseUrl,
   };
   const connection = connect(databaseUrl);
@@ -102,7 +109,10 @@ runChild('worker', async () => {
     throw Object.assign(new Error(`bench: ${hostname} not found`), { code: 'ENOTFOUND' });
   };
   const deps = makeDeps(connection, config, createLogger(config.logLevel, 'stderr'), { resolveHost });
-  const delivery = createDeliveryClient({ resolve: resolveHost, allowPrivate: config.allowPrivateWebhooks }, deliveryTimeoutMs);
+  const delivery = createDeliveryClient(
+    { resolve: resolveHost, allowPrivate: config.allowPrivateWebhooks },
+    deliveryTimeoutMs,
+  );
 
   let counts = { posts: 0, delivered: 0, failed: 0, postMs: 0, failures: {} as Record<string, number> };
   let failedTotal = 0;

@@ -106,16 +106,39 @@ function percentile(sorted: Float64Array, p: number): number {
 
 function distribution(values: number[]): { p50Ms: number; p90Ms: number; p99Ms: number; maxMs: number } {
   const sorted = Float64Array.from(values).sort();
-  return { p50Ms: round(percentile(sorted, 50), 1), p90Ms: round(percentile(sorted, 90), 1), p99Ms: round(percentile(sorted, 99), 1), maxMs: round(percentile(sorted, 100), 1) };
+  return {
+    p50Ms: round(percentile(sorted, 50), 1),
+    p90Ms: round(percentile(sorted, 90), 1),
+    p99Ms: round(percentile(sorted, 99), 1),
+    maxMs: round(percentile(sorted, 100), 1),
+  };
 }
 
 /** An invoice.paid event's data, of a plausible size (about 1.3 KB of JSON); `i` varies it. */
 function eventData(i: number, livemode: boolean): Record<string, unknown> {
   const quantity = 1 + (i % 7);
   const lines = [
-    { description: 'Développement logiciel — forfait mensuel', quantity, unitPrice: '850.00', vatRate: '20.0', amountExcludingTax: (850 * quantity).toFixed(2) },
-    { description: 'Hébergement et maintenance', quantity: 1, unitPrice: '120.00', vatRate: '20.0', amountExcludingTax: '120.00' },
-    { description: 'Formation des utilisateurs (demi-journée)', quantity: 2, unitPrice: '450.00', vatRate: '20.0', amountExcludingTax: '900.00' },
+    {
+      description: 'Développement logiciel — forfait mensuel',
+      quantity,
+      unitPrice: '850.00',
+      vatRate: '20.0',
+      amountExcludingTax: (850 * quantity).toFixed(2),
+    },
+    {
+      description: 'Hébergement et maintenance',
+      quantity: 1,
+      unitPrice: '120.00',
+      vatRate: '20.0',
+      amountExcludingTax: '120.00',
+    },
+    {
+      description: 'Formation des utilisateurs (demi-journée)',
+      quantity: 2,
+      unitPrice: '450.00',
+      vatRate: '20.0',
+      amountExcludingTax: '900.00',
+    },
   ];
   const net = 850 * quantity + 120 + 900;
   return {
@@ -136,7 +159,12 @@ function eventData(i: number, livemode: boolean): Record<string, unknown> {
     },
     lines,
     totals: { excludingTax: net.toFixed(2), tax: (net * 0.2).toFixed(2), includingTax: (net * 1.2).toFixed(2) },
-    payment: { id: `pay_bench${String(i).padStart(17, '0')}`, method: 'transfer', amount: (net * 1.2).toFixed(2), paidAt: '2026-11-20T09:30:00.000Z' },
+    payment: {
+      id: `pay_bench${String(i).padStart(17, '0')}`,
+      method: 'transfer',
+      amount: (net * 1.2).toFixed(2),
+      paidAt: '2026-11-20T09:30:00.000Z',
+    },
     metadata: { orderId: `CMD-${100000 + i}` },
   };
 }
@@ -173,7 +201,9 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
         try {
           await step.run();
         } catch (error) {
-          progress(`webhooks: cleanup "${step.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+          progress(
+            `webhooks: cleanup "${step.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }
     })();
@@ -188,7 +218,11 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     steps.push({ name: 'writers pool', run: () => disconnect(connection, 5_000) });
     await runMigrations(connection.pool, connection.db);
     const config = {
-      ...loadConfig({ FACTEUR_DATA_DIR: join(options.scratch, 'webhook-bench'), LOG_LEVEL: 'warn', FACTEUR_ALLOW_PRIVATE_WEBHOOKS: 'true' }),
+      ...loadConfig({
+        FACTEUR_DATA_DIR: join(options.scratch, 'webhook-bench'),
+        LOG_LEVEL: 'warn',
+        FACTEUR_ALLOW_PRIVATE_WEBHOOKS: 'true',
+      }),
       databaseUrl: options.databaseUrl,
     };
     const resolveHost = async (hostname: string) => {
@@ -200,10 +234,15 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     const receiverDir = join(options.scratch, 'webhook-receiver');
     const tls = await loadCertificate({ ...loadConfig({}), dataDir: receiverDir }, () => undefined);
     progress('webhooks: starting the receiver process');
-    const receiver: Child<ReceiverReady> = await forkChild('receiver', './webhook-receiver.ts', {
-      BENCH_RECEIVER_CERT: tls.certPath,
-      BENCH_RECEIVER_KEY: join(receiverDir, 'tls', 'key.pem'),
-    }, progress);
+    const receiver: Child<ReceiverReady> = await forkChild(
+      'receiver',
+      './webhook-receiver.ts',
+      {
+        BENCH_RECEIVER_CERT: tls.certPath,
+        BENCH_RECEIVER_KEY: join(receiverDir, 'tls', 'key.pem'),
+      },
+      progress,
+    );
     steps.push({ name: 'receiver process', run: () => receiver.stop() });
     const url = `https://localhost:${receiver.ready.port}/hooks`;
 
@@ -220,13 +259,19 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     progress('webhooks: starting the worker process');
     const cpuProfDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
     if (cpuProfDir) await mkdir(cpuProfDir, { recursive: true });
-    const worker: Child<{ pid: number }> = await forkChild('worker', './webhook-worker.ts', {
-      BENCH_DATABASE_URL: options.databaseUrl,
-      BENCH_COMPANY_ID: company.id,
-      BENCH_WEBHOOK_CONCURRENCY: String(concurrency),
-      BENCH_DATA_DIR: join(options.scratch, 'webhook-worker'),
-      NODE_EXTRA_CA_CERTS: tls.certPath,
-    }, progress, cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []);
+    const worker: Child<{ pid: number }> = await forkChild(
+      'worker',
+      './webhook-worker.ts',
+      {
+        BENCH_DATABASE_URL: options.databaseUrl,
+        BENCH_COMPANY_ID: company.id,
+        BENCH_WEBHOOK_CONCURRENCY: String(concurrency),
+        BENCH_DATA_DIR: join(options.scratch, 'webhook-worker'),
+        NODE_EXTRA_CA_CERTS: tls.certPath,
+      },
+      progress,
+      cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [],
+    );
     steps.push({ name: 'worker process', run: () => worker.stop() });
     const dead = Promise.race([worker.died, receiver.died]);
     dead.catch(() => undefined);
@@ -252,9 +297,11 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       const workerCpu = used(before.worker.cpu, after.worker.cpu);
       const receiverCpu = used(before.receiver, after.receiver);
       const database = before.database !== null && after.database !== null ? after.database - before.database : null;
-      const machine = before.machine && after.machine && after.machine.total > before.machine.total
-        ? ((after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)) * availableParallelism()
-        : null;
+      const machine =
+        before.machine && after.machine && after.machine.total > before.machine.total
+          ? ((after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)) *
+            availableParallelism()
+          : null;
       const perEvent = (seconds: number) => round((seconds * 1000) / events, 3);
       return {
         cpuCores: {
@@ -264,7 +311,10 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
           receiver: round(receiverCpu / wall),
           database: database === null ? null : round(database / wall),
           machine: machine === null ? null : round(machine),
-          otherProcesses: machine === null || database === null ? null : round(Math.max(0, machine - (bench + workerCpu + receiverCpu + database) / wall)),
+          otherProcesses:
+            machine === null || database === null
+              ? null
+              : round(Math.max(0, machine - (bench + workerCpu + receiverCpu + database) / wall)),
         },
         cpuMsPerEvent: {
           total: perEvent(bench + workerCpu + receiverCpu + (database ?? 0)),
@@ -279,20 +329,36 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     const workerStats = (after: WorkerSample) => {
       const per = (value: number) => (after.posts > 0 ? round(value / after.posts, 3) : null);
       const statements = after.statements;
-      const totals = statements ? Object.values(statements).reduce((sum, s) => ({ count: sum.count + s.count, ms: sum.ms + s.ms }), { count: 0, ms: 0 }) : null;
+      const totals = statements
+        ? Object.values(statements).reduce((sum, s) => ({ count: sum.count + s.count, ms: sum.ms + s.ms }), {
+            count: 0,
+            ms: 0,
+          })
+        : null;
       return {
         attempts: after.posts,
         delivered: after.delivered,
         failed: after.failed,
         ...(after.failed > 0 ? { failures: after.failures } : {}),
         postMsPerAttempt: per(after.postMs),
-        ...(statements && totals ? {
-          statementsPerAttempt: per(totals.count),
-          statementMsPerAttempt: per(totals.ms),
-          statements: Object.fromEntries(Object.entries(statements).sort(([, a], [, b]) => b.ms - a.ms).map(([kind, s]: [string, StatementTiming]) => [kind, {
-            perAttempt: per(s.count), msPerAttempt: per(s.ms), msEach: round(s.ms / s.count, 3),
-          }])),
-        } : {}),
+        ...(statements && totals
+          ? {
+              statementsPerAttempt: per(totals.count),
+              statementMsPerAttempt: per(totals.ms),
+              statements: Object.fromEntries(
+                Object.entries(statements)
+                  .sort(([, a], [, b]) => b.ms - a.ms)
+                  .map(([kind, s]: [string, StatementTiming]) => [
+                    kind,
+                    {
+                      perAttempt: per(s.count),
+                      msPerAttempt: per(s.ms),
+                      msEach: round(s.ms / s.count, 3),
+                    },
+                  ]),
+              ),
+            }
+          : {}),
       };
     };
 
@@ -311,13 +377,17 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       const committedAt: number[] = new Array(count);
       let next = 0;
       const startedAt = epochMs();
-      await guard(Promise.all(Array.from({ length: writers }, async () => {
-        for (let i = next++; i < count && !closed; i = next++) {
-          const done = await recordOne(offset + i);
-          ids[i] = done.id;
-          committedAt[i] = done.committedAt;
-        }
-      })));
+      await guard(
+        Promise.all(
+          Array.from({ length: writers }, async () => {
+            for (let i = next++; i < count && !closed; i = next++) {
+              const done = await recordOne(offset + i);
+              ids[i] = done.id;
+              committedAt[i] = done.committedAt;
+            }
+          }),
+        ),
+      );
       return { ids, committedAt, startedAt };
     };
 
@@ -337,7 +407,9 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
         failedSoFar = (await guard(worker.ask<{ failed: number }>('progress'))).failed;
         if (failedSoFar - failedBefore >= expected - count.distinctEvents) return;
         if (Date.now() - movedAt > 10_000) {
-          progress(`webhooks: ${expected - count.distinctEvents} of ${expected} events never arrived (nothing for 10 s)`);
+          progress(
+            `webhooks: ${expected - count.distinctEvents} of ${expected} events never arrived (nothing for 10 s)`,
+          );
           return;
         }
         await sleep(20);
@@ -368,13 +440,24 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       else callback(null, '127.0.0.1', 4);
     }) as unknown as LookupFunction;
     // As the delivery client's agent (src/webhooks/delivery-client.ts), with the CA given here.
-    const agent = new Agent({ connect: { lookup, timeout: deliveryTimeoutMs, ca: tls.cert }, headersTimeout: deliveryTimeoutMs, bodyTimeout: deliveryTimeoutMs, connections: 64 });
+    const agent = new Agent({
+      connect: { lookup, timeout: deliveryTimeoutMs, ca: tls.cert },
+      headersTimeout: deliveryTimeoutMs,
+      bodyTimeout: deliveryTimeoutMs,
+      connections: 64,
+    });
     steps.push({ name: 'bare loop agent', run: () => agent.close() });
     const signedAt = new Date();
     const prepare = (i: number) => {
       const row = {
-        id: newId('event', signedAt), companyId: company.id, livemode, type, apiVersion: currentVersion, created: signedAt,
-        data: eventData(i, livemode), retainedUntil: new Date(signedAt.getTime() + retentionMs),
+        id: newId('event', signedAt),
+        companyId: company.id,
+        livemode,
+        type,
+        apiVersion: currentVersion,
+        created: signedAt,
+        data: eventData(i, livemode),
+        retainedUntil: new Date(signedAt.getTime() + retentionMs),
         request: { id: newId('request', signedAt), idempotency_key: null },
       };
       const body = JSON.stringify(toEvent(row));
@@ -395,31 +478,40 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       let errors = 0;
       const latencies: number[] = [];
       const startedAt = epochMs();
-      await guard(Promise.all(Array.from({ length: concurrency }, async () => {
-        for (let i = next++; i < bodies.length; i = next++) {
-          const { body, headers } = bodies[i]!;
-          const sent = performance.now();
-          try {
-            const response = await request(url, { method: 'POST', headers, body, dispatcher: agent });
-            await response.body.dump();
-            if (response.statusCode < 200 || response.statusCode > 299) errors += 1;
-          } catch {
-            errors += 1;
-          }
-          latencies.push(performance.now() - sent);
-        }
-      })));
+      await guard(
+        Promise.all(
+          Array.from({ length: concurrency }, async () => {
+            for (let i = next++; i < bodies.length; i = next++) {
+              const { body, headers } = bodies[i]!;
+              const sent = performance.now();
+              try {
+                const response = await request(url, { method: 'POST', headers, body, dispatcher: agent });
+                await response.body.dump();
+                if (response.statusCode < 200 || response.statusCode > 299) errors += 1;
+              } catch {
+                errors += 1;
+              }
+              latencies.push(performance.now() - sent);
+            }
+          }),
+        ),
+      );
       return { startedAt, endedAt: epochMs(), errors, latencies };
     };
 
-    progress(`webhooks: bare loop, ${events} POSTs of ${type} bodies, ${concurrency} at a time (after ${Math.min(events, 500)} warmup POSTs)`);
+    progress(
+      `webhooks: bare loop, ${events} POSTs of ${type} bodies, ${concurrency} at a time (after ${Math.min(events, 500)} warmup POSTs)`,
+    );
     await bareLoop(Array.from({ length: Math.min(events, 500) }, (_, i) => prepare(i)));
     await guard(receiver.ask('take'));
     const bareBodies = Array.from({ length: events }, (_, i) => prepare(i));
     let before = await snapshot();
     const bare = await bareLoop(bareBodies);
     let after = await snapshot();
-    const bareMatched = matchArrivals(bareBodies.map((b) => b.id), await takeArrivals());
+    const bareMatched = matchArrivals(
+      bareBodies.map((b) => b.id),
+      await takeArrivals(),
+    );
     const bareRate = round(events / ((bare.endedAt - bare.startedAt) / 1000), 1);
     const bareErrors = bare.errors + bareMatched.missing;
     const bareLine = {
@@ -436,7 +528,9 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       ...cpuUse(before, after, events),
     };
     emit(bareLine);
-    progress(`webhooks: bare ${bareRate} events/s, p50 ${bareLine.p50Ms} ms, p99 ${bareLine.p99Ms} ms, errors ${bareErrors}`);
+    progress(
+      `webhooks: bare ${bareRate} events/s, p50 ${bareLine.p50Ms} ms, p99 ${bareLine.p99Ms} ms, errors ${bareErrors}`,
+    );
 
     // ---- Warm the pipeline (JIT, pools, connections), unreported ----
     await guard(worker.ask('start'));
@@ -447,11 +541,16 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       const written = await recordClosedLoop(warmup, 0);
       await awaitArrivals(warmup, failedBefore);
       const matched = matchArrivals(written.ids, await takeArrivals());
-      if (matched.missing > 0) throw new Error(`pipeline warmup: ${matched.missing} of ${warmup} events were not delivered; is the receiver trusted?`);
+      if (matched.missing > 0)
+        throw new Error(
+          `pipeline warmup: ${matched.missing} of ${warmup} events were not delivered; is the receiver trusted?`,
+        );
     }
 
     // ---- 2. Pipeline throughput ----
-    progress(`webhooks: pipeline, ${events} events recorded by ${writers} concurrent writers, worker running (concurrency ${concurrency})`);
+    progress(
+      `webhooks: pipeline, ${events} events recorded by ${writers} concurrent writers, worker running (concurrency ${concurrency})`,
+    );
     before = await snapshot();
     let failedBefore = failedSoFar;
     const pipeWritten = await recordClosedLoop(events, warmup);
@@ -463,7 +562,9 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     const pipeLastArrival = Math.max(...pipeMatched.firstAt.filter((at) => !Number.isNaN(at)));
     const pipeDelivered = events - pipeMatched.missing;
     const pipeRate = round(pipeDelivered / ((pipeLastArrival - pipeFirstCommit) / 1000), 1);
-    const pipeLags = pipeMatched.firstAt.map((at, i) => at - pipeWritten.committedAt[i]!).filter((lag) => !Number.isNaN(lag));
+    const pipeLags = pipeMatched.firstAt
+      .map((at, i) => at - pipeWritten.committedAt[i]!)
+      .filter((lag) => !Number.isNaN(lag));
     const pipeErrors = pipeMatched.missing + after.worker.failed;
     const pipeLine = {
       name: 'webhook-pipeline',
@@ -472,7 +573,8 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       ...distribution(pipeLags),
       count: events,
       errors: pipeErrors,
-      description: 'events recorded (recordEvent, one transaction each) while the worker delivers: first commit to last arrival; p50/p99: commit to first arrival, backlog included',
+      description:
+        'events recorded (recordEvent, one transaction each) while the worker delivers: first commit to last arrival; p50/p99: commit to first arrival, backlog included',
       delivered: pipeDelivered,
       duplicates: pipeMatched.duplicates,
       writers,
@@ -483,7 +585,9 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       ...cpuUse(before, after, pipeDelivered),
     };
     emit(pipeLine);
-    progress(`webhooks: pipeline ${pipeRate} events/s (${pipeLine.ratioToBare} of bare; commits ${pipeLine.commitEventsPerSecond}/s), errors ${pipeErrors}`);
+    progress(
+      `webhooks: pipeline ${pipeRate} events/s (${pipeLine.ratioToBare} of bare; commits ${pipeLine.commitEventsPerSecond}/s), errors ${pipeErrors}`,
+    );
 
     // ---- 3. Latency at a fixed rate ----
     const total = Math.max(1, Math.round(rate * seconds));
@@ -496,34 +600,47 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     const latCommitted: number[] = new Array(total);
     let writeErrors = 0;
     const inFlight: Promise<void>[] = [];
-    await guard(new Promise<void>((resolve) => {
-      const t0 = performance.now() + 10;
-      let launched = 0;
-      const tick = () => {
-        const due = Math.min(total, Math.floor((performance.now() - t0) / interval) + 1);
-        for (; launched < due; launched++) {
-          const i = launched;
-          scheduledAt[i] = performance.timeOrigin + t0 + i * interval;
-          inFlight.push(recordOne(warmup + events + i).then((done) => {
-            latIds[i] = done.id;
-            latCommitted[i] = done.committedAt;
-          }, (error: unknown) => {
-            writeErrors += 1;
-            if (!closed) progress(`webhooks: an event write failed: ${error instanceof Error ? error.message : String(error)}`);
-          }));
-        }
-        // Interrupted (a signal, a process gone): the bench is being torn down, write no more.
-        if (closed) resolve();
-        else if (launched < total) setTimeout(tick, Math.max(0, t0 + launched * interval - performance.now()));
-        else resolve();
-      };
-      setTimeout(tick, 10);
-    }));
+    await guard(
+      new Promise<void>((resolve) => {
+        const t0 = performance.now() + 10;
+        let launched = 0;
+        const tick = () => {
+          const due = Math.min(total, Math.floor((performance.now() - t0) / interval) + 1);
+          for (; launched < due; launched++) {
+            const i = launched;
+            scheduledAt[i] = performance.timeOrigin + t0 + i * interval;
+            inFlight.push(
+              recordOne(warmup + events + i).then(
+                (done) => {
+                  latIds[i] = done.id;
+                  latCommitted[i] = done.committedAt;
+                },
+                (error: unknown) => {
+                  writeErrors += 1;
+                  if (!closed)
+                    progress(
+                      `webhooks: an event write failed: ${error instanceof Error ? error.message : String(error)}`,
+                    );
+                },
+              ),
+            );
+          }
+          // Interrupted (a signal, a process gone): the bench is being torn down, write no more.
+          if (closed) resolve();
+          else if (launched < total) setTimeout(tick, Math.max(0, t0 + launched * interval - performance.now()));
+          else resolve();
+        };
+        setTimeout(tick, 10);
+      }),
+    );
     await guard(Promise.all(inFlight));
     const written = latIds.filter((id) => id !== undefined);
     await awaitArrivals(written.length, failedBefore);
     after = await snapshot();
-    const latMatched = matchArrivals(latIds.map((id) => id ?? ''), await takeArrivals());
+    const latMatched = matchArrivals(
+      latIds.map((id) => id ?? ''),
+      await takeArrivals(),
+    );
     const latencies: number[] = [];
     const commitLags: number[] = [];
     latMatched.firstAt.forEach((at, i) => {
@@ -558,7 +675,9 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       ...cpuUse(before, after, latDelivered),
     };
     emit(latencyLine);
-    progress(`webhooks: latency at ${achievedRate} events/s: first attempt p50 ${latDistribution.p50Ms} ms, p99 ${latDistribution.p99Ms} ms, errors ${latErrors}`);
+    progress(
+      `webhooks: latency at ${achievedRate} events/s: first attempt p50 ${latDistribution.p50Ms} ms, p99 ${latDistribution.p99Ms} ms, errors ${latErrors}`,
+    );
 
     // ---- 4. Backlog: writes alone, then the worker alone ----
     progress(`webhooks: backlog, ${events} events recorded with the worker paused, then delivered`);
@@ -593,15 +712,21 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       ...cpuUse(before, after, backlogDelivered),
     };
     emit(backlogLine);
-    progress(`webhooks: backlog drained at ${backlogRate} events/s (${backlogLine.ratioToBare} of bare); writes alone ${backlogLine.writeOnlyEventsPerSecond}/s`);
+    progress(
+      `webhooks: backlog drained at ${backlogRate} events/s (${backlogLine.ratioToBare} of bare); writes alone ${backlogLine.writeOnlyEventsPerSecond}/s`,
+    );
 
     // Every delivery of the run must have ended delivered. An attempt is recorded after its
     // answer arrives: pausing the worker waits for the last records.
     await guard(worker.ask('pause'));
     const states = await connection.pool.query<{ state: string; n: string }>(
-      'select state, count(*) as n from webhook_deliveries where company_id = $1 group by state', [company.id]);
+      'select state, count(*) as n from webhook_deliveries where company_id = $1 group by state',
+      [company.id],
+    );
     const deliveriesByState = Object.fromEntries(states.rows.map((row) => [row.state, Number(row.n)]));
-    const undelivered = Object.entries(deliveriesByState).filter(([state]) => state !== 'delivered').reduce((sum, [, n]) => sum + n, 0);
+    const undelivered = Object.entries(deliveriesByState)
+      .filter(([state]) => state !== 'delivered')
+      .reduce((sum, [, n]) => sum + n, 0);
 
     const throughputGoal = 0.8;
     const p99Goal = 100;
@@ -624,7 +749,8 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       events,
       concurrency,
       writers,
-      workerProcess: 'a child process (bench/webhook-worker.ts): createDeliveryWorker + createDeliveryClient, its own pool of 20',
+      workerProcess:
+        'a child process (bench/webhook-worker.ts): createDeliveryWorker + createDeliveryClient, its own pool of 20',
       deliveriesByState,
       elapsedSeconds: round((Date.now() - started) / 1000, 1),
     };

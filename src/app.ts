@@ -35,7 +35,22 @@ export interface AppOptions {
 }
 
 /** Each capability's routes, mounted under /v1 behind the platform rules. */
-const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [accountRoutes, eventRoutes, webhookRoutes, sandboxRoutes, customerRoutes, productRoutes, jobRoutes, taxProfileRoutes, taxDecisionRoutes, ledgerRoutes, invoiceRoutes, creditNoteRoutes, paymentRoutes, quoteRoutes];
+const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [
+  accountRoutes,
+  eventRoutes,
+  webhookRoutes,
+  sandboxRoutes,
+  customerRoutes,
+  productRoutes,
+  jobRoutes,
+  taxProfileRoutes,
+  taxDecisionRoutes,
+  ledgerRoutes,
+  invoiceRoutes,
+  creditNoteRoutes,
+  paymentRoutes,
+  quoteRoutes,
+];
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const serverOptions: FastifyServerOptions & { https?: unknown } = {
@@ -64,21 +79,43 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   let stopListening: (() => Promise<void>) | null = null;
   app.addHook('onReady', async () => {
-    stopListening = await listenForAuthChanges(deps.pool, deps.keyCache, (error) => deps.log.warn({ err: error }, 'key cache listener lost; reading keys from the database'));
+    stopListening = await listenForAuthChanges(deps.pool, deps.keyCache, (error) =>
+      deps.log.warn({ err: error }, 'key cache listener lost; reading keys from the database'),
+    );
   });
   app.addHook('onClose', async () => {
     await stopListening?.();
   });
 
   await registerOpenApi(app, deps.config.publicUrl);
-  for (const schema of [eventSchema, eventWithDeliveriesSchema, endpointSchema, customerSchema, productSchema, jobSchema, taxProfileSchema, taxDecisionSchema, ledgerEntrySchema, ledgerSchema, invoiceSchema, creditNoteSchema, paymentSchema, refundSchema, quoteSchema]) app.addSchema(schema);
+  for (const schema of [
+    eventSchema,
+    eventWithDeliveriesSchema,
+    endpointSchema,
+    customerSchema,
+    productSchema,
+    jobSchema,
+    taxProfileSchema,
+    taxDecisionSchema,
+    ledgerEntrySchema,
+    ledgerSchema,
+    invoiceSchema,
+    creditNoteSchema,
+    paymentSchema,
+    refundSchema,
+    quoteSchema,
+  ])
+    app.addSchema(schema);
 
-  await app.register(async (v1) => {
-    await v1.register(apiPlatform, { deps });
-    v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-    for (const capability of capabilities) await v1.register(capability, { deps });
-    if (options.extraV1Routes) await v1.register(options.extraV1Routes, { deps });
-  }, { prefix: '/v1' });
+  await app.register(
+    async (v1) => {
+      await v1.register(apiPlatform, { deps });
+      v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      for (const capability of capabilities) await v1.register(capability, { deps });
+      if (options.extraV1Routes) await v1.register(options.extraV1Routes, { deps });
+    },
+    { prefix: '/v1' },
+  );
 
   // Health checks are internal calls: no key, no rate limit (Limits, rule 2).
   app.get('/healthz', { schema: { hide: true } }, async () => {
@@ -102,7 +139,8 @@ function installJsonParser(app: FastifyInstance): void {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     parse(request, text, (error, value) => {
-      if (error) return done(refuse('invalid_field_value', `The request body is not valid JSON: ${error.message}`), undefined);
+      if (error)
+        return done(refuse('invalid_field_value', `The request body is not valid JSON: ${error.message}`), undefined);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         return done(refuse('invalid_field_value', 'The request body must be a JSON object.'), undefined);
       }
@@ -110,4 +148,3 @@ function installJsonParser(app: FastifyInstance): void {
     });
   });
 }
-

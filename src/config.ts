@@ -61,7 +61,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const allowPrivateWebhooks = boolean(env, 'FACTEUR_ALLOW_PRIVATE_WEBHOOKS', false);
   if (allowPrivateWebhooks && env.NODE_ENV === 'production') {
-    throw new ConfigError('FACTEUR_ALLOW_PRIVATE_WEBHOOKS=true is refused in production: it would let webhooks reach internal addresses.');
+    throw new ConfigError(
+      'FACTEUR_ALLOW_PRIVATE_WEBHOOKS=true is refused in production: it would let webhooks reach internal addresses.',
+    );
   }
   const publicUrl = (env.FACTEUR_PUBLIC_URL || `https://localhost:${port}`).replace(/\/+$/, '');
   if (!publicUrl.startsWith('https://')) throw new ConfigError('FACTEUR_PUBLIC_URL must be an https:// address.');

@@ -29,7 +29,12 @@ export const systemResolveHost: ResolveHost = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** The one place Deps are assembled; tests and benchmarks override what they need. */
-export function makeDeps(database: Connection, config: Config, log: FastifyBaseLogger, overrides: Partial<Deps> = {}): Deps {
+export function makeDeps(
+  database: Connection,
+  config: Config,
+  log: FastifyBaseLogger,
+  overrides: Partial<Deps> = {},
+): Deps {
   return {
     db: database.db,
     pool: database.pool,

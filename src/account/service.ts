@@ -49,7 +49,11 @@ export interface Subscription {
 }
 
 /** The plan with this month's live usage against its quota (read fresh). */
-export async function getSubscription(deps: Pick<Deps, 'pool' | 'clock'>, scope: Scope, company: AccountCompany): Promise<Subscription> {
+export async function getSubscription(
+  deps: Pick<Deps, 'pool' | 'clock'>,
+  scope: Scope,
+  company: AccountCompany,
+): Promise<Subscription> {
   const usage = await monthlyUsage(deps, company.id, deps.clock.now());
   const limits = plans[company.plan];
   return {

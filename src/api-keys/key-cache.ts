@@ -45,7 +45,8 @@ export class KeyCache {
     if (message === '*') return this.entries.clear();
     const [kind, id] = message.split(':');
     for (const [hash, { value }] of this.entries) {
-      if ((kind === 'key' && value.key.id === id) || (kind === 'company' && value.company.id === id)) this.entries.delete(hash);
+      if ((kind === 'key' && value.key.id === id) || (kind === 'company' && value.company.id === id))
+        this.entries.delete(hash);
     }
   }
 
@@ -69,7 +70,11 @@ export function forgetInThisProcess(message: string): void {
 }
 
 /** Keeps `cache` in step with the announcements; returns a function that stops listening. */
-export async function listenForAuthChanges(pool: pg.Pool, cache: KeyCache, onError: (error: unknown) => void): Promise<() => Promise<void>> {
+export async function listenForAuthChanges(
+  pool: pg.Pool,
+  cache: KeyCache,
+  onError: (error: unknown) => void,
+): Promise<() => Promise<void>> {
   caches.add(cache);
   let connection: pg.PoolClient | null = null;
   let stopped = false;

@@ -1,5 +1,13 @@
 /** The contract's scope pairs. A key without scopes has full access; `write` includes `read`. */
-export const scopeResources = ['invoices', 'customers', 'quotes', 'credit_notes', 'products', 'webhooks', 'payments'] as const;
+export const scopeResources = [
+  'invoices',
+  'customers',
+  'quotes',
+  'credit_notes',
+  'products',
+  'webhooks',
+  'payments',
+] as const;
 export type ScopeResource = (typeof scopeResources)[number];
 export type KeyScope = `${ScopeResource}:${'read' | 'write'}`;
 

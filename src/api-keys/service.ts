@@ -5,7 +5,15 @@ import { parseIsoInstant } from '../kernel/iso-date.js';
 import { getCompany } from '../companies/service.js';
 import { generateSecret, hashSecret, livemodeOfSecret } from './key-secret.js';
 import { allScopes, isKeyScope, type KeyScope } from './scopes.js';
-import { findKeyByHash, insertKey, listKeys, markRevoked, touchLastUsed, type ApiKey, type KeyWithCompany } from './store.js';
+import {
+  findKeyByHash,
+  insertKey,
+  listKeys,
+  markRevoked,
+  touchLastUsed,
+  type ApiKey,
+  type KeyWithCompany,
+} from './store.js';
 import { authChannel, forgetInThisProcess } from './key-cache.js';
 import { sql } from 'drizzle-orm';
 
@@ -51,7 +59,9 @@ function parseScopes(scopes: string[] | undefined): KeyScope[] | null {
   if (!scopes || scopes.length === 0) return null;
   const unknown = scopes.filter((scope) => !isKeyScope(scope));
   if (unknown.length > 0) {
-    throw refuse('validation_error', `Unknown scope ${unknown.join(', ')}; scopes are ${allScopes.join(', ')}.`, { param: 'scopes' });
+    throw refuse('validation_error', `Unknown scope ${unknown.join(', ')}; scopes are ${allScopes.join(', ')}.`, {
+      param: 'scopes',
+    });
   }
   return [...new Set(scopes as KeyScope[])];
 }
@@ -60,14 +70,23 @@ function parseExpiry(expiresAt: string | undefined, now: Date): Date | null {
   if (expiresAt === undefined) return null;
   const date = parseIsoInstant(expiresAt);
   if (!date) {
-    throw refuse('validation_error', `expiresAt must be an ISO 8601 date (2027-01-31) or date-time with a zone (2027-01-31T12:00:00Z); got "${expiresAt}".`, { param: 'expiresAt' });
+    throw refuse(
+      'validation_error',
+      `expiresAt must be an ISO 8601 date (2027-01-31) or date-time with a zone (2027-01-31T12:00:00Z); got "${expiresAt}".`,
+      { param: 'expiresAt' },
+    );
   }
-  if (date.getTime() <= now.getTime()) throw refuse('invalid_field_value', 'expiresAt must be in the future.', { param: 'expiresAt' });
+  if (date.getTime() <= now.getTime())
+    throw refuse('invalid_field_value', 'expiresAt must be in the future.', { param: 'expiresAt' });
   return date;
 }
 
-export async function createApiKey(deps: Pick<Deps, 'db' | 'clock'>, input: NewApiKey): Promise<{ key: ApiKeyResource; secret: string }> {
-  if (input.env !== 'test' && input.env !== 'live') throw refuse('validation_error', 'env must be test or live.', { param: 'env' });
+export async function createApiKey(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: NewApiKey,
+): Promise<{ key: ApiKeyResource; secret: string }> {
+  if (input.env !== 'test' && input.env !== 'live')
+    throw refuse('validation_error', 'env must be test or live.', { param: 'env' });
   const company = await getCompany(deps, input.companyId);
   const now = deps.clock.now();
   const livemode = input.env === 'live';
@@ -92,7 +111,11 @@ export async function createApiKey(deps: Pick<Deps, 'db' | 'clock'>, input: NewA
  * Revocation is immediate: the revoking node forgets the key before answering, and every other
  * node hears of it when the revocation commits (the key cache listens on PostgreSQL).
  */
-export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, id: string, options: { companyId?: string } = {}): Promise<ApiKeyResource> {
+export async function revokeApiKey(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  id: string,
+  options: { companyId?: string } = {},
+): Promise<ApiKeyResource> {
   const key = await deps.db.transaction(async (tx) => {
     // From the dashboard, the key must be the company's: a key of another company is not found.
     const revoked = await markRevoked(tx, id, deps.clock.now(), options.companyId);
@@ -110,14 +133,17 @@ export async function listApiKeys(deps: Pick<Deps, 'db'>, companyId: string): Pr
 }
 
 export type Authentication =
-  | { ok: true; key: ApiKey; company: KeyWithCompany['company'] }
-  | { ok: false; error: ApiError };
+  { ok: true; key: ApiKey; company: KeyWithCompany['company'] } | { ok: false; error: ApiError };
 
 const lastUsedWrites = new Map<string, number>();
 const lastUsedResolutionMs = 60_000;
 
 /** Checks a presented secret: format, existence, revocation, expiry. Never throws for a bad key. */
-export async function authenticateSecret(deps: Pick<Deps, 'pool' | 'fast' | 'log' | 'keyCache'>, secret: string, now: Date): Promise<Authentication> {
+export async function authenticateSecret(
+  deps: Pick<Deps, 'pool' | 'fast' | 'log' | 'keyCache'>,
+  secret: string,
+  now: Date,
+): Promise<Authentication> {
   if (livemodeOfSecret(secret) === null) return { ok: false, error: new ApiError('invalid_api_key') };
   const hash = hashSecret(secret);
   let found = deps.keyCache.get(hash, now.getTime());
@@ -131,13 +157,18 @@ export async function authenticateSecret(deps: Pick<Deps, 'pool' | 'fast' | 'log
   const { key, company } = found;
   if (key.revokedAt) return { ok: false, error: new ApiError('api_key_revoked') };
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) {
-    return { ok: false, error: new ApiError('api_key_expired', { values: { expiresAt: key.expiresAt.toISOString() } }) };
+    return {
+      ok: false,
+      error: new ApiError('api_key_expired', { values: { expiresAt: key.expiresAt.toISOString() } }),
+    };
   }
   // "Last used" is shown to the minute; writing it on every request would double the cost of a read.
   const lastWrite = lastUsedWrites.get(key.id) ?? key.lastUsedAt?.getTime() ?? 0;
   if (now.getTime() - lastWrite >= lastUsedResolutionMs) {
     lastUsedWrites.set(key.id, now.getTime());
-    touchLastUsed(deps.fast.db, key.id, now).catch((error: unknown) => deps.log.warn({ err: error }, 'could not record the key last use'));
+    touchLastUsed(deps.fast.db, key.id, now).catch((error: unknown) =>
+      deps.log.warn({ err: error }, 'could not record the key last use'),
+    );
   }
   return { ok: true, key, company };
 }

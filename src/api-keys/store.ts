@@ -66,7 +66,11 @@ export async function listKeys(db: Executor, companyId: string): Promise<ApiKey[
 /** Revokes once: a second revocation keeps the first date. */
 export async function markRevoked(db: Executor, id: string, at: Date, companyId?: string): Promise<ApiKey | undefined> {
   const ofCompany = companyId === undefined ? undefined : eq(apiKeys.companyId, companyId);
-  const [row] = await db.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), ofCompany, isNull(apiKeys.revokedAt))).returning();
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.id, id), ofCompany, isNull(apiKeys.revokedAt)))
+    .returning();
   if (row) return row;
   const existing = await findKey(db, id);
   return existing && (companyId === undefined || existing.companyId === companyId) ? existing : undefined;

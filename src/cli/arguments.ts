@@ -11,6 +11,7 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
 }
 
 export function required(value: string | boolean | undefined, name: string): string {
-  if (typeof value !== 'string' || value === '') throw refuse('missing_required_field', `--${name} is required.`, { param: name });
+  if (typeof value !== 'string' || value === '')
+    throw refuse('missing_required_field', `--${name} is required.`, { param: name });
   return value;
 }

@@ -9,19 +9,44 @@ import { createUser } from '../users/service.js';
 export async function runAdminCommand(deps: Deps, command: string, args: string[]): Promise<unknown> {
   const [action, ...rest] = args;
   if (command === 'company' && action === 'create') {
-    const { values } = parseOptions(rest, { name: { type: 'string' }, siren: { type: 'string' }, plan: { type: 'string' }, email: { type: 'string' } });
+    const { values } = parseOptions(rest, {
+      name: { type: 'string' },
+      siren: { type: 'string' },
+      plan: { type: 'string' },
+      email: { type: 'string' },
+    });
     const company = await createCompany(deps, {
       name: required(values.name, 'name'),
       siren: required(values.siren, 'siren'),
       ...(values.plan ? { plan: values.plan } : {}),
       ...(values.email ? { email: values.email } : {}),
     });
-    return { id: company.id, object: 'company', name: company.name, siren: company.siren, plan: company.plan, email: values.email ?? null, created: company.created.toISOString() };
+    return {
+      id: company.id,
+      object: 'company',
+      name: company.name,
+      siren: company.siren,
+      plan: company.plan,
+      email: values.email ?? null,
+      created: company.created.toISOString(),
+    };
   }
   if (command === 'key' && action === 'create') {
-    const { values } = parseOptions(rest, { company: { type: 'string' }, env: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' } });
-    const scopes = values.scopes === undefined ? undefined : values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean);
-    if (scopes && scopes.length === 0) throw refuse('validation_error', '--scopes lists no scope; omit it for a full-access key.', { param: 'scopes' });
+    const { values } = parseOptions(rest, {
+      company: { type: 'string' },
+      env: { type: 'string' },
+      scopes: { type: 'string' },
+      'expires-at': { type: 'string' },
+    });
+    const scopes =
+      values.scopes === undefined
+        ? undefined
+        : values.scopes
+            .split(',')
+            .map((scope) => scope.trim())
+            .filter(Boolean);
+    if (scopes && scopes.length === 0)
+      throw refuse('validation_error', '--scopes lists no scope; omit it for a full-access key.', { param: 'scopes' });
     const { key, secret } = await createApiKey(deps, {
       companyId: required(values.company, 'company'),
       env: required(values.env, 'env'),
@@ -40,8 +65,14 @@ export async function runAdminCommand(deps: Deps, command: string, args: string[
   }
   if (command === 'user' && action === 'create') {
     const { values } = parseOptions(rest, { company: { type: 'string' }, email: { type: 'string' } });
-    const { user, passwordLink } = await createUser(deps, { companyId: required(values.company, 'company'), email: required(values.email, 'email') });
+    const { user, passwordLink } = await createUser(deps, {
+      companyId: required(values.company, 'company'),
+      email: required(values.email, 'email'),
+    });
     return { ...user, passwordLink };
   }
-  throw refuse('invalid_field_value', `Unknown command "facteur ${[command, action].filter(Boolean).join(' ')}". Run "facteur help".`);
+  throw refuse(
+    'invalid_field_value',
+    `Unknown command "facteur ${[command, action].filter(Boolean).join(' ')}". Run "facteur help".`,
+  );
 }

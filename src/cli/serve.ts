@@ -39,19 +39,29 @@ function claimDataDir(config: Config): () => void {
     } catch {
       alive = false;
     }
-    if (alive) throw new Error(`another "facteur serve" (pid ${pid}) runs on ${config.dataDir}; stop it, or give this one its own FACTEUR_DATA_DIR or a DATABASE_URL`);
+    if (alive)
+      throw new Error(
+        `another "facteur serve" (pid ${pid}) runs on ${config.dataDir}; stop it, or give this one its own FACTEUR_DATA_DIR or a DATABASE_URL`,
+      );
   }
   writeFileSync(pidFile, String(process.pid));
   return () => rmSync(pidFile, { force: true });
 }
 
-async function startApi(deps: Deps, config: Config, say: (m: string) => void, lines: string[]): Promise<{ app: FastifyInstance; redirect: Server }> {
+async function startApi(
+  deps: Deps,
+  config: Config,
+  say: (m: string) => void,
+  lines: string[],
+): Promise<{ app: FastifyInstance; redirect: Server }> {
   const certificate = await loadCertificate(config, say);
   const app = await buildApp(deps, { https: { cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' } });
   await app.listen({ port: config.port, host: config.host });
   const httpsPort = (app.server.address() as { port: number }).port;
   const redirect = createRedirectServer(httpsPort, config.publicUrlSet ? new URL(config.publicUrl).origin : null);
-  await new Promise<void>((resolve, reject) => redirect.once('error', reject).listen(config.httpPort, config.host, resolve));
+  await new Promise<void>((resolve, reject) =>
+    redirect.once('error', reject).listen(config.httpPort, config.host, resolve),
+  );
   const httpPort = (redirect.address() as { port: number }).port;
   lines.push(
     `facteur is serving https://localhost:${httpsPort} (HTTP ${httpPort} redirects to it)`,
@@ -63,7 +73,12 @@ async function startApi(deps: Deps, config: Config, say: (m: string) => void, li
 export async function serve(config: Config, role: Role = 'all'): Promise<RunningService> {
   const log = createLogger(config.logLevel, 'stdout');
   const say = (message: string) => log.info(message);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: say, ownsServer: true });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: say,
+    ownsServer: true,
+  });
   const releaseDataDir = claimDataDir(config);
   await runMigrations(database.pool, database.db);
   const deps = makeDeps(database, config, log);
@@ -78,7 +93,9 @@ export async function serve(config: Config, role: Role = 'all'): Promise<Running
   const housekeeping = role === 'api' ? null : startHousekeeping(deps);
   // Overdue invoices and expired quotes: due dates passing (on each company's sandbox clock in test).
   const documentPasses = role === 'api' ? [] : [startOverduePass(deps), startQuoteExpiryPass(deps)];
-  lines.push(`role: ${role}; database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
+  lines.push(
+    `role: ${role}; database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
+  );
   if (demo) {
     const port = api ? (api.app.server.address() as { port: number }).port : config.port;
     lines.push(

@@ -3,7 +3,14 @@ import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { isValidSiren } from '../identifiers/siren.js';
 import { isPlanName, planNames } from './plans.js';
-import { advanceSandboxOffset, findCompany, insertCompany, countCompanies, resetSandboxOffset, type Company } from './store.js';
+import {
+  advanceSandboxOffset,
+  findCompany,
+  insertCompany,
+  countCompanies,
+  resetSandboxOffset,
+  type Company,
+} from './store.js';
 import type { Executor } from '../db/database.js';
 import { forgetInThisProcess } from '../api-keys/key-cache.js';
 
@@ -19,10 +26,15 @@ export interface NewCompany {
 
 export async function createCompany(deps: Pick<Deps, 'db' | 'clock'>, input: NewCompany): Promise<Company> {
   const name = input.name.trim();
-  if (name.length === 0 || name.length > 200) throw refuse('validation_error', 'A company name has 1 to 200 characters.', { param: 'name' });
-  if (!isValidSiren(input.siren)) throw refuse('validation_error', `SIREN "${input.siren}" is not 9 digits with a valid check digit.`, { param: 'siren' });
+  if (name.length === 0 || name.length > 200)
+    throw refuse('validation_error', 'A company name has 1 to 200 characters.', { param: 'name' });
+  if (!isValidSiren(input.siren))
+    throw refuse('validation_error', `SIREN "${input.siren}" is not 9 digits with a valid check digit.`, {
+      param: 'siren',
+    });
   const plan = input.plan ?? 'free';
-  if (!isPlanName(plan)) throw refuse('validation_error', `Plan must be one of ${planNames.join(', ')}.`, { param: 'plan' });
+  if (!isPlanName(plan))
+    throw refuse('validation_error', `Plan must be one of ${planNames.join(', ')}.`, { param: 'plan' });
   if (input.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) {
     throw refuse('validation_error', `"${input.email}" is not an e-mail address.`, { param: 'email' });
   }

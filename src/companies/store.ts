@@ -13,7 +13,13 @@ export interface Company {
 }
 
 type Row = typeof companies.$inferSelect;
-const toCompany = (row: Row): Company => ({ id: row.id, name: row.name, siren: row.siren, plan: row.plan as PlanName, created: row.created });
+const toCompany = (row: Row): Company => ({
+  id: row.id,
+  name: row.name,
+  siren: row.siren,
+  plan: row.plan as PlanName,
+  created: row.created,
+});
 
 export async function insertCompany(db: Executor, company: Company, email: string | null): Promise<void> {
   await db.insert(companies).values({ ...company, email });
@@ -34,8 +40,11 @@ export async function advanceSandboxOffset(db: Db, id: string, ms: number): Prom
   return db.transaction(async (tx) => {
     // Cached authentications carry the offset: the change is announced to every node at commit.
     await tx.execute(sql`select pg_notify(${authChannel}, ${`company:${id}`})`);
-    const [row] = await tx.update(companies).set({ sandboxClockOffsetMs: sql`${companies.sandboxClockOffsetMs} + ${ms}::bigint` })
-      .where(eq(companies.id, id)).returning({ offset: companies.sandboxClockOffsetMs });
+    const [row] = await tx
+      .update(companies)
+      .set({ sandboxClockOffsetMs: sql`${companies.sandboxClockOffsetMs} + ${ms}::bigint` })
+      .where(eq(companies.id, id))
+      .returning({ offset: companies.sandboxClockOffsetMs });
     return row?.offset ?? 0;
   });
 }

@@ -3,26 +3,44 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
-import { deleteDocumentDraft, documentHistory, getInvoiceDocument, listDocuments, sendToPlatform } from '../invoices/service.js';
+import {
+  deleteDocumentDraft,
+  documentHistory,
+  getInvoiceDocument,
+  listDocuments,
+  sendToPlatform,
+} from '../invoices/service.js';
 import { documentListQuery, historySchema, sellerOf } from '../invoices/routes.js';
-import { createCreditNote, creditNoteCreateBody, creditNoteUpdateBody, finalizeCreditNote, listRefunds, refundBody, refundCreditNote, updateCreditNote } from './service.js';
+import {
+  createCreditNote,
+  creditNoteCreateBody,
+  creditNoteUpdateBody,
+  finalizeCreditNote,
+  listRefunds,
+  refundBody,
+  refundCreditNote,
+  updateCreditNote,
+} from './service.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const refundSchema = Type.Object({
-  id: Type.String({ description: 'Prefix `ref_`.' }),
-  object: Type.Literal('refund'),
-  livemode: Type.Boolean(),
-  creditNoteId: Type.String(),
-  invoiceId: Type.String(),
-  amount: Type.Integer({ description: 'Cents.' }),
-  currency: Type.String(),
-  method: Type.String(),
-  reference: nullable(Type.String()),
-  refundedAt: Type.String(),
-  metadata: Type.Record(Type.String(), Type.Unknown()),
-  created: Type.String(),
-}, { $id: 'Refund' });
+export const refundSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Prefix `ref_`.' }),
+    object: Type.Literal('refund'),
+    livemode: Type.Boolean(),
+    creditNoteId: Type.String(),
+    invoiceId: Type.String(),
+    amount: Type.Integer({ description: 'Cents.' }),
+    currency: Type.String(),
+    method: Type.String(),
+    reference: nullable(Type.String()),
+    refundedAt: Type.String(),
+    metadata: Type.Record(Type.String(), Type.Unknown()),
+    created: Type.String(),
+  },
+  { $id: 'Refund' },
+);
 
 const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Credit notes'];
@@ -30,102 +48,172 @@ const tags = ['Credit notes'];
 export async function creditNoteRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post('/credit-notes', {
-    config: { access: 'credit_notes:write' },
-    schema: {
-      tags,
-      summary: 'Create a draft credit note',
-      description: 'With `relatedInvoiceId`, it corrects that finalized invoice (same buyer; `relatedInvoiceNumber` is frozen now); without `lines` it credits the whole invoice, with `lines` a part of it. It is finalized on its own tax decision, in its own number series. `credit_note.created`.',
-      body: creditNoteCreateBody,
-      response: { 201: Type.Ref('CreditNote') },
+  app.post(
+    '/credit-notes',
+    {
+      config: { access: 'credit_notes:write' },
+      schema: {
+        tags,
+        summary: 'Create a draft credit note',
+        description:
+          'With `relatedInvoiceId`, it corrects that finalized invoice (same buyer; `relatedInvoiceNumber` is frozen now); without `lines` it credits the whole invoice, with `lines` a part of it. It is finalized on its own tax decision, in its own number series. `credit_note.created`.',
+        body: creditNoteCreateBody,
+        response: { 201: Type.Ref('CreditNote') },
+      },
     },
-  }, async (request, reply) => reply.code(201).send(await createCreditNote(deps, callContext(request), request.body)));
+    async (request, reply) => reply.code(201).send(await createCreditNote(deps, callContext(request), request.body)),
+  );
 
-  app.get('/credit-notes', {
-    config: { access: 'credit_notes:read' },
-    schema: {
-      tags,
-      summary: 'List credit notes, newest first',
-      querystring: Type.Object({ ...documentListQuery, relatedInvoiceId: Type.Optional(Type.String({ maxLength: 255 })) }, { additionalProperties: false }),
-      response: { 200: listEnvelopeSchema(Type.Ref('CreditNote')) },
+  app.get(
+    '/credit-notes',
+    {
+      config: { access: 'credit_notes:read' },
+      schema: {
+        tags,
+        summary: 'List credit notes, newest first',
+        querystring: Type.Object(
+          { ...documentListQuery, relatedInvoiceId: Type.Optional(Type.String({ maxLength: 255 })) },
+          { additionalProperties: false },
+        ),
+        response: { 200: listEnvelopeSchema(Type.Ref('CreditNote')) },
+      },
     },
-  }, async (request) => {
-    const { limit = 25, starting_after, status, customerId, date_from, date_to, relatedInvoiceId } = request.query;
-    return listDocuments(deps, authOf(request).scope, 'credit_note', { limit, startingAfter: starting_after }, { status, customerId, dateFrom: date_from, dateTo: date_to, relatedInvoiceId }, '/v1/credit-notes');
-  });
-
-  app.get('/credit-notes/:id', {
-    config: { access: 'credit_notes:read' },
-    schema: { tags, summary: 'Retrieve a credit note, with its `einvoicing` block', params: idParams, response: { 200: Type.Ref('CreditNote') } },
-  }, async (request) => getInvoiceDocument(deps, authOf(request).scope, 'credit_note', request.params.id));
-
-  app.post('/credit-notes/:id', {
-    config: { access: 'credit_notes:write' },
-    schema: {
-      tags,
-      summary: 'Edit a draft credit note',
-      description: 'A finalized credit note answers `invoice_not_editable`.',
-      params: idParams,
-      body: creditNoteUpdateBody,
-      response: { 200: Type.Ref('CreditNote') },
+    async (request) => {
+      const { limit = 25, starting_after, status, customerId, date_from, date_to, relatedInvoiceId } = request.query;
+      return listDocuments(
+        deps,
+        authOf(request).scope,
+        'credit_note',
+        { limit, startingAfter: starting_after },
+        { status, customerId, dateFrom: date_from, dateTo: date_to, relatedInvoiceId },
+        '/v1/credit-notes',
+      );
     },
-  }, async (request) => updateCreditNote(deps, callContext(request), request.params.id, request.body));
+  );
 
-  app.delete('/credit-notes/:id', {
-    config: { access: 'credit_notes:write' },
-    schema: { tags, summary: 'Delete a draft credit note (`documentStatus: cancelled`)', params: idParams, response: { 200: Type.Ref('CreditNote') } },
-  }, async (request) => deleteDocumentDraft(deps, callContext(request), 'credit_note', request.params.id));
-
-  app.post('/credit-notes/:id/finalize', {
-    config: { access: 'credit_notes:write', routeLimit: { name: 'credit-notes-finalize', max: 10, per: 'minute' } },
-    schema: {
-      tags,
-      summary: 'Finalize a credit note: number it in its own series',
-      description: 'The same checks as an invoice\'s finalization (its own tax decision, buyer identity, issuer). What the buyer owes on the related invoice goes down in the same transaction; the credit notes of an invoice never credit more than its total. Live: 10 per minute per key, and the monthly quota. `credit_note.finalized`.',
-      params: idParams,
-      response: { 200: Type.Ref('CreditNote') },
+  app.get(
+    '/credit-notes/:id',
+    {
+      config: { access: 'credit_notes:read' },
+      schema: {
+        tags,
+        summary: 'Retrieve a credit note, with its `einvoicing` block',
+        params: idParams,
+        response: { 200: Type.Ref('CreditNote') },
+      },
     },
-  }, async (request) => finalizeCreditNote(deps, callContext(request), request.params.id, sellerOf(request)));
+    async (request) => getInvoiceDocument(deps, authOf(request).scope, 'credit_note', request.params.id),
+  );
 
-  app.post('/credit-notes/:id/send', {
-    config: { access: 'credit_notes:write' },
-    schema: {
-      tags,
-      summary: 'Send a finalized credit note through the approved platform',
-      description: 'As for invoices: `credit_note.sent` (with `paStatus`, `paInvoiceId`). Test credit notes go to the simulated platform; live: `pa_not_configured` until a platform is connected.',
-      params: idParams,
-      response: { 200: Type.Ref('CreditNote') },
+  app.post(
+    '/credit-notes/:id',
+    {
+      config: { access: 'credit_notes:write' },
+      schema: {
+        tags,
+        summary: 'Edit a draft credit note',
+        description: 'A finalized credit note answers `invoice_not_editable`.',
+        params: idParams,
+        body: creditNoteUpdateBody,
+        response: { 200: Type.Ref('CreditNote') },
+      },
     },
-  }, async (request) => sendToPlatform(deps, callContext(request), 'credit_note', request.params.id));
+    async (request) => updateCreditNote(deps, callContext(request), request.params.id, request.body),
+  );
 
-  app.get('/credit-notes/:id/history', {
-    config: { access: 'credit_notes:read' },
-    schema: { tags, summary: 'The life-cycle statuses received for a credit note', params: idParams, response: { 200: historySchema } },
-  }, async (request) => documentHistory(deps, authOf(request).scope, 'credit_note', request.params.id));
-
-  app.post('/credit-notes/:id/refunds', {
-    config: { access: 'credit_notes:write' },
-    schema: {
-      tags,
-      summary: 'Refund (part of) a finalized credit note',
-      description: 'Records money given back to the buyer: the related invoice\'s `paymentStatus` moves to `partially_refunded` or `refunded` and `payment.received` reports the (negative) variation of the total collected. Refused with `credit_note_not_refundable` (not finalized, or fully refunded), `invalid_refund_amount` (zero, negative or malformed), `refund_exceeds_credit_note` (above what is left: the credit note\'s remainder, and never more than was paid on the invoice), `related_invoice_not_found`.',
-      params: idParams,
-      body: refundBody,
-      response: { 201: Type.Ref('Refund') },
+  app.delete(
+    '/credit-notes/:id',
+    {
+      config: { access: 'credit_notes:write' },
+      schema: {
+        tags,
+        summary: 'Delete a draft credit note (`documentStatus: cancelled`)',
+        params: idParams,
+        response: { 200: Type.Ref('CreditNote') },
+      },
     },
-  }, async (request, reply) => reply.code(201).send(await refundCreditNote(deps, callContext(request), request.params.id, request.body)));
+    async (request) => deleteDocumentDraft(deps, callContext(request), 'credit_note', request.params.id),
+  );
 
-  app.get('/credit-notes/:id/refunds', {
-    config: { access: 'credit_notes:read' },
-    schema: {
-      tags,
-      summary: 'The refunds of a credit note, newest first',
-      params: idParams,
-      querystring: Type.Object(paginationQuery, { additionalProperties: false }),
-      response: { 200: listEnvelopeSchema(Type.Ref('Refund')) },
+  app.post(
+    '/credit-notes/:id/finalize',
+    {
+      config: { access: 'credit_notes:write', routeLimit: { name: 'credit-notes-finalize', max: 10, per: 'minute' } },
+      schema: {
+        tags,
+        summary: 'Finalize a credit note: number it in its own series',
+        description:
+          "The same checks as an invoice's finalization (its own tax decision, buyer identity, issuer). What the buyer owes on the related invoice goes down in the same transaction; the credit notes of an invoice never credit more than its total. Live: 10 per minute per key, and the monthly quota. `credit_note.finalized`.",
+        params: idParams,
+        response: { 200: Type.Ref('CreditNote') },
+      },
     },
-  }, async (request) => {
-    const { limit = 25, starting_after } = request.query;
-    return listRefunds(deps, authOf(request).scope, request.params.id, { limit, startingAfter: starting_after });
-  });
+    async (request) => finalizeCreditNote(deps, callContext(request), request.params.id, sellerOf(request)),
+  );
+
+  app.post(
+    '/credit-notes/:id/send',
+    {
+      config: { access: 'credit_notes:write' },
+      schema: {
+        tags,
+        summary: 'Send a finalized credit note through the approved platform',
+        description:
+          'As for invoices: `credit_note.sent` (with `paStatus`, `paInvoiceId`). Test credit notes go to the simulated platform; live: `pa_not_configured` until a platform is connected.',
+        params: idParams,
+        response: { 200: Type.Ref('CreditNote') },
+      },
+    },
+    async (request) => sendToPlatform(deps, callContext(request), 'credit_note', request.params.id),
+  );
+
+  app.get(
+    '/credit-notes/:id/history',
+    {
+      config: { access: 'credit_notes:read' },
+      schema: {
+        tags,
+        summary: 'The life-cycle statuses received for a credit note',
+        params: idParams,
+        response: { 200: historySchema },
+      },
+    },
+    async (request) => documentHistory(deps, authOf(request).scope, 'credit_note', request.params.id),
+  );
+
+  app.post(
+    '/credit-notes/:id/refunds',
+    {
+      config: { access: 'credit_notes:write' },
+      schema: {
+        tags,
+        summary: 'Refund (part of) a finalized credit note',
+        description:
+          "Records money given back to the buyer: the related invoice's `paymentStatus` moves to `partially_refunded` or `refunded` and `payment.received` reports the (negative) variation of the total collected. Refused with `credit_note_not_refundable` (not finalized, or fully refunded), `invalid_refund_amount` (zero, negative or malformed), `refund_exceeds_credit_note` (above what is left: the credit note's remainder, and never more than was paid on the invoice), `related_invoice_not_found`.",
+        params: idParams,
+        body: refundBody,
+        response: { 201: Type.Ref('Refund') },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await refundCreditNote(deps, callContext(request), request.params.id, request.body)),
+  );
+
+  app.get(
+    '/credit-notes/:id/refunds',
+    {
+      config: { access: 'credit_notes:read' },
+      schema: {
+        tags,
+        summary: 'The refunds of a credit note, newest first',
+        params: idParams,
+        querystring: Type.Object(paginationQuery, { additionalProperties: false }),
+        response: { 200: listEnvelopeSchema(Type.Ref('Refund')) },
+      },
+    },
+    async (request) => {
+      const { limit = 25, starting_after } = request.query;
+      return listRefunds(deps, authOf(request).scope, request.params.id, { limit, startingAfter: starting_after });
+    },
+  );
 }

@@ -8,9 +8,28 @@ import { newId } from '../kernel/ids.js';
 import { parseIsoInstant } from '../kernel/iso-date.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import {
-  buyerInput, creditInvoice, draftFields, draftRow, findDocumentRow, finalize, getInvoiceDocument, insertDraft, linesField, linesOf, lockRelatedInvoice,
-  explained, markCreditNoteRefunded, metadataField, prepareDraft, refundableOf, refundInvoice, toDocument, updateDocumentDraft,
-  type DocumentResource, type DraftInput, type Seller,
+  buyerInput,
+  creditInvoice,
+  draftFields,
+  draftRow,
+  findDocumentRow,
+  finalize,
+  getInvoiceDocument,
+  insertDraft,
+  linesField,
+  linesOf,
+  lockRelatedInvoice,
+  explained,
+  markCreditNoteRefunded,
+  metadataField,
+  prepareDraft,
+  refundableOf,
+  refundInvoice,
+  toDocument,
+  updateDocumentDraft,
+  type DocumentResource,
+  type DraftInput,
+  type Seller,
 } from '../invoices/service.js';
 import { deleteScopeRefunds, insertRefund, pageRefunds, type RefundRow } from './store.js';
 
@@ -20,46 +39,74 @@ import { deleteScopeRefunds, insertRefund, pageRefunds, type RefundRow } from '.
  * buyer owes on the invoice goes down; what was already paid may be refunded through them.
  */
 
-export const creditNoteCreateBody = Type.Object({
-  relatedInvoiceId: Type.Optional(Type.String({ maxLength: 255, description: 'The finalized invoice corrected (`inv_`); its number is frozen on the credit note now. Without it, a standalone credit note (a commercial gesture) names its buyer and cannot be refunded.' })),
-  customerId: draftFields.customerId,
-  buyer: Type.Optional(buyerInput),
-  lines: Type.Optional(linesField),
-  currency: draftFields.currency,
-  issueDate: draftFields.issueDate,
-  notes: draftFields.notes,
-  metadata: draftFields.metadata,
-  taxSource: draftFields.taxSource,
-  taxDecisionId: draftFields.taxDecisionId,
-}, { additionalProperties: false });
+export const creditNoteCreateBody = Type.Object(
+  {
+    relatedInvoiceId: Type.Optional(
+      Type.String({
+        maxLength: 255,
+        description:
+          'The finalized invoice corrected (`inv_`); its number is frozen on the credit note now. Without it, a standalone credit note (a commercial gesture) names its buyer and cannot be refunded.',
+      }),
+    ),
+    customerId: draftFields.customerId,
+    buyer: Type.Optional(buyerInput),
+    lines: Type.Optional(linesField),
+    currency: draftFields.currency,
+    issueDate: draftFields.issueDate,
+    notes: draftFields.notes,
+    metadata: draftFields.metadata,
+    taxSource: draftFields.taxSource,
+    taxDecisionId: draftFields.taxDecisionId,
+  },
+  { additionalProperties: false },
+);
 
-export const creditNoteUpdateBody = Type.Object({
-  lines: Type.Optional(linesField),
-  issueDate: draftFields.issueDate,
-  notes: draftFields.notes,
-  metadata: Type.Optional(metadataField),
-  taxSource: draftFields.taxSource,
-  taxDecisionId: draftFields.taxDecisionId,
-}, { additionalProperties: false });
+export const creditNoteUpdateBody = Type.Object(
+  {
+    lines: Type.Optional(linesField),
+    issueDate: draftFields.issueDate,
+    notes: draftFields.notes,
+    metadata: Type.Optional(metadataField),
+    taxSource: draftFields.taxSource,
+    taxDecisionId: draftFields.taxDecisionId,
+  },
+  { additionalProperties: false },
+);
 
 export type CreditNoteInput = Static<typeof creditNoteCreateBody>;
 
 type Needs = Pick<Deps, 'db' | 'config'>;
 
-export async function createCreditNote(deps: Needs, ctx: CallContext, input: CreditNoteInput): Promise<DocumentResource> {
+export async function createCreditNote(
+  deps: Needs,
+  ctx: CallContext,
+  input: CreditNoteInput,
+): Promise<DocumentResource> {
   const { relatedInvoiceId, ...rest } = input;
   if (relatedInvoiceId === undefined) {
-    if (!rest.lines) throw new ApiError('missing_required_field', { param: 'lines', values: { detail: 'A credit note without `relatedInvoiceId` lists its lines.' } });
+    if (!rest.lines)
+      throw new ApiError('missing_required_field', {
+        param: 'lines',
+        values: { detail: 'A credit note without `relatedInvoiceId` lists its lines.' },
+      });
     const draft = draftRow(ctx, await prepareDraft(deps, ctx, 'credit_note', rest as DraftInput));
     return toDocument(await inTransaction(deps.db, ctx, (tx) => insertDraft(tx, ctx, draft)), deps.config.publicUrl);
   }
   const invoice = await findDocumentRow(deps.db, ctx.scope, 'invoice', relatedInvoiceId);
   if (!invoice) throw new ApiError('related_invoice_not_found', { param: 'relatedInvoiceId' });
   if (invoice.documentStatus !== 'finalized') {
-    throw refuse('invalid_status_transition', `Invoice ${relatedInvoiceId} is ${invoice.documentStatus}: a credit note corrects a finalized invoice (a draft is edited or deleted instead).`, { param: 'relatedInvoiceId' });
+    throw refuse(
+      'invalid_status_transition',
+      `Invoice ${relatedInvoiceId} is ${invoice.documentStatus}: a credit note corrects a finalized invoice (a draft is edited or deleted instead).`,
+      { param: 'relatedInvoiceId' },
+    );
   }
   if (rest.buyer !== undefined || (rest.customerId !== undefined && rest.customerId !== invoice.customerId)) {
-    throw refuse('invalid_field_value', `A credit note is addressed to the buyer of the invoice it corrects (${invoice.customerId ?? 'its inline buyer'}); leave \`customerId\` and \`buyer\` out.`, { param: rest.buyer !== undefined ? 'buyer' : 'customerId' });
+    throw refuse(
+      'invalid_field_value',
+      `A credit note is addressed to the buyer of the invoice it corrects (${invoice.customerId ?? 'its inline buyer'}); leave \`customerId\` and \`buyer\` out.`,
+      { param: rest.buyer !== undefined ? 'buyer' : 'customerId' },
+    );
   }
   // Without lines, the whole invoice is credited: its lines as they were issued.
   const lines = rest.lines ? await linesOf(deps, ctx.scope, rest.lines) : invoice.lines.map((line) => ({ ...line }));
@@ -68,18 +115,32 @@ export async function createCreditNote(deps: Needs, ctx: CallContext, input: Cre
     kind: 'credit_note',
     party: { customerId: invoice.customerId, buyer: invoice.customerId ? null : invoice.buyer },
     lines,
-    input: { ...fields, currency: invoice.currency as 'EUR', taxSource: fields.taxSource ?? (invoice.taxSource as 'service' | 'integration' | null) },
+    input: {
+      ...fields,
+      currency: invoice.currency as 'EUR',
+      taxSource: fields.taxSource ?? (invoice.taxSource as 'service' | 'integration' | null),
+    },
     extra: { relatedInvoiceId: invoice.id, relatedInvoiceNumber: invoice.number },
   });
   return toDocument(await inTransaction(deps.db, ctx, (tx) => insertDraft(tx, ctx, draft)), deps.config.publicUrl);
 }
 
-export async function updateCreditNote(deps: Needs, ctx: CallContext, id: string, input: Static<typeof creditNoteUpdateBody>): Promise<DocumentResource> {
+export async function updateCreditNote(
+  deps: Needs,
+  ctx: CallContext,
+  id: string,
+  input: Static<typeof creditNoteUpdateBody>,
+): Promise<DocumentResource> {
   return updateDocumentDraft(deps, ctx, 'credit_note', id, input);
 }
 
 /** Finalized with its own decision and series; the related invoice's total owed goes down in the same transaction. */
-export async function finalizeCreditNote(deps: Needs, ctx: CallContext, id: string, seller: Seller): Promise<DocumentResource> {
+export async function finalizeCreditNote(
+  deps: Needs,
+  ctx: CallContext,
+  id: string,
+  seller: Seller,
+): Promise<DocumentResource> {
   return finalize(deps, ctx, 'credit_note', id, seller, {
     beforeNumber: async (tx, draft, { total }) => {
       if (!draft.relatedInvoiceId) return;
@@ -106,18 +167,39 @@ export interface Refund {
 
 export function toRefund(row: RefundRow): Refund {
   return {
-    id: row.id, object: 'refund', livemode: row.livemode, creditNoteId: row.creditNoteId, invoiceId: row.invoiceId, amount: row.amount, currency: row.currency,
-    method: row.method, reference: row.reference, refundedAt: row.refundedAt.toISOString(), metadata: row.metadata, created: row.created.toISOString(),
+    id: row.id,
+    object: 'refund',
+    livemode: row.livemode,
+    creditNoteId: row.creditNoteId,
+    invoiceId: row.invoiceId,
+    amount: row.amount,
+    currency: row.currency,
+    method: row.method,
+    reference: row.reference,
+    refundedAt: row.refundedAt.toISOString(),
+    metadata: row.metadata,
+    created: row.created.toISOString(),
   };
 }
 
-export const refundBody = Type.Object({
-  amount: Type.Unsafe<unknown>({ description: 'Cents, a positive integer, at most what is left to refund (`invalid_refund_amount`, `refund_exceeds_credit_note`).' }),
-  method: Type.Optional(Type.Union(['transfer', 'card', 'cash', 'check', 'other'].map((method) => Type.Literal(method)), { description: 'Default `transfer`.' })),
-  reference: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 200 })),
-  refundedAt: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time; default now.' })),
-  metadata: Type.Optional(metadataField),
-}, { additionalProperties: false });
+export const refundBody = Type.Object(
+  {
+    amount: Type.Unsafe<unknown>({
+      description:
+        'Cents, a positive integer, at most what is left to refund (`invalid_refund_amount`, `refund_exceeds_credit_note`).',
+    }),
+    method: Type.Optional(
+      Type.Union(
+        ['transfer', 'card', 'cash', 'check', 'other'].map((method) => Type.Literal(method)),
+        { description: 'Default `transfer`.' },
+      ),
+    ),
+    reference: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 200 })),
+    refundedAt: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time; default now.' })),
+    metadata: Type.Optional(metadataField),
+  },
+  { additionalProperties: false },
+);
 
 export type RefundInput = Static<typeof refundBody>;
 
@@ -128,27 +210,60 @@ export type RefundInput = Static<typeof refundBody>;
  * remainder, never more than was paid on the invoice and not given back), and the invoice it
  * corrects must exist (`related_invoice_not_found`).
  */
-export async function refundCreditNote(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string, input: RefundInput): Promise<Refund> {
+export async function refundCreditNote(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+  input: RefundInput,
+): Promise<Refund> {
   const amount = input.amount;
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) throw new ApiError('invalid_refund_amount', { param: 'amount' });
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0)
+    throw new ApiError('invalid_refund_amount', { param: 'amount' });
   let refundedAt = ctx.now;
   if (input.refundedAt !== undefined) {
     const parsed = parseIsoInstant(input.refundedAt);
-    if (!parsed) throw refuse('invalid_field_value', '`refundedAt` must be an ISO 8601 date or date-time with its offset.', { param: 'refundedAt' });
+    if (!parsed)
+      throw refuse('invalid_field_value', '`refundedAt` must be an ISO 8601 date or date-time with its offset.', {
+        param: 'refundedAt',
+      });
     refundedAt = parsed;
   }
   return inTransaction(deps.db, ctx, async (tx) => {
     const note = await findDocumentRow(tx, ctx.scope, 'credit_note', id, true);
     if (!note) throw refuse('not_found', `No credit note ${id}.`, { param: 'id' });
-    if (note.documentStatus !== 'finalized') throw explained('credit_note_not_refundable', `Credit note ${id} is ${note.documentStatus}: only a finalized credit note is refunded.`, { param: 'id' });
-    if (note.amountRefunded >= (note.total ?? 0)) throw explained('credit_note_not_refundable', `Credit note ${id} is already fully refunded (${note.amountRefunded} cents).`, { param: 'id' });
-    if (!note.relatedInvoiceId) throw new ApiError('related_invoice_not_found', { param: 'relatedInvoiceId', hint: 'A standalone credit note corrects no invoice: nothing was collected through it to give back.' });
+    if (note.documentStatus !== 'finalized')
+      throw explained(
+        'credit_note_not_refundable',
+        `Credit note ${id} is ${note.documentStatus}: only a finalized credit note is refunded.`,
+        { param: 'id' },
+      );
+    if (note.amountRefunded >= (note.total ?? 0))
+      throw explained(
+        'credit_note_not_refundable',
+        `Credit note ${id} is already fully refunded (${note.amountRefunded} cents).`,
+        { param: 'id' },
+      );
+    if (!note.relatedInvoiceId)
+      throw new ApiError('related_invoice_not_found', {
+        param: 'relatedInvoiceId',
+        hint: 'A standalone credit note corrects no invoice: nothing was collected through it to give back.',
+      });
     const invoice = await lockRelatedInvoice(tx, ctx, note.relatedInvoiceId);
     const remaining = refundableOf(note, invoice);
-    if (amount > remaining) throw new ApiError('refund_exceeds_credit_note', { values: { amount, remaining }, param: 'amount' });
+    if (amount > remaining)
+      throw new ApiError('refund_exceeds_credit_note', { values: { amount, remaining }, param: 'amount' });
     const row: RefundRow = {
-      ...ctx.scope, id: newId('refund', ctx.now), creditNoteId: id, invoiceId: invoice.id, amount, currency: note.currency, method: input.method ?? 'transfer',
-      reference: input.reference?.trim() || null, refundedAt, metadata: input.metadata ?? {}, created: ctx.now,
+      ...ctx.scope,
+      id: newId('refund', ctx.now),
+      creditNoteId: id,
+      invoiceId: invoice.id,
+      amount,
+      currency: note.currency,
+      method: input.method ?? 'transfer',
+      reference: input.reference?.trim() || null,
+      refundedAt,
+      metadata: input.metadata ?? {},
+      created: ctx.now,
     };
     await insertRefund(tx, row);
     await refundInvoice(tx, ctx, invoice, amount, row.id);
@@ -157,7 +272,12 @@ export async function refundCreditNote(deps: Pick<Deps, 'db'>, ctx: CallContext,
   });
 }
 
-export async function listRefunds(deps: Needs, scope: Scope, id: string, page: PageRequest): Promise<ListEnvelope<Refund>> {
+export async function listRefunds(
+  deps: Needs,
+  scope: Scope,
+  id: string,
+  page: PageRequest,
+): Promise<ListEnvelope<Refund>> {
   await getInvoiceDocument(deps, scope, 'credit_note', id);
   const rows = await pageRefunds(deps.db, scope, id, page);
   return toListEnvelope(rows, page, `/v1/credit-notes/${id}/refunds`, (row) => row.id, toRefund);

@@ -11,13 +11,22 @@ export async function insertRefund(db: Executor, row: RefundRow): Promise<void> 
   await db.insert(refunds).values(row);
 }
 
-export async function pageRefunds(db: Executor, scope: Scope, creditNoteId: string, page: PageRequest): Promise<RefundRow[]> {
+export async function pageRefunds(
+  db: Executor,
+  scope: Scope,
+  creditNoteId: string,
+  page: PageRequest,
+): Promise<RefundRow[]> {
   const where = eq(refunds.creditNoteId, creditNoteId);
   return keysetPage(db, refunds, scope, page, { where, visible: where });
 }
 
 export async function findRefund(db: Executor, scope: Scope, id: string): Promise<RefundRow | undefined> {
-  const [row] = await db.select().from(refunds).where(and(inScope(refunds, scope), eq(refunds.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(inScope(refunds, scope), eq(refunds.id, id)))
+    .limit(1);
   return row;
 }
 

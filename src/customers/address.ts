@@ -40,19 +40,33 @@ export function isoCountry(value: string): string | null {
 export function checkAddress(input: AddressInput, field: string): Address {
   const country = isoCountry(input.country);
   if (!country) {
-    throw refuse('invalid_field_value', `\`${field}.country\` must be an ISO 3166-1 alpha-2 country code such as \`FR\`; got "${input.country}".`, { param: `${field}.country` });
+    throw refuse(
+      'invalid_field_value',
+      `\`${field}.country\` must be an ISO 3166-1 alpha-2 country code such as \`FR\`; got "${input.country}".`,
+      { param: `${field}.country` },
+    );
   }
   const postalCode = blankToNull(input.postalCode);
   if (postalCode !== null) {
     if (postcodeValidatorExistsForCountry(country) && !postcodeValidator(postalCode, country)) {
-      throw refuse('validation_error', `\`${field}.postalCode\` "${postalCode}" is not a postal code of ${country}.`, { param: `${field}.postalCode` });
+      throw refuse('validation_error', `\`${field}.postalCode\` "${postalCode}" is not a postal code of ${country}.`, {
+        param: `${field}.postalCode`,
+      });
     }
     const territory = vatTerritoryOf(country, postalCode);
     if (!territory.ok) {
-      throw refuse('validation_error', `${territory.message} Check \`${field}.${territory.param}\`.`, { param: `${field}.${territory.param}` });
+      throw refuse('validation_error', `${territory.message} Check \`${field}.${territory.param}\`.`, {
+        param: `${field}.${territory.param}`,
+      });
     }
   }
-  return { line1: blankToNull(input.line1), line2: blankToNull(input.line2), postalCode, city: blankToNull(input.city), country };
+  return {
+    line1: blankToNull(input.line1),
+    line2: blankToNull(input.line2),
+    postalCode,
+    city: blankToNull(input.city),
+    country,
+  };
 }
 
 /** The VAT territory id of a stored address (`FR`, `FR-COR`, `FR-GP`, `ES-CN`, `DE`...), or null when it needs a postal code it lacks. */

@@ -63,20 +63,44 @@ export function checkCustomer(draft: CustomerDraft, field?: string): CustomerFie
   const routingCode = trimmed(draft.routingCode);
 
   if (draft.type === 'individual') {
-    const business = ([['siren', siren], ['siret', siret], ['vatNumber', vat], ['electronicAddress', electronicAddress], ['routingCode', routingCode]] as const)
-      .find(([, value]) => value !== null);
+    const business = (
+      [
+        ['siren', siren],
+        ['siret', siret],
+        ['vatNumber', vat],
+        ['electronicAddress', electronicAddress],
+        ['routingCode', routingCode],
+      ] as const
+    ).find(([, value]) => value !== null);
     if (business) {
-      throw refuse('validation_error', `An \`individual\` customer (a consumer) has no \`${at(business[0])}\`; a business is \`type: company\`.`, { param: at(business[0]) });
+      throw refuse(
+        'validation_error',
+        `An \`individual\` customer (a consumer) has no \`${at(business[0])}\`; a business is \`type: company\`.`,
+        { param: at(business[0]) },
+      );
     }
   }
 
   if (siren !== null && !isValidSiren(siren)) {
-    throw refuse('validation_error', `\`${at('siren')}\` must be 9 digits with a valid check digit (Luhn), e.g. 732829320.`, { param: at('siren') });
+    throw refuse(
+      'validation_error',
+      `\`${at('siren')}\` must be 9 digits with a valid check digit (Luhn), e.g. 732829320.`,
+      { param: at('siren') },
+    );
   }
   if (siret !== null) {
-    if (!isValidSiret(siret)) throw refuse('validation_error', `\`${at('siret')}\` must be 14 digits with a valid check digit (Luhn), e.g. 73282932000017.`, { param: at('siret') });
+    if (!isValidSiret(siret))
+      throw refuse(
+        'validation_error',
+        `\`${at('siret')}\` must be 14 digits with a valid check digit (Luhn), e.g. 73282932000017.`,
+        { param: at('siret') },
+      );
     if (siren !== null && !siret.startsWith(siren)) {
-      throw refuse('validation_error', `\`${at('siret')}\` ${siret} is not an establishment of SIREN ${siren}: a SIRET starts with its SIREN.`, { param: at('siret') });
+      throw refuse(
+        'validation_error',
+        `\`${at('siret')}\` ${siret} is not an establishment of SIREN ${siren}: a SIRET starts with its SIREN.`,
+        { param: at('siret') },
+      );
     }
     siren ??= siret.slice(0, 9);
   }
@@ -84,35 +108,59 @@ export function checkCustomer(draft: CustomerDraft, field?: string): CustomerFie
   let vatNumber: string | null = null;
   if (vat !== null) {
     const checked = checkVatNumber(vat);
-    if (!checked.ok) throw refuse('validation_error', `\`${at('vatNumber')}\`: ${checked.message}`, { param: at('vatNumber') });
+    if (!checked.ok)
+      throw refuse('validation_error', `\`${at('vatNumber')}\`: ${checked.message}`, { param: at('vatNumber') });
     vatNumber = checked.value;
     const vatSiren = sirenOfVatNumber(vatNumber);
     if (vatSiren !== null && siren !== null && vatSiren !== siren) {
-      throw refuse('validation_error', `\`${at('vatNumber')}\` ${vatNumber} belongs to SIREN ${vatSiren}, not to ${siren}.`, { param: at('vatNumber') });
+      throw refuse(
+        'validation_error',
+        `\`${at('vatNumber')}\` ${vatNumber} belongs to SIREN ${vatSiren}, not to ${siren}.`,
+        { param: at('vatNumber') },
+      );
     }
     siren ??= vatSiren;
   }
 
   if (electronicAddress !== null) {
     if (!electronicAddressPattern.test(electronicAddress)) {
-      throw refuse('validation_error', `\`${at('electronicAddress')}\` is at most 125 characters among letters, digits, \`-\`, \`_\` and \`.\`.`, { param: at('electronicAddress') });
+      throw refuse(
+        'validation_error',
+        `\`${at('electronicAddress')}\` is at most 125 characters among letters, digits, \`-\`, \`_\` and \`.\`.`,
+        { param: at('electronicAddress') },
+      );
     }
     if (siren !== null && !electronicAddress.startsWith(siren)) {
-      throw refuse('validation_error', `\`${at('electronicAddress')}\` must start with the SIREN ${siren} (BR-FR-22), e.g. ${siren} or ${siren}_FACTURES.`, { param: at('electronicAddress') });
+      throw refuse(
+        'validation_error',
+        `\`${at('electronicAddress')}\` must start with the SIREN ${siren} (BR-FR-22), e.g. ${siren} or ${siren}_FACTURES.`,
+        { param: at('electronicAddress') },
+      );
     }
   }
   if (routingCode !== null) {
     if (!routingCodePattern.test(routingCode)) {
-      throw refuse('validation_error', `\`${at('routingCode')}\` is at most 100 characters among letters, digits, \`-\`, \`_\` and \`/\`.`, { param: at('routingCode') });
+      throw refuse(
+        'validation_error',
+        `\`${at('routingCode')}\` is at most 100 characters among letters, digits, \`-\`, \`_\` and \`/\`.`,
+        { param: at('routingCode') },
+      );
     }
-    if (siret === null) throw refuse('validation_error', `A \`${at('routingCode')}\` belongs to an establishment: give the \`${at('siret')}\` too.`, { param: at('routingCode') });
+    if (siret === null)
+      throw refuse(
+        'validation_error',
+        `A \`${at('routingCode')}\` belongs to an establishment: give the \`${at('siret')}\` too.`,
+        { param: at('routingCode') },
+      );
   }
 
   const address = draft.address ? checkAddress(draft.address, at('address')) : null;
   const deliveryAddress = draft.deliveryAddress ? checkAddress(draft.deliveryAddress, at('deliveryAddress')) : null;
 
   if (Buffer.byteLength(JSON.stringify(draft.metadata), 'utf8') > maxMetadataBytes) {
-    throw refuse('validation_error', `\`${at('metadata')}\` is at most ${maxMetadataBytes} bytes of JSON.`, { param: at('metadata') });
+    throw refuse('validation_error', `\`${at('metadata')}\` is at most ${maxMetadataBytes} bytes of JSON.`, {
+      param: at('metadata'),
+    });
   }
 
   return {
@@ -136,7 +184,10 @@ export function checkCustomer(draft: CustomerDraft, field?: string): CustomerFie
  * non-disclosure markers are added to the customer's. Without a directory (live, none
  * configured) the customer is kept as checked.
  */
-export async function consultDirectory(fields: CustomerFields, directory: CompanyDirectory | null): Promise<CustomerFields> {
+export async function consultDirectory(
+  fields: CustomerFields,
+  directory: CompanyDirectory | null,
+): Promise<CustomerFields> {
   if (!directory || fields.siret === null) return fields;
   const entry = await directory.lookup(fields.siret);
   if (!entry) throw new ApiError('siret_not_found', { param: 'siret', values: { siret: fields.siret } });

@@ -8,7 +8,19 @@ import { refuse } from '../kernel/errors.js';
  */
 
 /** The columns, named as the API's fields; the address columns fill `address`. */
-export const csvColumns = ['type', 'name', 'email', 'siren', 'siret', 'vatNumber', 'line1', 'line2', 'postalCode', 'city', 'country'] as const;
+export const csvColumns = [
+  'type',
+  'name',
+  'email',
+  'siren',
+  'siret',
+  'vatNumber',
+  'line1',
+  'line2',
+  'postalCode',
+  'city',
+  'country',
+] as const;
 export type CsvColumn = (typeof csvColumns)[number];
 const addressColumns: readonly CsvColumn[] = ['line1', 'line2', 'postalCode', 'city', 'country'];
 
@@ -36,13 +48,20 @@ function checkHeader(header: string[]): CsvColumn[] {
   header.forEach((raw, index) => {
     const name = raw.trim();
     if (!(csvColumns as readonly string[]).includes(name)) {
-      throw refuse('invalid_field_value', `Unknown column "${name}" (column ${index + 1} of the header row). The columns are the API field names: ${csvColumns.join(', ')}; any subset, in any order.`, { param: 'header' });
+      throw refuse(
+        'invalid_field_value',
+        `Unknown column "${name}" (column ${index + 1} of the header row). The columns are the API field names: ${csvColumns.join(', ')}; any subset, in any order.`,
+        { param: 'header' },
+      );
     }
-    if (seen.has(name)) throw refuse('invalid_field_value', `Column "${name}" appears twice in the header row.`, { param: 'header' });
+    if (seen.has(name))
+      throw refuse('invalid_field_value', `Column "${name}" appears twice in the header row.`, { param: 'header' });
     seen.add(name);
   });
   if (!seen.has('name')) {
-    throw refuse('missing_required_field', 'The header row must name the column `name`: every customer has one.', { param: 'name' });
+    throw refuse('missing_required_field', 'The header row must name the column `name`: every customer has one.', {
+      param: 'name',
+    });
   }
   return header.map((name) => name.trim() as CsvColumn);
 }
@@ -53,21 +72,39 @@ export function parseCustomerCsv(text: string, byteLimit: number): CustomerCsv {
   const normalized = text.replace(/\r\n?/g, '\n');
   const firstLine = normalized.replace(/^\uFEFF/, '').split('\n', 1)[0] ?? '';
   if (firstLine.trim() === '') {
-    throw refuse('invalid_field_value', `The CSV file is empty or starts with a blank line; its first line names the columns (${csvColumns.join(', ')}).`, { param: 'header' });
+    throw refuse(
+      'invalid_field_value',
+      `The CSV file is empty or starts with a blank line; its first line names the columns (${csvColumns.join(', ')}).`,
+      { param: 'header' },
+    );
   }
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = (parse as (input: string, options: object) => unknown)(normalized, { bom: true, delimiter: delimiterOf(firstLine), info: true, skip_empty_lines: true, relax_column_count: true }) as typeof records;
+    records = (parse as (input: string, options: object) => unknown)(normalized, {
+      bom: true,
+      delimiter: delimiterOf(firstLine),
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+    }) as typeof records;
   } catch (error) {
     const where = (error as { lines?: number }).lines;
-    throw refuse('invalid_field_value', `The CSV file is malformed${where ? ` near line ${where}` : ''}: ${(error as Error).message}`, { param: 'body' });
+    throw refuse(
+      'invalid_field_value',
+      `The CSV file is malformed${where ? ` near line ${where}` : ''}: ${(error as Error).message}`,
+      { param: 'body' },
+    );
   }
   const [header, ...data] = records;
   const columns = checkHeader(header!.record);
   if (data.length > maxImportLines) {
-    throw refuse('payload_too_large', `A CSV import has at most ${maxImportLines.toLocaleString('en')} lines besides the header; this file has ${data.length.toLocaleString('en')}.`, {
-      hint: `Split the file into imports of at most ${maxImportLines.toLocaleString('en')} lines (and ${byteLimit}).`,
-    });
+    throw refuse(
+      'payload_too_large',
+      `A CSV import has at most ${maxImportLines.toLocaleString('en')} lines besides the header; this file has ${data.length.toLocaleString('en')}.`,
+      {
+        hint: `Split the file into imports of at most ${maxImportLines.toLocaleString('en')} lines (and ${byteLimit}).`,
+      },
+    );
   }
   return { columns, lines: data.map(({ record, info }) => ({ line: info.lines, cells: record })) };
 }
@@ -78,7 +115,11 @@ export function parseCustomerCsv(text: string, byteLimit: number): CustomerCsv {
  */
 export function lineToBody(columns: CsvColumn[], line: CsvLine): Record<string, unknown> {
   if (line.cells.length > columns.length) {
-    throw refuse('invalid_field_value', `Line ${line.line} has ${line.cells.length} cells but the header names ${columns.length} columns.`, { param: 'line' });
+    throw refuse(
+      'invalid_field_value',
+      `Line ${line.line} has ${line.cells.length} cells but the header names ${columns.length} columns.`,
+      { param: 'line' },
+    );
   }
   const body: Record<string, unknown> = {};
   const address: Record<string, string> = {};

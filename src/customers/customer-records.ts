@@ -4,7 +4,13 @@ import type { CallContext } from '../db/transaction.js';
 import { newId } from '../kernel/ids.js';
 import { recordEvent, recordEvents } from '../events/service.js';
 import { territoryOf, type Address } from './address.js';
-import { checkCustomer, consultDirectory, type CustomerDraft, type CustomerFields, type CustomerType } from './customer-checks.js';
+import {
+  checkCustomer,
+  consultDirectory,
+  type CustomerDraft,
+  type CustomerFields,
+  type CustomerType,
+} from './customer-checks.js';
 import type { CustomerCreateInput } from './customer-input.js';
 import { directoryFor, type NonDisclosableField } from './directory.js';
 import type { CustomerRow } from './store.js';
@@ -38,7 +44,8 @@ export interface Customer {
   deleted: boolean;
 }
 
-const withTerritory = (address: Address | null): CustomerAddress | null => (address ? { ...address, territory: territoryOf(address) } : null);
+const withTerritory = (address: Address | null): CustomerAddress | null =>
+  address ? { ...address, territory: territoryOf(address) } : null;
 
 export function toCustomer(row: CustomerRow): Customer {
   return {
@@ -109,12 +116,27 @@ export function customerRow(fields: CustomerFields, scope: Scope, now: Date, id 
 type CustomerEventType = 'customer.created' | 'customer.updated' | 'customer.deleted';
 
 /** The contract's customer family: `id`, `object`, `livemode`. */
-export async function recordCustomerEvent(tx: Executor, ctx: CallContext, type: CustomerEventType, row: CustomerRow): Promise<void> {
+export async function recordCustomerEvent(
+  tx: Executor,
+  ctx: CallContext,
+  type: CustomerEventType,
+  row: CustomerRow,
+): Promise<void> {
   await recordEvent(tx, ctx, type, { id: row.id, object: 'customer', livemode: row.livemode }, ctx.now);
 }
 
 /** One event per customer, in the customers' transaction, written in bulk. */
-export async function recordCustomerEvents(tx: Executor, ctx: CallContext, type: CustomerEventType, rows: CustomerRow[]): Promise<void> {
-  await recordEvents(tx, ctx, type, rows.map((row) => ({ id: row.id, object: 'customer', livemode: row.livemode })), ctx.now);
+export async function recordCustomerEvents(
+  tx: Executor,
+  ctx: CallContext,
+  type: CustomerEventType,
+  rows: CustomerRow[],
+): Promise<void> {
+  await recordEvents(
+    tx,
+    ctx,
+    type,
+    rows.map((row) => ({ id: row.id, object: 'customer', livemode: row.livemode })),
+    ctx.now,
+  );
 }
-

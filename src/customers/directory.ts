@@ -17,7 +17,14 @@ import { isValidSiret } from '../identifiers/siren.js';
  */
 
 /** Fields of a customer that the registry may mark as non-disclosed. */
-export const nonDisclosableFields = ['name', 'address', 'address.line1', 'address.line2', 'address.postalCode', 'address.city'] as const;
+export const nonDisclosableFields = [
+  'name',
+  'address',
+  'address.line1',
+  'address.line2',
+  'address.postalCode',
+  'address.city',
+] as const;
 export type NonDisclosableField = (typeof nonDisclosableFields)[number];
 
 export interface DirectoryEntry {

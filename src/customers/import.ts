@@ -48,7 +48,12 @@ function emptyResult(livemode: boolean, lines: number): CustomerImport {
 }
 
 /** Checks every line, then inserts the valid ones with their `customer.created` events, in `tx`. */
-async function importLines(tx: Tx, ctx: CallContext, columns: CsvColumn[], lines: CsvLine[]): Promise<{ imported: number; refusals: ImportRefusal[] }> {
+async function importLines(
+  tx: Tx,
+  ctx: CallContext,
+  columns: CsvColumn[],
+  lines: CsvLine[],
+): Promise<{ imported: number; refusals: ImportRefusal[] }> {
   const rows: CustomerRow[] = [];
   const refusals: ImportRefusal[] = [];
   for (const line of lines) {
@@ -60,7 +65,8 @@ async function importLines(tx: Tx, ctx: CallContext, columns: CsvColumn[], lines
       refusals.push({ line: line.line, code: error.code, param: error.param ?? null, message: error.message });
     }
   }
-  for (let start = 0; start < rows.length; start += importBatchSize) await insertCustomers(tx, rows.slice(start, start + importBatchSize));
+  for (let start = 0; start < rows.length; start += importBatchSize)
+    await insertCustomers(tx, rows.slice(start, start + importBatchSize));
   await recordCustomerEvents(tx, ctx, 'customer.created', rows);
   return { imported: rows.length, refusals };
 }
@@ -76,19 +82,27 @@ function addUp(result: CustomerImport, batch: { imported: number; refusals: Impo
 
 export type ImportAnswer = { kind: 'result'; result: CustomerImport } | { kind: 'job'; job: Job };
 
-export async function importCustomers(deps: Pick<Deps, 'db' | 'clock'>, ctx: CallContext, csv: string): Promise<ImportAnswer> {
+export async function importCustomers(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  ctx: CallContext,
+  csv: string,
+): Promise<ImportAnswer> {
   const file = parseCustomerCsv(csv, csvBodyLimit);
   const start = emptyResult(ctx.scope.livemode, file.lines.length);
   if (file.lines.length <= syncImportMaxLines) {
-    const result = await inTransaction(deps.db, ctx, async (tx) => addUp(start, await importLines(tx, ctx, file.columns, file.lines)));
+    const result = await inTransaction(deps.db, ctx, async (tx) =>
+      addUp(start, await importLines(tx, ctx, file.columns, file.lines)),
+    );
     return { kind: 'result', result };
   }
-  const job = await inTransaction(deps.db, ctx, (tx) => enqueueJob(tx, ctx, deps.clock.now(), {
-    kind: importJobKind,
-    input: file satisfies CustomerCsv,
-    total: file.lines.length,
-    result: start as unknown as Record<string, unknown>,
-  }));
+  const job = await inTransaction(deps.db, ctx, (tx) =>
+    enqueueJob(tx, ctx, deps.clock.now(), {
+      kind: importJobKind,
+      input: file satisfies CustomerCsv,
+      total: file.lines.length,
+      result: start as unknown as Record<string, unknown>,
+    }),
+  );
   return { kind: 'job', job };
 }
 
@@ -103,6 +117,10 @@ export const customersImportJob: JobKind = {
     const before = (job.result as unknown as CustomerImport | null) ?? emptyResult(job.livemode, file.lines.length);
     const result = addUp(before, await importLines(tx, ctx, file.columns, batch));
     const processed = from + batch.length;
-    return { progress: { total: file.lines.length, processed }, result: result as unknown as Record<string, unknown>, done: processed >= file.lines.length };
+    return {
+      progress: { total: file.lines.length, processed },
+      result: result as unknown as Record<string, unknown>,
+      done: processed >= file.lines.length,
+    };
   },
 };

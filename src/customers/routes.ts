@@ -7,39 +7,60 @@ import { customerCreateBody, customerUpdateBody } from './customer-input.js';
 import { csvColumns, maxImportLines } from './customer-csv.js';
 import { nonDisclosableFields } from './directory.js';
 import { syncImportMaxLines } from './import.js';
-import { createCustomer, csvBodyLimit, deleteCustomer, getCustomer, importCustomers, listCustomers, updateCustomer } from './service.js';
+import {
+  createCustomer,
+  csvBodyLimit,
+  deleteCustomer,
+  getCustomer,
+  importCustomers,
+  listCustomers,
+  updateCustomer,
+} from './service.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-const addressSchema = nullable(Type.Object({
-  line1: nullable(Type.String()),
-  line2: nullable(Type.String()),
-  postalCode: nullable(Type.String()),
-  city: nullable(Type.String()),
-  country: Type.String(),
-  territory: nullable(Type.String({ description: 'VAT territory: `FR` (mainland), `FR-COR` (Corsica), `FR-GP`, `FR-MQ`, `FR-GF`, `FR-RE`, `FR-YT`, `FR-BL`, `FR-MF`, `FR-PM`, `MC`, `ES-CN`...; the country code elsewhere; null for a French address without postal code.' })),
-}));
+const addressSchema = nullable(
+  Type.Object({
+    line1: nullable(Type.String()),
+    line2: nullable(Type.String()),
+    postalCode: nullable(Type.String()),
+    city: nullable(Type.String()),
+    country: Type.String(),
+    territory: nullable(
+      Type.String({
+        description:
+          'VAT territory: `FR` (mainland), `FR-COR` (Corsica), `FR-GP`, `FR-MQ`, `FR-GF`, `FR-RE`, `FR-YT`, `FR-BL`, `FR-MF`, `FR-PM`, `MC`, `ES-CN`...; the country code elsewhere; null for a French address without postal code.',
+      }),
+    ),
+  }),
+);
 
-export const customerSchema = Type.Object({
-  id: Type.String({ description: 'Prefix `cus_`.' }),
-  object: Type.Literal('customer'),
-  livemode: Type.Boolean(),
-  type: Type.Union([Type.Literal('company'), Type.Literal('individual')]),
-  name: Type.String(),
-  email: nullable(Type.String()),
-  siren: nullable(Type.String()),
-  siret: nullable(Type.String()),
-  vatNumber: nullable(Type.String()),
-  electronicAddress: nullable(Type.String()),
-  routingCode: nullable(Type.String()),
-  address: addressSchema,
-  deliveryAddress: addressSchema,
-  registryNonDisclosure: Type.Array(Type.Union(nonDisclosableFields.map((field) => Type.Literal(field)))),
-  metadata: Type.Record(Type.String(), Type.Unknown()),
-  created: Type.String(),
-  updated: Type.String(),
-  deleted: Type.Boolean({ description: 'A deleted customer stays readable (its documents refer to it) but is no longer listed nor modifiable.' }),
-}, { $id: 'Customer' });
+export const customerSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Prefix `cus_`.' }),
+    object: Type.Literal('customer'),
+    livemode: Type.Boolean(),
+    type: Type.Union([Type.Literal('company'), Type.Literal('individual')]),
+    name: Type.String(),
+    email: nullable(Type.String()),
+    siren: nullable(Type.String()),
+    siret: nullable(Type.String()),
+    vatNumber: nullable(Type.String()),
+    electronicAddress: nullable(Type.String()),
+    routingCode: nullable(Type.String()),
+    address: addressSchema,
+    deliveryAddress: addressSchema,
+    registryNonDisclosure: Type.Array(Type.Union(nonDisclosableFields.map((field) => Type.Literal(field)))),
+    metadata: Type.Record(Type.String(), Type.Unknown()),
+    created: Type.String(),
+    updated: Type.String(),
+    deleted: Type.Boolean({
+      description:
+        'A deleted customer stays readable (its documents refer to it) but is no longer listed nor modifiable.',
+    }),
+  },
+  { $id: 'Customer' },
+);
 
 const importResultSchema = Type.Object({
   object: Type.Literal('customer_import'),
@@ -47,12 +68,15 @@ const importResultSchema = Type.Object({
   lines: Type.Integer({ description: 'Data lines in the file, the header not counted.' }),
   imported: Type.Integer(),
   refused: Type.Integer(),
-  refusals: Type.Array(Type.Object({
-    line: Type.Integer({ description: 'Line of the file (the header is line 1).' }),
-    code: Type.String(),
-    param: nullable(Type.String()),
-    message: Type.String(),
-  }), { description: 'One entry per refused line, in file order; refused lines are not imported.' }),
+  refusals: Type.Array(
+    Type.Object({
+      line: Type.Integer({ description: 'Line of the file (the header is line 1).' }),
+      code: Type.String(),
+      param: nullable(Type.String()),
+      message: Type.String(),
+    }),
+    { description: 'One entry per refused line, in file order; refused lines are not imported.' },
+  ),
 });
 
 const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
@@ -63,79 +87,134 @@ export async function customerRoutes(parent: FastifyInstance, { deps }: { deps: 
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
   // The one non-JSON body of the API, parsed in this plugin only.
-  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: csvBodyLimit }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: csvBodyLimit }, (_request, body, done) =>
+    done(null, body),
+  );
 
-  app.post('/customers', {
-    config: { access: 'customers:write' },
-    schema: { tags, summary: 'Create a customer', body: customerCreateBody, response: { 201: Type.Ref('Customer') } },
-  }, async (request, reply) => reply.code(201).send(await createCustomer(deps, callContext(request), request.body)));
-
-  app.get('/customers', {
-    config: { access: 'customers:read' },
-    schema: {
-      tags,
-      summary: 'List customers, newest first',
-      description: 'Deleted customers are not listed. Filters combine with the cursor.',
-      querystring: Type.Object({
-        ...paginationQuery,
-        email: Type.Optional(Type.String({ maxLength: 254, description: 'Exact e-mail, case-insensitive.' })),
-        siren: Type.Optional(Type.String({ maxLength: 20 })),
-        type: Type.Optional(Type.Union([Type.Literal('company'), Type.Literal('individual')])),
-        date_from: Type.Optional(Type.String({ maxLength: 40, description: '`created` on or after: a calendar date (UTC) or an ISO 8601 date-time.' })),
-        date_to: Type.Optional(Type.String({ maxLength: 40, description: '`created` on or before: a calendar date (the whole day, UTC) or an ISO 8601 date-time.' })),
-      }, { additionalProperties: false }),
-      response: { 200: listEnvelopeSchema(Type.Ref('Customer')) },
+  app.post(
+    '/customers',
+    {
+      config: { access: 'customers:write' },
+      schema: { tags, summary: 'Create a customer', body: customerCreateBody, response: { 201: Type.Ref('Customer') } },
     },
-  }, async (request) => {
-    const { limit = 25, starting_after, email, siren, type, date_from, date_to } = request.query;
-    return listCustomers(deps, authOf(request).scope, { limit, startingAfter: starting_after }, { email, siren, type, dateFrom: date_from, dateTo: date_to });
-  });
+    async (request, reply) => reply.code(201).send(await createCustomer(deps, callContext(request), request.body)),
+  );
 
-  app.post('/customers/import', {
-    config: { access: 'customers:write', contentTypes: ['text/csv'], routeLimit: { name: 'customers-import', max: 2, per: 'hour' } },
-    bodyLimit: csvBodyLimit,
-    // An empty body reaches the handler as an empty file, refused with a clear message.
-    preValidation: async (request) => {
-      if (typeof request.body !== 'string') request.body = '';
+  app.get(
+    '/customers',
+    {
+      config: { access: 'customers:read' },
+      schema: {
+        tags,
+        summary: 'List customers, newest first',
+        description: 'Deleted customers are not listed. Filters combine with the cursor.',
+        querystring: Type.Object(
+          {
+            ...paginationQuery,
+            email: Type.Optional(Type.String({ maxLength: 254, description: 'Exact e-mail, case-insensitive.' })),
+            siren: Type.Optional(Type.String({ maxLength: 20 })),
+            type: Type.Optional(Type.Union([Type.Literal('company'), Type.Literal('individual')])),
+            date_from: Type.Optional(
+              Type.String({
+                maxLength: 40,
+                description: '`created` on or after: a calendar date (UTC) or an ISO 8601 date-time.',
+              }),
+            ),
+            date_to: Type.Optional(
+              Type.String({
+                maxLength: 40,
+                description: '`created` on or before: a calendar date (the whole day, UTC) or an ISO 8601 date-time.',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: listEnvelopeSchema(Type.Ref('Customer')) },
+      },
     },
-    schema: {
-      tags,
-      summary: 'Import customers from a CSV file',
-      description: `Body \`text/csv\` (UTF-8, \`,\` or \`;\`): a header row naming columns among ${csvColumns.map((c) => `\`${c}\``).join(', ')} (any subset with \`name\`, any order), then at most ${maxImportLines.toLocaleString('en')} lines. Each line is checked as \`POST /v1/customers\` would; valid lines are imported, refused ones are listed with their line, code and param. Up to ${syncImportMaxLines.toLocaleString('en')} lines: \`200\` with the result. More: \`202\` with a job, whose \`result\` is the same object. Live: 2 imports per hour per key.`,
-      consumes: ['text/csv'],
-      body: Type.String({ description: 'The CSV file.' }),
-      response: { 200: importResultSchema, 202: Type.Ref('Job') },
+    async (request) => {
+      const { limit = 25, starting_after, email, siren, type, date_from, date_to } = request.query;
+      return listCustomers(
+        deps,
+        authOf(request).scope,
+        { limit, startingAfter: starting_after },
+        { email, siren, type, dateFrom: date_from, dateTo: date_to },
+      );
     },
-  }, async (request, reply) => {
-    const answer = await importCustomers(deps, callContext(request), request.body);
-    return answer.kind === 'result' ? reply.code(200).send(answer.result) : reply.code(202).send(answer.job);
-  });
+  );
 
-  app.get('/customers/:id', {
-    config: { access: 'customers:read' },
-    schema: { tags, summary: 'Retrieve a customer (a deleted one too, with `deleted: true`)', params: idParams, response: { 200: Type.Ref('Customer') } },
-  }, async (request) => getCustomer(deps, authOf(request).scope, request.params.id));
-
-  app.post('/customers/:id', {
-    config: { access: 'customers:write' },
-    schema: {
-      tags,
-      summary: 'Update a customer',
-      description: 'Absent fields are kept; `null` clears a field; `address`, `deliveryAddress` and `metadata` are replaced whole. The whole customer is checked again. A deleted customer answers `resource_deleted`.',
-      params: idParams,
-      body: customerUpdateBody,
-      response: { 200: Type.Ref('Customer') },
+  app.post(
+    '/customers/import',
+    {
+      config: {
+        access: 'customers:write',
+        contentTypes: ['text/csv'],
+        routeLimit: { name: 'customers-import', max: 2, per: 'hour' },
+      },
+      bodyLimit: csvBodyLimit,
+      // An empty body reaches the handler as an empty file, refused with a clear message.
+      preValidation: async (request) => {
+        if (typeof request.body !== 'string') request.body = '';
+      },
+      schema: {
+        tags,
+        summary: 'Import customers from a CSV file',
+        description: `Body \`text/csv\` (UTF-8, \`,\` or \`;\`): a header row naming columns among ${csvColumns.map((c) => `\`${c}\``).join(', ')} (any subset with \`name\`, any order), then at most ${maxImportLines.toLocaleString('en')} lines. Each line is checked as \`POST /v1/customers\` would; valid lines are imported, refused ones are listed with their line, code and param. Up to ${syncImportMaxLines.toLocaleString('en')} lines: \`200\` with the result. More: \`202\` with a job, whose \`result\` is the same object. Live: 2 imports per hour per key.`,
+        consumes: ['text/csv'],
+        body: Type.String({ description: 'The CSV file.' }),
+        response: { 200: importResultSchema, 202: Type.Ref('Job') },
+      },
     },
-  }, async (request) => updateCustomer(deps, callContext(request), request.params.id, request.body));
-
-  app.delete('/customers/:id', {
-    config: { access: 'customers:write' },
-    schema: {
-      tags,
-      summary: 'Delete a customer',
-      description: 'Soft deletion: the customer stays on its documents and readable; it leaves the lists, and later writes answer `resource_deleted`.',
-      params: idParams,
-      response: { 200: deletedSchema },
+    async (request, reply) => {
+      const answer = await importCustomers(deps, callContext(request), request.body);
+      return answer.kind === 'result' ? reply.code(200).send(answer.result) : reply.code(202).send(answer.job);
     },
-  }, async (request) => deleteCustomer(deps, callContext(request), request.params.id));
+  );
+
+  app.get(
+    '/customers/:id',
+    {
+      config: { access: 'customers:read' },
+      schema: {
+        tags,
+        summary: 'Retrieve a customer (a deleted one too, with `deleted: true`)',
+        params: idParams,
+        response: { 200: Type.Ref('Customer') },
+      },
+    },
+    async (request) => getCustomer(deps, authOf(request).scope, request.params.id),
+  );
+
+  app.post(
+    '/customers/:id',
+    {
+      config: { access: 'customers:write' },
+      schema: {
+        tags,
+        summary: 'Update a customer',
+        description:
+          'Absent fields are kept; `null` clears a field; `address`, `deliveryAddress` and `metadata` are replaced whole. The whole customer is checked again. A deleted customer answers `resource_deleted`.',
+        params: idParams,
+        body: customerUpdateBody,
+        response: { 200: Type.Ref('Customer') },
+      },
+    },
+    async (request) => updateCustomer(deps, callContext(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/customers/:id',
+    {
+      config: { access: 'customers:write' },
+      schema: {
+        tags,
+        summary: 'Delete a customer',
+        description:
+          'Soft deletion: the customer stays on its documents and readable; it leaves the lists, and later writes answer `resource_deleted`.',
+        params: idParams,
+        response: { 200: deletedSchema },
+      },
+    },
+    async (request) => deleteCustomer(deps, callContext(request), request.params.id),
+  );
 }

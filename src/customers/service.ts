@@ -6,16 +6,40 @@ import { ApiError, refuse } from '../kernel/errors.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { parseIsoInstant } from '../kernel/iso-date.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
-import { checkCustomer, consultDirectory, type CustomerDraft, type CustomerFields, type CustomerType } from './customer-checks.js';
+import {
+  checkCustomer,
+  consultDirectory,
+  type CustomerDraft,
+  type CustomerFields,
+  type CustomerType,
+} from './customer-checks.js';
 import type { CustomerCreateInput, CustomerUpdateInput } from './customer-input.js';
 import { directoryFor } from './directory.js';
-import { customerRow, fieldsOf, prepareCustomer, recordCustomerEvent, toCustomer, type Customer } from './customer-records.js';
-import { deleteScopeCustomers, findCustomer, insertCustomers, pageCustomers, updateCustomer as updateCustomerRow, type CustomerFilters } from './store.js';
+import {
+  customerRow,
+  fieldsOf,
+  prepareCustomer,
+  recordCustomerEvent,
+  toCustomer,
+  type Customer,
+} from './customer-records.js';
+import {
+  deleteScopeCustomers,
+  findCustomer,
+  insertCustomers,
+  pageCustomers,
+  updateCustomer as updateCustomerRow,
+  type CustomerFilters,
+} from './store.js';
 
 export type { CustomerFields } from './customer-checks.js';
 export { toCustomer, type Customer, type CustomerAddress } from './customer-records.js';
 
-export async function createCustomer(deps: Pick<Deps, 'db'>, ctx: CallContext, input: CustomerCreateInput): Promise<Customer> {
+export async function createCustomer(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  input: CustomerCreateInput,
+): Promise<Customer> {
   const fields = await prepareCustomer(input, ctx.scope.livemode);
   const row = customerRow(fields, ctx.scope, ctx.now);
   await inTransaction(deps.db, ctx, async (tx) => {
@@ -53,7 +77,11 @@ export interface CustomerListQuery {
 function createdBound(value: string, param: 'date_from' | 'date_to'): Date {
   const parsed = parseIsoInstant(value);
   if (!parsed) {
-    throw refuse('invalid_field_value', `\`${param}\` must be a calendar date (2026-09-01) or an ISO 8601 date-time with its offset; got "${value}".`, { param });
+    throw refuse(
+      'invalid_field_value',
+      `\`${param}\` must be a calendar date (2026-09-01) or an ISO 8601 date-time with its offset; got "${value}".`,
+      { param },
+    );
   }
   return parsed;
 }
@@ -67,13 +95,23 @@ export function customerFilters(query: CustomerListQuery): CustomerFilters {
     filters.createdTo = calendarDate ? new Date(to.getTime() + 86_400_000) : to;
     filters.createdToInclusive = !calendarDate;
   }
-  if (filters.createdFrom && filters.createdTo && filters.createdFrom >= filters.createdTo && !(filters.createdToInclusive && filters.createdFrom.getTime() === filters.createdTo.getTime())) {
+  if (
+    filters.createdFrom &&
+    filters.createdTo &&
+    filters.createdFrom >= filters.createdTo &&
+    !(filters.createdToInclusive && filters.createdFrom.getTime() === filters.createdTo.getTime())
+  ) {
     throw refuse('invalid_field_value', '`date_to` is before `date_from`.', { param: 'date_to' });
   }
   return filters;
 }
 
-export async function listCustomers(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest, query: CustomerListQuery): Promise<ListEnvelope<Customer>> {
+export async function listCustomers(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  page: PageRequest,
+  query: CustomerListQuery,
+): Promise<ListEnvelope<Customer>> {
   const rows = await pageCustomers(deps.db, scope, page, customerFilters(query));
   return toListEnvelope(rows, page, '/v1/customers', (row) => row.id, toCustomer);
 }
@@ -90,14 +128,22 @@ function mergeUpdate(current: CustomerFields, input: CustomerUpdateInput): Custo
 // jsonb keeps no key order: compare canonical texts.
 const sameFields = (a: CustomerFields, b: CustomerFields) => canonicalJson(a) === canonicalJson(b);
 
-export async function updateCustomer(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string, input: CustomerUpdateInput): Promise<Customer> {
+export async function updateCustomer(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+  input: CustomerUpdateInput,
+): Promise<Customer> {
   const row = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findCustomer(tx, ctx.scope, id, true);
     if (!current) throw customerNotFound(id);
     if (current.deletedAt) throw customerDeleted(id);
     const checked = checkCustomer(mergeUpdate(fieldsOf(current), input));
     // The directory is asked about a new SIRET only; an unchanged one keeps its markers.
-    const fields = checked.siret !== null && checked.siret !== current.siret ? await consultDirectory(checked, directoryFor(ctx.scope.livemode)) : checked;
+    const fields =
+      checked.siret !== null && checked.siret !== current.siret
+        ? await consultDirectory(checked, directoryFor(ctx.scope.livemode))
+        : checked;
     if (sameFields(fieldsOf(current), fields)) return current;
     const updated = (await updateCustomerRow(tx, ctx.scope, id, { ...fields, updated: ctx.now }))!;
     await recordCustomerEvent(tx, ctx, 'customer.updated', updated);
@@ -106,7 +152,11 @@ export async function updateCustomer(deps: Pick<Deps, 'db'>, ctx: CallContext, i
   return toCustomer(row);
 }
 
-export async function deleteCustomer(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string): Promise<{ id: string; object: 'customer'; deleted: true }> {
+export async function deleteCustomer(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+): Promise<{ id: string; object: 'customer'; deleted: true }> {
   await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findCustomer(tx, ctx.scope, id, true);
     if (!current) throw customerNotFound(id);

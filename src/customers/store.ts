@@ -17,14 +17,28 @@ export async function insertCustomers(db: Executor, rows: CustomerRow[]): Promis
 }
 
 /** A customer of the scope, deleted or not (a deleted one stays readable). */
-export async function findCustomer(db: Executor, scope: Scope, id: string, forUpdate = false): Promise<CustomerRow | undefined> {
+export async function findCustomer(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  forUpdate = false,
+): Promise<CustomerRow | undefined> {
   const query = db.select().from(customers).where(ofCustomer(scope, id)).limit(1);
   const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }
 
-export async function updateCustomer(db: Executor, scope: Scope, id: string, changes: Partial<CustomerRow>): Promise<CustomerRow | undefined> {
-  const [row] = await db.update(customers).set(changes).where(and(ofCustomer(scope, id), notDeleted)).returning();
+export async function updateCustomer(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  changes: Partial<CustomerRow>,
+): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .update(customers)
+    .set(changes)
+    .where(and(ofCustomer(scope, id), notDeleted))
+    .returning();
   return row;
 }
 
@@ -39,13 +53,22 @@ export interface CustomerFilters {
   createdToInclusive?: boolean;
 }
 
-export async function pageCustomers(db: Executor, scope: Scope, page: PageRequest, filters: CustomerFilters): Promise<CustomerRow[]> {
+export async function pageCustomers(
+  db: Executor,
+  scope: Scope,
+  page: PageRequest,
+  filters: CustomerFilters,
+): Promise<CustomerRow[]> {
   const where: (SQL | undefined)[] = [
     filters.email !== undefined ? sql`lower(${customers.email}) = lower(${filters.email})` : undefined,
     filters.siren !== undefined ? eq(customers.siren, filters.siren) : undefined,
     filters.type !== undefined ? eq(customers.type, filters.type) : undefined,
     filters.createdFrom ? gte(customers.created, filters.createdFrom) : undefined,
-    filters.createdTo ? (filters.createdToInclusive ? lte(customers.created, filters.createdTo) : lt(customers.created, filters.createdTo)) : undefined,
+    filters.createdTo
+      ? filters.createdToInclusive
+        ? lte(customers.created, filters.createdTo)
+        : lt(customers.created, filters.createdTo)
+      : undefined,
   ];
   return keysetPage(db, customers, scope, page, { where: and(...where), visible: notDeleted });
 }

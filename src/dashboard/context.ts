@@ -36,7 +36,13 @@ export function pageOf(request: FastifyRequest, env: Env): Page {
   const session = request.dashboard;
   if (!session) throw new Error('dashboard page reached without a session');
   const livemode = env === 'live';
-  return { session, env, livemode, base: `${dashboardPrefix}/${env}`, scope: { companyId: session.company.id, livemode } };
+  return {
+    session,
+    env,
+    livemode,
+    base: `${dashboardPrefix}/${env}`,
+    scope: { companyId: session.company.id, livemode },
+  };
 }
 
 /**

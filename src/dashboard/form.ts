@@ -35,9 +35,13 @@ export class Form {
 const formBodyLimit = 64 * 1024;
 
 export function installFormParser(app: FastifyInstance): void {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: formBodyLimit }, (_request, body, done) => {
-    done(null, new Form(typeof body === 'string' ? body : body.toString('utf8')));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: formBodyLimit },
+    (_request, body, done) => {
+      done(null, new Form(typeof body === 'string' ? body : body.toString('utf8')));
+    },
+  );
 }
 
 /** The request's form; an empty one when the body was not a form. */

@@ -53,8 +53,14 @@ export interface LayoutOptions {
 export function layout(page: Page, options: LayoutOptions, content: Html): string {
   const { session, env } = page;
   const section = options.section ?? 'account';
-  const switcher = envs.map((target) => html`<a href="${dashboardPrefix}/${target}/${section}" class="env-${target}"${target === env ? html` aria-current="page"` : null}>${target === 'live' ? 'Live' : 'Test'}</a>`);
-  const nav = sections.map((item) => html`<a href="${page.base}/${item.id}"${item.id === options.section ? html` aria-current="page"` : null}>${item.label}</a>`);
+  const switcher = envs.map(
+    (target) =>
+      html`<a href="${dashboardPrefix}/${target}/${section}" class="env-${target}"${target === env ? html` aria-current="page"` : null}>${target === 'live' ? 'Live' : 'Test'}</a>`,
+  );
+  const nav = sections.map(
+    (item) =>
+      html`<a href="${page.base}/${item.id}"${item.id === options.section ? html` aria-current="page"` : null}>${item.label}</a>`,
+  );
   const banner = page.livemode
     ? html`<div class="banner banner-live" data-env="live"><strong>LIVE</strong> Real data: numbers are legally binding, invoices go to the platform, and calls count against the quota.</div>`
     : html`<div class="banner banner-test" data-env="test"><strong>TEST</strong> Sandbox data: nothing here leaves the service or counts against the quota.</div>`;
@@ -77,7 +83,10 @@ ${content}
 }
 
 /** A page without a session: log-in, password link, errors before log-in. */
-export function bareLayout(options: { title: string; notice?: string | null; error?: string | null }, content: Html): string {
+export function bareLayout(
+  options: { title: string; notice?: string | null; error?: string | null },
+  content: Html,
+): string {
   return html`<!doctype html><html lang="en">${head(options.title)}
 <body class="bare">
 <main class="narrow">

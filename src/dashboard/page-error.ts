@@ -1,6 +1,10 @@
 /** A refusal shown as a page (a form from elsewhere, an unknown page): status and a message. */
 export class PageError extends Error {
-  constructor(readonly status: number, message: string, readonly code: string | null = null) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | null = null,
+  ) {
     super(message);
     this.name = 'PageError';
   }

@@ -51,30 +51,46 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: De
     let message = `Something went wrong on our side; quote request ${request.id} to support.`;
     let code: string | null = null;
     if (error instanceof PageError) ({ status, message, code } = error);
-    else if (error instanceof ApiError) ({ status, message, code } = { status: error.status, message: describeError(error), code: error.code });
-    else if ((error as { statusCode?: number }).statusCode === 413) ({ status, message } = { status: 413, message: 'The form is too large.' });
+    else if (error instanceof ApiError)
+      ({ status, message, code } = { status: error.status, message: describeError(error), code: error.code });
+    else if ((error as { statusCode?: number }).statusCode === 413)
+      ({ status, message } = { status: 413, message: 'The form is too large.' });
     else request.log.error({ err: error }, 'dashboard page failed');
-    return reply.code(status).type('text/html; charset=utf-8').send(errorPage(request, status === 500 ? 'Something went wrong' : 'Not possible', message, code));
+    return reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(errorPage(request, status === 500 ? 'Something went wrong' : 'Not possible', message, code));
   });
 
-  app.setNotFoundHandler((request, reply) => reply.code(404).type('text/html; charset=utf-8')
-    .send(errorPage(request, 'Page not found', 'There is no such page in the dashboard.', 'not_found')));
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .type('text/html; charset=utf-8')
+      .send(errorPage(request, 'Page not found', 'There is no such page in the dashboard.', 'not_found')),
+  );
 
   const css = asset('dashboard.css');
   const js = asset('dashboard.js');
-  app.get('/assets/dashboard.css', { config: { signedOut: true } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'no-cache').send(css));
-  app.get('/assets/dashboard.js', { config: { signedOut: true } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(js));
+  app.get('/assets/dashboard.css', { config: { signedOut: true } }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'no-cache').send(css),
+  );
+  app.get('/assets/dashboard.js', { config: { signedOut: true } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(js),
+  );
 
   await app.register(signInPages, { deps });
   app.get('/', async (_request, reply) => reply.redirect(`${dashboardPrefix}/test/keys`, 303));
   for (const env of envs) {
-    await app.register(async (scoped) => {
-      scoped.get('/', async (_request, reply) => reply.redirect(`${dashboardPrefix}/${env}/keys`, 303));
-      await scoped.register(keyPages, { deps, env });
-      await scoped.register(webhookPages, { deps, env });
-      await scoped.register(eventPages, { deps, env });
-      await scoped.register(accountPages, { deps, env });
-    }, { prefix: `/${env}` });
+    await app.register(
+      async (scoped) => {
+        scoped.get('/', async (_request, reply) => reply.redirect(`${dashboardPrefix}/${env}/keys`, 303));
+        await scoped.register(keyPages, { deps, env });
+        await scoped.register(webhookPages, { deps, env });
+        await scoped.register(eventPages, { deps, env });
+        await scoped.register(accountPages, { deps, env });
+      },
+      { prefix: `/${env}` },
+    );
   }
 }
 

@@ -42,7 +42,12 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-const forged = () => new PageError(403, 'This form expired or did not come from this site. Reload the page and submit it again.', 'csrf_token_invalid');
+const forged = () =>
+  new PageError(
+    403,
+    'This form expired or did not come from this site. Reload the page and submit it again.',
+    'csrf_token_invalid',
+  );
 
 /**
  * Every POST of the dashboard: the form's `_csrf` must match the session's token (or, before a
@@ -57,10 +62,15 @@ export function checkForm(request: FastifyRequest, publicUrl: string): void {
     // Privacy settings make some browsers hide the origin; only their own word that the form is
     // from this origin (Sec-Fetch-Site) then stands in for it.
     if (site !== 'same-origin') throw forged();
-  } else if (origin !== undefined && ![new URL(publicUrl).origin, `https://${request.headers.host ?? ''}`].includes(origin)) {
+  } else if (
+    origin !== undefined &&
+    ![new URL(publicUrl).origin, `https://${request.headers.host ?? ''}`].includes(origin)
+  ) {
     throw forged();
   }
   const given = formOf(request).get('_csrf');
-  const expected = request.routeOptions.config.signedOut ? readCookie(request, formCookie) : request.dashboard?.session.csrfToken;
+  const expected = request.routeOptions.config.signedOut
+    ? readCookie(request, formCookie)
+    : request.dashboard?.session.csrfToken;
   if (!given || !expected || !sameToken(given, expected)) throw forged();
 }

@@ -25,15 +25,30 @@ function encode(column: PgColumn, value: unknown): unknown {
 export async function bulkInsert<T extends PgTable>(db: Executor, table: T, rows: T['$inferInsert'][]): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.entries(getTableColumns(table)) as [string, PgColumn][];
-  const names = sql.join(columns.map(([, column]) => sql.identifier(column.name)), sql`, `);
+  const names = sql.join(
+    columns.map(([, column]) => sql.identifier(column.name)),
+    sql`, `,
+  );
   const arrays = columns.map(([key, column]) => {
     const type = column.getSQLType();
     // Array columns travel as text literals, then are cast back, since unnest would flatten them.
     const elementType = type.endsWith('[]') ? 'text' : type;
     const values = rows.map((row) => encode(column, (row as Record<string, unknown>)[key]));
-    return { param: sql`${sql.param(values)}::${sql.raw(elementType)}[]`, select: type.endsWith('[]') ? sql`${sql.identifier(column.name)}::${sql.raw(type)}` : sql.identifier(column.name) };
+    return {
+      param: sql`${sql.param(values)}::${sql.raw(elementType)}[]`,
+      select: type.endsWith('[]') ? sql`${sql.identifier(column.name)}::${sql.raw(type)}` : sql.identifier(column.name),
+    };
   });
-  const aliases = sql.join(columns.map(([, column]) => sql.identifier(column.name)), sql`, `);
+  const aliases = sql.join(
+    columns.map(([, column]) => sql.identifier(column.name)),
+    sql`, `,
+  );
   await db.execute(sql`insert into ${sql.identifier(getTableName(table))} (${names})
-    select ${sql.join(arrays.map((a) => a.select), sql`, `)} from unnest(${sql.join(arrays.map((a) => a.param), sql`, `)}) as t(${aliases})`);
+    select ${sql.join(
+      arrays.map((a) => a.select),
+      sql`, `,
+    )} from unnest(${sql.join(
+      arrays.map((a) => a.param),
+      sql`, `,
+    )}) as t(${aliases})`);
 }

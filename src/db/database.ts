@@ -39,7 +39,11 @@ export interface OpenOptions {
 
 export function connect(url: string, poolSize = 20): Connection {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const fastPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(poolSize / 2)), options: '-c synchronous_commit=off' });
+  const fastPool = new pg.Pool({
+    connectionString: url,
+    max: Math.max(2, Math.ceil(poolSize / 2)),
+    options: '-c synchronous_commit=off',
+  });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   fastPool.on('error', () => undefined);

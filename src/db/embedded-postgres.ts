@@ -59,7 +59,9 @@ async function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -81,7 +83,11 @@ async function ensureTraversable(path: string, log: (m: string) => void): Promis
 async function loadCredentials(dataDir: string): Promise<Credentials> {
   const file = join(dataDir, 'postgres-credentials.json');
   if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as Credentials;
-  const credentials: Credentials = { user: 'facteur', password: randomBytes(18).toString('base64url'), database: 'facteur' };
+  const credentials: Credentials = {
+    user: 'facteur',
+    password: randomBytes(18).toString('base64url'),
+    database: 'facteur',
+  };
   await writeFile(file, JSON.stringify(credentials), { mode: 0o600 });
   return credentials;
 }
@@ -175,7 +181,9 @@ export async function openEmbeddedPostgres(options: EmbeddedOptions): Promise<Em
   try {
     await server.start();
   } catch {
-    throw new Error(`the embedded PostgreSQL server in ${clusterDir} did not start; see its log in ${clusterDir}/log or remove ${readyMarker} to recreate it`);
+    throw new Error(
+      `the embedded PostgreSQL server in ${clusterDir} did not start; see its log in ${clusterDir}/log or remove ${readyMarker} to recreate it`,
+    );
   }
   const url = urlOf(credentials, port);
   if (fresh) {

@@ -17,7 +17,13 @@ export interface KeysetOptions {
  * One page of a tenant table, newest first. Ids embed their creation time, so "created desc"
  * is "id desc" and the cursor is a single comparison. Fetches one row more to know has_more.
  */
-export async function keysetPage<T extends ListableTable>(db: Executor, table: T, scope: Scope, page: PageRequest, options: KeysetOptions = {}): Promise<T['$inferSelect'][]> {
+export async function keysetPage<T extends ListableTable>(
+  db: Executor,
+  table: T,
+  scope: Scope,
+  page: PageRequest,
+  options: KeysetOptions = {},
+): Promise<T['$inferSelect'][]> {
   const scoped = inScope(table, scope);
   if (page.startingAfter !== undefined) {
     const [cursor] = await db
@@ -30,7 +36,14 @@ export async function keysetPage<T extends ListableTable>(db: Executor, table: T
   const rows = await db
     .select()
     .from(table as PgTable)
-    .where(and(scoped, options.where, options.visible, page.startingAfter !== undefined ? lt(table.id, page.startingAfter) : undefined))
+    .where(
+      and(
+        scoped,
+        options.where,
+        options.visible,
+        page.startingAfter !== undefined ? lt(table.id, page.startingAfter) : undefined,
+      ),
+    )
     .orderBy(desc(table.id))
     .limit(page.limit + 1);
   return rows as T['$inferSelect'][];

@@ -47,7 +47,11 @@ export interface Effect {
  * A transaction that loses a deadlock or a serialization race runs again (its work touches only
  * the database, so running it again is safe), at most three times.
  */
-export async function inTransaction<T>(db: Db, ctx: CallContext | null, work: (tx: Tx, effect: Effect) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  db: Db,
+  ctx: CallContext | null,
+  work: (tx: Tx, effect: Effect) => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction(async (tx) => {

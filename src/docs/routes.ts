@@ -19,5 +19,7 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 
 export async function docsRoutes(app: FastifyInstance): Promise<void> {
   const page = errorsPage();
-  app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(page),
+  );
 }

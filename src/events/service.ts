@@ -7,7 +7,15 @@ import { newId } from '../kernel/ids.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 // The outbox: an event and its webhook deliveries are written together.
 import { enqueueDeliveries } from '../webhooks/fan-out.js';
-import { deleteScopeEvents, findEvent, insertEvents, insertEventSql, pageEvents, type EventFilters, type EventRow } from './store.js';
+import {
+  deleteScopeEvents,
+  findEvent,
+  insertEvents,
+  insertEventSql,
+  pageEvents,
+  type EventFilters,
+  type EventRow,
+} from './store.js';
 
 /** Events are kept 90 days, or 90 days after their last successful delivery when later. */
 export const retentionMs = 90 * 86_400_000;
@@ -41,10 +49,20 @@ export function toEvent(row: EventRow): Event {
  * Records an event inside the caller's transaction (the outbox): the change and its event
  * commit together or not at all. `apiVersion` is the caller's and never changes afterwards.
  */
-export async function recordEvent(tx: Executor, ctx: CallContext, type: string, data: Record<string, unknown>, at: Date, options: { onlyEndpoints?: string[] } = {}): Promise<Event> {
+export async function recordEvent(
+  tx: Executor,
+  ctx: CallContext,
+  type: string,
+  data: Record<string, unknown>,
+  at: Date,
+  options: { onlyEndpoints?: string[] } = {},
+): Promise<Event> {
   const row = eventRow(ctx, type, data, at);
   // The event and its deliveries in one statement: most changes record one event, on hot paths.
-  await enqueueDeliveries(tx, ctx.scope, type, [row], { onlyEndpoints: options.onlyEndpoints, alongside: insertEventSql(tx, row) });
+  await enqueueDeliveries(tx, ctx.scope, type, [row], {
+    onlyEndpoints: options.onlyEndpoints,
+    alongside: insertEventSql(tx, row),
+  });
   return toEvent(row);
 }
 
@@ -52,7 +70,13 @@ export async function recordEvent(tx: Executor, ctx: CallContext, type: string, 
  * Many events of one type at once (a CSV import's `customer.created`), in a few statements
  * whatever their number: one insert per thousand events, one statement for all their deliveries.
  */
-export async function recordEvents(tx: Executor, ctx: CallContext, type: string, datas: Record<string, unknown>[], at: Date): Promise<void> {
+export async function recordEvents(
+  tx: Executor,
+  ctx: CallContext,
+  type: string,
+  datas: Record<string, unknown>[],
+  at: Date,
+): Promise<void> {
   const rows = datas.map((data) => eventRow(ctx, type, data, at));
   for (let start = 0; start < rows.length; start += 1000) {
     const chunk = rows.slice(start, start + 1000);
@@ -81,7 +105,13 @@ export async function getEvent(deps: Pick<Deps, 'db'>, scope: Scope, id: string)
   return toEvent(row);
 }
 
-export async function listEvents(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest, filters: EventFilters, url: string): Promise<ListEnvelope<Event>> {
+export async function listEvents(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  page: PageRequest,
+  filters: EventFilters,
+  url: string,
+): Promise<ListEnvelope<Event>> {
   const rows = await pageEvents(deps.db, scope, page, filters);
   return toListEnvelope(rows, page, url, (row) => row.id, toEvent);
 }

@@ -19,7 +19,11 @@ export async function insertEvents(db: Executor, rows: EventRow[]): Promise<void
 }
 
 export async function findEvent(db: Executor, scope: Scope, id: string): Promise<EventRow | undefined> {
-  const [row] = await db.select().from(events).where(and(inScope(events, scope), eq(events.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(inScope(events, scope), eq(events.id, id)))
+    .limit(1);
   return row;
 }
 
@@ -29,8 +33,15 @@ export interface EventFilters {
   where?: SQL | undefined;
 }
 
-export async function pageEvents(db: Executor, scope: Scope, page: PageRequest, filters: EventFilters): Promise<EventRow[]> {
-  return keysetPage(db, events, scope, page, { where: and(filters.type ? eq(events.type, filters.type) : undefined, filters.where) });
+export async function pageEvents(
+  db: Executor,
+  scope: Scope,
+  page: PageRequest,
+  filters: EventFilters,
+): Promise<EventRow[]> {
+  return keysetPage(db, events, scope, page, {
+    where: and(filters.type ? eq(events.type, filters.type) : undefined, filters.where),
+  });
 }
 
 export async function deleteScopeEvents(db: Executor, scope: Scope): Promise<number> {

@@ -17,49 +17,52 @@ import { scopeTime } from '../companies/sandbox-clock.js';
  * scope, rate limit, content type, then (after schema validation) idempotency. Each stage
  * throws an ApiError; only the error handler writes the envelope.
  */
-export const apiPlatform = fp(async (app: FastifyInstance, options: { deps: Deps }) => {
-  const { deps } = options;
+export const apiPlatform = fp(
+  async (app: FastifyInstance, options: { deps: Deps }) => {
+    const { deps } = options;
 
-  app.decorateRequest('auth', null);
-  app.decorateRequest('idempotency', null);
+    app.decorateRequest('auth', null);
+    app.decorateRequest('idempotency', null);
 
-  app.addHook('onRequest', async (request, reply) => {
-    resolveVersion(request, reply);
-    if (request.routeOptions.config.public) return;
-    await authenticate(deps, request);
-    await limitRate(deps, request, reply);
-    checkContentType(request);
-  });
+    app.addHook('onRequest', async (request, reply) => {
+      resolveVersion(request, reply);
+      if (request.routeOptions.config.public) return;
+      await authenticate(deps, request);
+      await limitRate(deps, request, reply);
+      checkContentType(request);
+    });
 
-  // No body is an empty object: a route whose fields are all optional accepts it, and one with
-  // required fields names the first missing one rather than refusing "the body".
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && methodsWithBody.has(request.method)) request.body = {};
-  });
+    // No body is an empty object: a route whose fields are all optional accepts it, and one with
+    // required fields names the first missing one rather than refusing "the body".
+    app.addHook('preValidation', async (request) => {
+      if (request.body === undefined && methodsWithBody.has(request.method)) request.body = {};
+    });
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.auth) return;
-    return startIdempotent(deps, request, reply);
-  });
+    app.addHook('preHandler', async (request, reply) => {
+      if (request.method !== 'POST' || !request.auth) return;
+      return startIdempotent(deps, request, reply);
+    });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotency;
-    if (!claim || !request.auth) return payload;
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
-    if (body === null) return payload;
-    const contentType = reply.getHeader('content-type');
-    try {
-      await finishIdempotent(deps, request.auth.scope, claim.key, claim.token, {
-        status: reply.statusCode,
-        headers: contentType ? { 'content-type': String(contentType) } : {},
-        body,
-      });
-    } catch (error) {
-      request.log.error({ err: error }, 'could not store the idempotent response');
-    }
-    return payload;
-  });
-}, { name: 'facteur-api-platform', fastify: '5.x' });
+    app.addHook('onSend', async (request, reply, payload) => {
+      const claim = request.idempotency;
+      if (!claim || !request.auth) return payload;
+      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+      if (body === null) return payload;
+      const contentType = reply.getHeader('content-type');
+      try {
+        await finishIdempotent(deps, request.auth.scope, claim.key, claim.token, {
+          status: reply.statusCode,
+          headers: contentType ? { 'content-type': String(contentType) } : {},
+          body,
+        });
+      } catch (error) {
+        request.log.error({ err: error }, 'could not store the idempotent response');
+      }
+      return payload;
+    });
+  },
+  { name: 'facteur-api-platform', fastify: '5.x' },
+);
 
 function resolveVersion(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('Service-Version', currentVersion);
@@ -71,10 +74,14 @@ function resolveVersion(request: FastifyRequest, reply: FastifyReply): void {
   const unknown = asked.find((value) => !(servedVersions as readonly string[]).includes(value));
   if (unknown !== undefined || new Set(asked).size > 1) {
     const shown = unknown ?? asked.join(', ');
-    throw refuse('invalid_field_value', `API version "${shown}" is not served. Served versions: ${servedVersions.join(', ')}.`, {
-      param: 'Service-Version',
-      hint: `Send Service-Version: ${currentVersion}, or omit the header to use the current version.`,
-    });
+    throw refuse(
+      'invalid_field_value',
+      `API version "${shown}" is not served. Served versions: ${servedVersions.join(', ')}.`,
+      {
+        param: 'Service-Version',
+        hint: `Send Service-Version: ${currentVersion}, or omit the header to use the current version.`,
+      },
+    );
   }
   request.apiVersion = asked[0]!;
   reply.header('Service-Version', request.apiVersion);
@@ -102,9 +109,16 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<void> 
   const { key, company } = result;
   const access = request.routeOptions.config.access;
   if (access && !grants(key.scopes, access)) {
-    throw new ApiError('scope_insufficient', { values: { scope: access === 'full_access' ? 'full access (a key without scopes)' : access } });
+    throw new ApiError('scope_insufficient', {
+      values: { scope: access === 'full_access' ? 'full access (a key without scopes)' : access },
+    });
   }
-  request.auth = { key, company, scope: { companyId: company.id, livemode: key.livemode }, now: scopeTime(now, key.livemode, company.sandboxClockOffsetMs) };
+  request.auth = {
+    key,
+    company,
+    scope: { companyId: company.id, livemode: key.livemode },
+    now: scopeTime(now, key.livemode, company.sandboxClockOffsetMs),
+  };
 }
 
 async function limitRate(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -112,9 +126,17 @@ async function limitRate(deps: Deps, request: FastifyRequest, reply: FastifyRepl
   const routeLimit = request.routeOptions.config.routeLimit ?? null;
   const livemode = auth.scope.livemode;
   if (!isRateLimited(livemode, request.method) && !(livemode && routeLimit)) return;
-  const state = await countRequest(deps, {
-    keyId: auth.key.id, livemode, plan: auth.company.plan, method: request.method, routeLimit,
-  }, deps.clock.now());
+  const state = await countRequest(
+    deps,
+    {
+      keyId: auth.key.id,
+      livemode,
+      plan: auth.company.plan,
+      method: request.method,
+      routeLimit,
+    },
+    deps.clock.now(),
+  );
   reply.header('X-RateLimit-Limit', String(state.limit));
   reply.header('X-RateLimit-Remaining', String(state.remaining));
   reply.header('X-RateLimit-Reset', String(state.reset));
@@ -138,15 +160,29 @@ function checkContentType(request: FastifyRequest): void {
 
 const visibleAscii = /^[\x21-\x7e]+$/;
 
-async function startIdempotent(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+async function startIdempotent(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return undefined;
-  const key = Array.isArray(header) ? header[0] ?? '' : header;
+  const key = Array.isArray(header) ? (header[0] ?? '') : header;
   if (key.length === 0 || key.length > maxKeyLength || !visibleAscii.test(key)) {
-    throw refuse('invalid_field_value', `Idempotency-Key must be 1 to ${maxKeyLength} visible ASCII characters (a UUID v4 is recommended).`, { param: 'Idempotency-Key' });
+    throw refuse(
+      'invalid_field_value',
+      `Idempotency-Key must be 1 to ${maxKeyLength} visible ASCII characters (a UUID v4 is recommended).`,
+      { param: 'Idempotency-Key' },
+    );
   }
   const scope = request.auth!.scope;
-  const begin = await beginIdempotent(deps, scope, key, fingerprintOf(request.method, request.url, request.body), deps.clock.now());
+  const begin = await beginIdempotent(
+    deps,
+    scope,
+    key,
+    fingerprintOf(request.method, request.url, request.body),
+    deps.clock.now(),
+  );
   if (begin.kind === 'replay') {
     const { status, headers, body } = begin.response;
     return reply.code(status).headers(headers).header('Idempotent-Replayed', 'true').send(body);
@@ -157,7 +193,11 @@ async function startIdempotent(deps: Deps, request: FastifyRequest, reply: Fasti
     token,
     markEffect: async (tx) => {
       if (!(await markEffectCommitted(tx, scope, key, token))) {
-        throw refuse('conflict', `Another request took over Idempotency-Key "${key}" while this one ran; this one was rolled back.`, { param: 'Idempotency-Key' });
+        throw refuse(
+          'conflict',
+          `Another request took over Idempotency-Key "${key}" while this one ran; this one was rolled back.`,
+          { param: 'Idempotency-Key' },
+        );
       }
     },
   };
@@ -169,5 +209,6 @@ export function defaultV1Headers(request: FastifyRequest, reply: FastifyReply, n
   if (!request.url.startsWith('/v1')) return;
   if (!reply.hasHeader('X-RateLimit-Limit')) reply.header('X-RateLimit-Limit', 'not_applied');
   if (!reply.hasHeader('X-RateLimit-Remaining')) reply.header('X-RateLimit-Remaining', 'not_applied');
-  if (!reply.hasHeader('X-RateLimit-Reset')) reply.header('X-RateLimit-Reset', String(unixSeconds(windowOf(now, 'minute').end)));
+  if (!reply.hasHeader('X-RateLimit-Reset'))
+    reply.header('X-RateLimit-Reset', String(unixSeconds(windowOf(now, 'minute').end)));
 }

@@ -31,8 +31,10 @@ export function envelopeOf(error: ApiError, requestId: string, docsUrl: string):
 }
 
 const fastifyCodes: Record<string, (error: FastifyError) => ApiError> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError('invalid_content_type', { values: { received: 'unsupported', accepted: '' } }),
-  FST_ERR_CTP_INVALID_JSON_BODY: (error) => refuse('invalid_field_value', `The request body is not valid JSON: ${error.message}`),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new ApiError('invalid_content_type', { values: { received: 'unsupported', accepted: '' } }),
+  FST_ERR_CTP_INVALID_JSON_BODY: (error) =>
+    refuse('invalid_field_value', `The request body is not valid JSON: ${error.message}`),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => refuse('invalid_field_value', 'The request body is empty but declared as JSON.'),
 };
 
@@ -40,8 +42,10 @@ const fastifyCodes: Record<string, (error: FastifyError) => ApiError> = {
 export function toApiError(error: unknown, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError & { validationContext?: string };
-  if (fastifyError.validation) return validationToApiError(fastifyError.validation as never, fastifyError.validationContext ?? 'body');
-  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse('payload_too_large', `The request body exceeds the limit of ${bodyLimit} bytes.`);
+  if (fastifyError.validation)
+    return validationToApiError(fastifyError.validation as never, fastifyError.validationContext ?? 'body');
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return refuse('payload_too_large', `The request body exceeds the limit of ${bodyLimit} bytes.`);
   const mapped = fastifyError.code ? fastifyCodes[fastifyError.code] : undefined;
   if (mapped) return mapped(fastifyError);
   if (error instanceof SyntaxError && (fastifyError.statusCode ?? 0) === 400) {
@@ -54,7 +58,12 @@ export function toApiError(error: unknown, bodyLimit: number): ApiError {
   return new ApiError('internal_error');
 }
 
-export function sendApiError(reply: FastifyReply, request: FastifyRequest, error: ApiError, docsUrl: string): FastifyReply {
+export function sendApiError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  error: ApiError,
+  docsUrl: string,
+): FastifyReply {
   const envelope = envelopeOf(error, request.id, docsUrl);
   reply.code(error.status).headers(error.headers);
   if (error.type === 'authentication_error') reply.header('WWW-Authenticate', 'Bearer realm="facteur"');

@@ -7,7 +7,11 @@ import { createServer, type Server } from 'node:http';
 export function createRedirectServer(httpsPort: number, publicOrigin: string | null): Server {
   return createServer((request, response) => {
     const target = publicOrigin ?? originFromHost(request.headers.host, httpsPort);
-    response.writeHead(308, { Location: `${target}${request.url ?? '/'}`, 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+    response.writeHead(308, {
+      Location: `${target}${request.url ?? '/'}`,
+      'Content-Type': 'text/plain; charset=utf-8',
+      Connection: 'close',
+    });
     response.end('This service is served over HTTPS only.\n');
   });
 }

@@ -4,18 +4,26 @@ import { Type } from 'typebox';
 import { allScopes } from '../api-keys/scopes.js';
 import { currentVersion } from './api-version.js';
 
-export const errorEnvelopeSchema = Type.Object({
-  error: Type.Object({
-    type: Type.String(),
-    code: Type.String(),
-    message: Type.String(),
-    param: Type.Optional(Type.String()),
-    doc_url: Type.Optional(Type.String()),
-    hint: Type.Optional(Type.String()),
-    request_id: Type.String(),
-    issues: Type.Optional(Type.Array(Type.Object({ code: Type.String(), param: Type.Union([Type.String(), Type.Null()]), message: Type.String() }), { minItems: 1, maxItems: 500 })),
-  }),
-}, { $id: 'ErrorEnvelope', additionalProperties: false });
+export const errorEnvelopeSchema = Type.Object(
+  {
+    error: Type.Object({
+      type: Type.String(),
+      code: Type.String(),
+      message: Type.String(),
+      param: Type.Optional(Type.String()),
+      doc_url: Type.Optional(Type.String()),
+      hint: Type.Optional(Type.String()),
+      request_id: Type.String(),
+      issues: Type.Optional(
+        Type.Array(
+          Type.Object({ code: Type.String(), param: Type.Union([Type.String(), Type.Null()]), message: Type.String() }),
+          { minItems: 1, maxItems: 500 },
+        ),
+      ),
+    }),
+  },
+  { $id: 'ErrorEnvelope', additionalProperties: false },
+);
 
 const scopeTable = `
 | Resource | Scopes |
@@ -46,10 +54,16 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         description: `Electronic-invoicing API. Authenticate with \`Authorization: Bearer svc_test_...\` or \`svc_live_...\`; the key fixes \`livemode\`. Pin a version with \`Service-Version\`.\n\n## Scopes\n${scopeTable}`,
       },
       servers: [{ url: publicUrl }],
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: `API key; scopes: ${allScopes.join(', ')}` } } },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: `API key; scopes: ${allScopes.join(', ')}` },
+        },
+      },
     },
     hideUntagged: true,
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     transform: ({ schema, url, route }) => {
       const config = (route.config ?? {}) as { public?: boolean; access?: string };
       const transformed: FastifySchema & Record<string, unknown> = { ...(schema ?? {}) };

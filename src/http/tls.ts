@@ -18,7 +18,12 @@ export interface Certificate {
  */
 export async function loadCertificate(config: Config, log: (message: string) => void): Promise<Certificate> {
   if (config.tlsCertPath && config.tlsKeyPath) {
-    return { cert: await readFile(config.tlsCertPath, 'utf8'), key: await readFile(config.tlsKeyPath, 'utf8'), certPath: config.tlsCertPath, generated: false };
+    return {
+      cert: await readFile(config.tlsCertPath, 'utf8'),
+      key: await readFile(config.tlsKeyPath, 'utf8'),
+      certPath: config.tlsCertPath,
+      generated: false,
+    };
   }
   const dir = join(config.dataDir, 'tls');
   const certPath = join(dir, 'cert.pem');
@@ -28,27 +33,33 @@ export async function loadCertificate(config: Config, log: (message: string) => 
   }
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const now = Date.now();
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }, { name: 'organizationName', value: 'facteur (self-signed)' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notBeforeDate: new Date(now - 3_600_000),
-    notAfterDate: new Date(now + 825 * 86_400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 2, value: hostname() },
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-        ],
-      },
+  const pems = await generate(
+    [
+      { name: 'commonName', value: 'localhost' },
+      { name: 'organizationName', value: 'facteur (self-signed)' },
     ],
-  });
+    {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      notBeforeDate: new Date(now - 3_600_000),
+      notAfterDate: new Date(now + 825 * 86_400_000),
+      extensions: [
+        { name: 'basicConstraints', cA: false },
+        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+        { name: 'extKeyUsage', serverAuth: true },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 2, value: hostname() },
+            { type: 7, ip: '127.0.0.1' },
+            { type: 7, ip: '::1' },
+          ],
+        },
+      ],
+    },
+  );
   await writeFile(keyPath, pems.private, { mode: 0o600 });
   await writeFile(certPath, pems.cert, { mode: 0o644 });
   log(`generated a self-signed TLS certificate: ${certPath} (trust it with NODE_EXTRA_CA_CERTS or curl --cacert)`);

@@ -5,7 +5,8 @@ import { ApiError } from '../kernel/errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
 
 /**
  * Bodies are validated strictly: no coercion ("5" is not 5) and no silent removal of unknown
@@ -20,7 +21,10 @@ export const compileValidator: FastifySchemaCompiler<unknown> = ({ schema, httpP
 
 /** `/address/postalCode` -> `address.postalCode`; `/lines/3` -> `lines[3]`. */
 export function paramPath(pointer: string, extra?: string): string {
-  const parts = pointer.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(extra);
   return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
@@ -39,7 +43,9 @@ export function validationToApiError(errors: ErrorObject[], part: string): ApiEr
   if (!error) return new ApiError('invalid_field_value', { values: { detail: `The ${part} is invalid.` } });
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required') {
-    return new ApiError('missing_required_field', { param: paramPath(error.instancePath, String(params.missingProperty)) });
+    return new ApiError('missing_required_field', {
+      param: paramPath(error.instancePath, String(params.missingProperty)),
+    });
   }
   if (error.keyword === 'additionalProperties') {
     const param = paramPath(error.instancePath, String(params.additionalProperty));
@@ -48,16 +54,31 @@ export function validationToApiError(errors: ErrorObject[], part: string): ApiEr
   const param = paramPath(error.instancePath) || undefined;
   const name = param ? `\`${param}\`` : `The ${part === 'body' ? 'request body' : part}`;
   // A nullable field given another type fails each branch on its type: still a wrong type.
-  const branchTypes = errors.filter((e) => e !== error && e.instancePath === error.instancePath).map((e) => (e.keyword === 'type' ? String((e.params as { type: string }).type) : null));
-  const types = error.keyword === 'type' ? [String(params.type)] : branchTypes.length > 0 && branchTypes.every(Boolean) ? (branchTypes as string[]) : null;
+  const branchTypes = errors
+    .filter((e) => e !== error && e.instancePath === error.instancePath)
+    .map((e) => (e.keyword === 'type' ? String((e.params as { type: string }).type) : null));
+  const types =
+    error.keyword === 'type'
+      ? [String(params.type)]
+      : branchTypes.length > 0 && branchTypes.every(Boolean)
+        ? (branchTypes as string[])
+        : null;
   if (types) {
-    return new ApiError('invalid_field_value', { ...(param ? { param } : {}), values: { detail: `${name} must be ${types.map(article).join(' or ')}.` } });
+    return new ApiError('invalid_field_value', {
+      ...(param ? { param } : {}),
+      values: { detail: `${name} must be ${types.map(article).join(' or ')}.` },
+    });
   }
   if (rangeKeywords.has(error.keyword)) {
-    return new ApiError('invalid_field_value', { ...(param ? { param } : {}), values: { detail: `${name} ${error.message ?? 'is out of range'}.` } });
+    return new ApiError('invalid_field_value', {
+      ...(param ? { param } : {}),
+      values: { detail: `${name} ${error.message ?? 'is out of range'}.` },
+    });
   }
   const choices = allowedValues(error);
-  const detail = choices ? `${name} must be one of: ${choices.join(', ')}.` : `${name} ${error.message ?? 'is invalid'}.`;
+  const detail = choices
+    ? `${name} must be one of: ${choices.join(', ')}.`
+    : `${name} ${error.message ?? 'is invalid'}.`;
   return new ApiError('validation_error', { ...(param ? { param } : {}), values: { detail } });
 }
 

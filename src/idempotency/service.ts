@@ -3,7 +3,15 @@ import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
 import { refuse } from '../kernel/errors.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
-import { claimKey, completeKey, deleteKeysCreatedBefore, deleteCompletedScopeKeys, findRecord, releaseKey, type StoredResponse } from './store.js';
+import {
+  claimKey,
+  completeKey,
+  deleteKeysCreatedBefore,
+  deleteCompletedScopeKeys,
+  findRecord,
+  releaseKey,
+  type StoredResponse,
+} from './store.js';
 import type { Executor } from '../db/database.js';
 
 export type { StoredResponse } from './store.js';
@@ -14,7 +22,9 @@ export const maxKeyLength = 255;
 
 /** Same method, path, query and JSON content (key order aside) give the same fingerprint. */
 export function fingerprintOf(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${url}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${url}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 export type Begin = { kind: 'claimed'; token: string } | { kind: 'replay'; response: StoredResponse };
@@ -23,27 +33,54 @@ export type Begin = { kind: 'claimed'; token: string } | { kind: 'replay'; respo
  * Starts an idempotent request: claims the key, or returns the stored response to replay, or
  * refuses with `conflict` (other content, still running, or an effect awaiting reconciliation).
  */
-export async function beginIdempotent(deps: Pick<Deps, 'fast' | 'config'>, scope: Scope, key: string, fingerprint: string, now: Date): Promise<Begin> {
+export async function beginIdempotent(
+  deps: Pick<Deps, 'fast' | 'config'>,
+  scope: Scope,
+  key: string,
+  fingerprint: string,
+  now: Date,
+): Promise<Begin> {
   // A record can vanish between the failed claim and the read (released after a 5xx): claim again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const token = randomUUID();
     // The claim needs no flush of its own: the effect's durable commit flushes it, and without an effect losing it is harmless.
     const claimed = await claimKey(deps.fast.db, {
-      scope, key, fingerprint, token, now, retentionSeconds, lockSeconds: deps.config.idempotencyLockSeconds,
+      scope,
+      key,
+      fingerprint,
+      token,
+      now,
+      retentionSeconds,
+      lockSeconds: deps.config.idempotencyLockSeconds,
     });
     if (claimed) return { kind: 'claimed', token };
     const record = await findRecord(deps.fast.db, scope, key);
     if (!record) continue;
     if (record.fingerprint !== fingerprint) {
-      throw refuse('conflict', `Idempotency-Key "${key}" was already used with other content in the last 24 hours; a different request needs a new key.`, { param: 'Idempotency-Key' });
+      throw refuse(
+        'conflict',
+        `Idempotency-Key "${key}" was already used with other content in the last 24 hours; a different request needs a new key.`,
+        { param: 'Idempotency-Key' },
+      );
     }
     if (record.state === 'completed' && record.responseStatus !== null && record.responseBody !== null) {
-      return { kind: 'replay', response: { status: record.responseStatus, headers: record.responseHeaders ?? {}, body: record.responseBody } };
+      return {
+        kind: 'replay',
+        response: { status: record.responseStatus, headers: record.responseHeaders ?? {}, body: record.responseBody },
+      };
     }
     if (record.effectCommitted) {
-      throw refuse('conflict', `The request with Idempotency-Key "${key}" took effect but its response was not recorded; verify the effect (read the resource) before any new operation.`, { param: 'Idempotency-Key' });
+      throw refuse(
+        'conflict',
+        `The request with Idempotency-Key "${key}" took effect but its response was not recorded; verify the effect (read the resource) before any new operation.`,
+        { param: 'Idempotency-Key' },
+      );
     }
-    throw refuse('conflict', `A request with Idempotency-Key "${key}" is still in progress; retry once it has completed.`, { param: 'Idempotency-Key' });
+    throw refuse(
+      'conflict',
+      `A request with Idempotency-Key "${key}" is still in progress; retry once it has completed.`,
+      { param: 'Idempotency-Key' },
+    );
   }
   throw refuse('conflict', `Idempotency-Key "${key}" is contended; retry.`, { param: 'Idempotency-Key' });
 }
@@ -52,7 +89,13 @@ export async function beginIdempotent(deps: Pick<Deps, 'fast' | 'config'>, scope
  * Stores the response to replay. A server error with no committed effect gives the key back,
  * so the retry runs again (nothing happened); with an effect committed, the response is kept.
  */
-export async function finishIdempotent(deps: Pick<Deps, 'fast'>, scope: Scope, key: string, token: string, response: StoredResponse): Promise<void> {
+export async function finishIdempotent(
+  deps: Pick<Deps, 'fast'>,
+  scope: Scope,
+  key: string,
+  token: string,
+  response: StoredResponse,
+): Promise<void> {
   if (response.status >= 500) {
     await releaseKey(deps.fast.db, scope, key, token);
   }

@@ -83,10 +83,21 @@ export interface StoredResponse {
   body: string;
 }
 
-export async function completeKey(db: Executor, scope: Scope, key: string, token: string, response: StoredResponse): Promise<void> {
+export async function completeKey(
+  db: Executor,
+  scope: Scope,
+  key: string,
+  token: string,
+  response: StoredResponse,
+): Promise<void> {
   await db
     .update(idempotencyKeys)
-    .set({ state: 'completed', responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body })
+    .set({
+      state: 'completed',
+      responseStatus: response.status,
+      responseHeaders: response.headers,
+      responseBody: response.body,
+    })
     .where(and(ofKey(scope, key), eq(idempotencyKeys.lockToken, token)));
 }
 
@@ -98,7 +109,10 @@ export async function releaseKey(db: Executor, scope: Scope, key: string, token:
 }
 
 export async function deleteKeysCreatedBefore(db: Executor, before: Date): Promise<number> {
-  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.created, before)).returning({ key: idempotencyKeys.key });
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.created, before))
+    .returning({ key: idempotencyKeys.key });
   return rows.length;
 }
 

@@ -10,12 +10,39 @@ import { isValidSiren } from './siren.js';
  * a UK number), as in VIES and BR-CO-09. Sources: `research/eu-vat-domain.md` section 8.
  */
 
-export type VatNumberCheck =
-  | { ok: true; value: string; country: string }
-  | { ok: false; message: string };
+export type VatNumberCheck = { ok: true; value: string; country: string } | { ok: false; message: string };
 
 /** VIES prefixes of the member states (Greece is EL) plus Northern Ireland. */
-const euPrefixes = ['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'EL', 'ES', 'FI', 'FR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK', 'XI'];
+const euPrefixes = [
+  'AT',
+  'BE',
+  'BG',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'EL',
+  'ES',
+  'FI',
+  'FR',
+  'HR',
+  'HU',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
+  'XI',
+];
 /** Other countries whose VAT numbers have a checkable format. */
 const otherPrefixes = ['GB', 'CH', 'NO', 'RS', 'AD'];
 
@@ -35,10 +62,15 @@ function frenchKeyMatches(key: string, siren: string): boolean {
 
 function checkFrench(value: string): VatNumberCheck {
   const match = /^FR([0-9A-HJ-NP-Z]{2})(\d{9})$/.exec(value);
-  if (!match) return { ok: false, message: 'A French VAT number is `FR`, a two-character key and the 9-digit SIREN (e.g. FR40303265045).' };
+  if (!match)
+    return {
+      ok: false,
+      message: 'A French VAT number is `FR`, a two-character key and the 9-digit SIREN (e.g. FR40303265045).',
+    };
   const [, key, siren] = match as unknown as [string, string, string];
   // Monaco's numbers carry `000` where a SIREN would be; otherwise the SIREN has its own check digit.
-  if (!siren.startsWith('000') && !isValidSiren(siren)) return { ok: false, message: `The SIREN ${siren} inside the VAT number has a wrong check digit.` };
+  if (!siren.startsWith('000') && !isValidSiren(siren))
+    return { ok: false, message: `The SIREN ${siren} inside the VAT number has a wrong check digit.` };
   if (!frenchKeyMatches(key, siren)) return { ok: false, message: `The key ${key} does not match the SIREN ${siren}.` };
   return { ok: true, value, country: 'FR' };
 }
@@ -53,7 +85,10 @@ export function checkVatNumber(raw: string): VatNumberCheck {
   const prefix = value.slice(0, 2);
   if (prefix === 'GR') return { ok: false, message: 'Greek VAT numbers start with `EL`, not `GR`.' };
   if (!vatNumberPrefixes.includes(prefix)) {
-    return { ok: false, message: `A VAT number starts with its country prefix (${euPrefixes.join(', ')}, or ${otherPrefixes.join(', ')}); got "${prefix}".` };
+    return {
+      ok: false,
+      message: `A VAT number starts with its country prefix (${euPrefixes.join(', ')}, or ${otherPrefixes.join(', ')}); got "${prefix}".`,
+    };
   }
   if (prefix === 'FR') return checkFrench(value);
   const checked = checkVAT(prefix === 'XI' ? `GB${value.slice(2)}` : value, countries);

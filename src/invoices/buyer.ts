@@ -31,20 +31,23 @@ export type BuyerInput = Static<typeof buyerInput>;
  */
 export function checkBuyer(input: BuyerInput, field = 'buyer'): BuyerSnapshot {
   const blank = (value: string | null | undefined) => value ?? null;
-  const checked = checkCustomer({
-    type: input.type ?? 'company',
-    name: input.name,
-    email: blank(input.email),
-    siren: blank(input.siren),
-    siret: blank(input.siret),
-    vatNumber: blank(input.vatNumber),
-    electronicAddress: blank(input.electronicAddress),
-    routingCode: null,
-    address: input.address ?? null,
-    deliveryAddress: input.deliveryAddress ?? null,
-    registryNonDisclosure: [...(input.registryNonDisclosure ?? [])],
-    metadata: {},
-  }, field);
+  const checked = checkCustomer(
+    {
+      type: input.type ?? 'company',
+      name: input.name,
+      email: blank(input.email),
+      siren: blank(input.siren),
+      siret: blank(input.siret),
+      vatNumber: blank(input.vatNumber),
+      electronicAddress: blank(input.electronicAddress),
+      routingCode: null,
+      address: input.address ?? null,
+      deliveryAddress: input.deliveryAddress ?? null,
+      registryNonDisclosure: [...(input.registryNonDisclosure ?? [])],
+      metadata: {},
+    },
+    field,
+  );
   const { routingCode: _routingCode, metadata: _metadata, ...buyer } = checked;
   return buyer;
 }
@@ -56,12 +59,24 @@ export interface CustomerFacts extends BuyerSnapshot {
 }
 
 export function snapshotOfCustomer(customer: CustomerFacts): BuyerSnapshot {
-  const address = (value: BuyerAddress | null): BuyerAddress | null => (value ? { line1: value.line1, line2: value.line2, postalCode: value.postalCode, city: value.city, country: value.country } : null);
+  const address = (value: BuyerAddress | null): BuyerAddress | null =>
+    value
+      ? {
+          line1: value.line1,
+          line2: value.line2,
+          postalCode: value.postalCode,
+          city: value.city,
+          country: value.country,
+        }
+      : null;
   return {
     type: customer.type,
     name: customer.name,
     email: customer.email,
-    siren: customer.siren ?? (customer.siret ? customer.siret.slice(0, 9) : null) ?? (customer.vatNumber ? sirenOfVatNumber(customer.vatNumber) : null),
+    siren:
+      customer.siren ??
+      (customer.siret ? customer.siret.slice(0, 9) : null) ??
+      (customer.vatNumber ? sirenOfVatNumber(customer.vatNumber) : null),
     siret: customer.siret,
     vatNumber: customer.vatNumber,
     electronicAddress: customer.electronicAddress,
@@ -87,7 +102,11 @@ export function checkDisclosure(buyer: BuyerSnapshot, field: string): void {
 /** An invoice addressed to its own issuer (same SIREN) is refused. */
 export function checkNotSelf(buyer: BuyerSnapshot, sellerSiren: string, field: string): void {
   if (buyer.siren !== null && buyer.siren === sellerSiren) {
-    throw explained('self_invoicing_not_allowed', `The buyer's SIREN ${buyer.siren} is the issuer's own: a company does not invoice itself.`, { param: `${field}.siren` });
+    throw explained(
+      'self_invoicing_not_allowed',
+      `The buyer's SIREN ${buyer.siren} is the issuer's own: a company does not invoice itself.`,
+      { param: `${field}.siren` },
+    );
   }
 }
 
@@ -108,5 +127,10 @@ const territoryOf = (address: BuyerAddress | null): string | null => {
 export function taxFactsOf(buyer: BuyerSnapshot): BuyerTaxFacts {
   const territory = territoryOf(buyer.address);
   // As the decision records it: the delivery address's territory, else the billing address's.
-  return { type: buyer.type, vatNumber: buyer.vatNumber, territory, deliveryTerritory: buyer.deliveryAddress ? territoryOf(buyer.deliveryAddress) : territory };
+  return {
+    type: buyer.type,
+    vatNumber: buyer.vatNumber,
+    territory,
+    deliveryTerritory: buyer.deliveryAddress ? territoryOf(buyer.deliveryAddress) : territory,
+  };
 }

@@ -23,7 +23,11 @@ import { findDocument, updateDocument } from './store.js';
 /** Event times of one move, a millisecond apart, so that their ids (time-ordered) keep the order of the move. */
 export const later = (at: Date, ms: number) => new Date(at.getTime() + ms);
 
-const sameAxes = (a: Axes, b: Axes) => a.documentStatus === b.documentStatus && a.paymentStatus === b.paymentStatus && a.transmissionStatus === b.transmissionStatus && a.transmissionDetail === b.transmissionDetail;
+const sameAxes = (a: Axes, b: Axes) =>
+  a.documentStatus === b.documentStatus &&
+  a.paymentStatus === b.paymentStatus &&
+  a.transmissionStatus === b.transmissionStatus &&
+  a.transmissionDetail === b.transmissionDetail;
 
 async function lockInvoice(tx: Tx, ctx: CallContext, id: string, param: string): Promise<DocumentRow> {
   const row = await findDocument(tx, ctx.scope, 'invoice', id, true);
@@ -32,17 +36,32 @@ async function lockInvoice(tx: Tx, ctx: CallContext, id: string, param: string):
 }
 
 function collectable(row: DocumentRow): void {
-  if (row.documentStatus === 'draft') throw refuse('invalid_status_transition', `Invoice ${row.id} is a draft: finalize it before recording a payment.`, { param: 'invoiceId' });
-  if (row.documentStatus === 'cancelled') throw refuse('invalid_status_transition', `Invoice ${row.id} is cancelled.`, { param: 'invoiceId' });
+  if (row.documentStatus === 'draft')
+    throw refuse('invalid_status_transition', `Invoice ${row.id} is a draft: finalize it before recording a payment.`, {
+      param: 'invoiceId',
+    });
+  if (row.documentStatus === 'cancelled')
+    throw refuse('invalid_status_transition', `Invoice ${row.id} is cancelled.`, { param: 'invoiceId' });
 }
 
-function withAmounts(row: DocumentRow, changes: Pick<DocumentRow, 'amountPaid' | 'amountRefunded' | 'amountCredited'>): { axes: Axes; changes: Partial<DocumentRow> } {
-  const axes: Axes = { ...axesOf(row), paymentStatus: paymentStatusOf(row.total! - changes.amountCredited, changes.amountPaid, changes.amountRefunded) };
+function withAmounts(
+  row: DocumentRow,
+  changes: Pick<DocumentRow, 'amountPaid' | 'amountRefunded' | 'amountCredited'>,
+): { axes: Axes; changes: Partial<DocumentRow> } {
+  const axes: Axes = {
+    ...axesOf(row),
+    paymentStatus: paymentStatusOf(row.total! - changes.amountCredited, changes.amountPaid, changes.amountRefunded),
+  };
   return { axes, changes: { ...changes, ...axesColumns(axes, 'invoice') } };
 }
 
 /** The data of `payment.received`: the invoice fields plus the amounts in euros. */
-function receivedData(row: DocumentRow, previousStatus: string, amount: number, link: { paymentId: string | null; refundId?: string }): Record<string, unknown> {
+function receivedData(
+  row: DocumentRow,
+  previousStatus: string,
+  amount: number,
+  link: { paymentId: string | null; refundId?: string },
+): Record<string, unknown> {
   return {
     ...documentEventData(row, previousStatus),
     paymentId: link.paymentId,
@@ -58,15 +77,32 @@ function receivedData(row: DocumentRow, previousStatus: string, amount: number, 
 }
 
 /** A payment of `amount` cents on an invoice (amount already checked positive). */
-export async function collectPayment(tx: Tx, ctx: CallContext, invoiceId: string, amount: number, paymentId: string): Promise<DocumentRow> {
+export async function collectPayment(
+  tx: Tx,
+  ctx: CallContext,
+  invoiceId: string,
+  amount: number,
+  paymentId: string,
+): Promise<DocumentRow> {
   const row = await lockInvoice(tx, ctx, invoiceId, 'invoiceId');
   collectable(row);
   const due = amountDueOf(row) ?? 0;
-  if (amount > due) throw new ApiError('payment_exceeds_amount_due', { values: { amount, amountDue: due }, param: 'amount' });
-  const { axes, changes } = withAmounts(row, { amountPaid: row.amountPaid + amount, amountRefunded: row.amountRefunded, amountCredited: row.amountCredited });
+  if (amount > due)
+    throw new ApiError('payment_exceeds_amount_due', { values: { amount, amountDue: due }, param: 'amount' });
+  const { axes, changes } = withAmounts(row, {
+    amountPaid: row.amountPaid + amount,
+    amountRefunded: row.amountRefunded,
+    amountCredited: row.amountCredited,
+  });
   const updated = await updateDocument(tx, ctx.scope, row.id, { ...changes, updated: ctx.now });
   // One millisecond apart, after `payment.created`: the events of one move list in the order they happened.
-  await recordEvent(tx, ctx, 'payment.received', receivedData(updated, row.status, amount, { paymentId }), later(ctx.now, 1));
+  await recordEvent(
+    tx,
+    ctx,
+    'payment.received',
+    receivedData(updated, row.status, amount, { paymentId }),
+    later(ctx.now, 1),
+  );
   const type = axes.paymentStatus === 'paid' ? 'invoice.paid' : 'invoice.partially_paid';
   await recordEvent(tx, ctx, type, documentEventData(updated, row.status), later(ctx.now, 2));
   return updated;
@@ -85,11 +121,25 @@ export async function lockRelatedInvoice(tx: Tx, ctx: CallContext, invoiceId: st
 }
 
 /** A credit note of `amount` cents is finalized: the invoice's total owed goes down. */
-export async function creditInvoice(tx: Tx, ctx: CallContext, invoice: DocumentRow, amount: number, creditNoteId: string): Promise<DocumentRow> {
+export async function creditInvoice(
+  tx: Tx,
+  ctx: CallContext,
+  invoice: DocumentRow,
+  amount: number,
+  creditNoteId: string,
+): Promise<DocumentRow> {
   if (amount > creditableOf(invoice)) {
-    throw refuse('invalid_field_value', `Credit note ${creditNoteId} credits ${amount} cents, but only ${creditableOf(invoice)} cents of invoice ${invoice.id} are left to credit (its total less its finalized credit notes).`, { param: 'lines' });
+    throw refuse(
+      'invalid_field_value',
+      `Credit note ${creditNoteId} credits ${amount} cents, but only ${creditableOf(invoice)} cents of invoice ${invoice.id} are left to credit (its total less its finalized credit notes).`,
+      { param: 'lines' },
+    );
   }
-  const { axes, changes } = withAmounts(invoice, { amountPaid: invoice.amountPaid, amountRefunded: invoice.amountRefunded, amountCredited: invoice.amountCredited + amount });
+  const { axes, changes } = withAmounts(invoice, {
+    amountPaid: invoice.amountPaid,
+    amountRefunded: invoice.amountRefunded,
+    amountCredited: invoice.amountCredited + amount,
+  });
   const updated = await updateDocument(tx, ctx.scope, invoice.id, { ...changes, updated: ctx.now });
   if (!sameAxes(axes, axesOf(invoice)) && axes.paymentStatus === 'paid') {
     await recordEvent(tx, ctx, 'invoice.paid', documentEventData(updated, invoice.status), ctx.now);
@@ -101,21 +151,55 @@ export async function creditInvoice(tx: Tx, ctx: CallContext, invoice: DocumentR
  * What may still be refunded through a credit note: its own remainder, and never more than the
  * buyer paid on the invoice and was not given back.
  */
-export function refundableOf(creditNote: Pick<DocumentRow, 'total' | 'amountRefunded'>, invoice: Pick<DocumentRow, 'amountPaid' | 'amountRefunded'>): number {
-  return Math.max(0, Math.min((creditNote.total ?? 0) - creditNote.amountRefunded, invoice.amountPaid - invoice.amountRefunded));
+export function refundableOf(
+  creditNote: Pick<DocumentRow, 'total' | 'amountRefunded'>,
+  invoice: Pick<DocumentRow, 'amountPaid' | 'amountRefunded'>,
+): number {
+  return Math.max(
+    0,
+    Math.min((creditNote.total ?? 0) - creditNote.amountRefunded, invoice.amountPaid - invoice.amountRefunded),
+  );
 }
 
 /** A refund of `amount` cents: money given back to the buyer of the invoice. */
-export async function refundInvoice(tx: Tx, ctx: CallContext, invoice: DocumentRow, amount: number, refundId: string): Promise<DocumentRow> {
-  const { changes } = withAmounts(invoice, { amountPaid: invoice.amountPaid, amountRefunded: invoice.amountRefunded + amount, amountCredited: invoice.amountCredited });
+export async function refundInvoice(
+  tx: Tx,
+  ctx: CallContext,
+  invoice: DocumentRow,
+  amount: number,
+  refundId: string,
+): Promise<DocumentRow> {
+  const { changes } = withAmounts(invoice, {
+    amountPaid: invoice.amountPaid,
+    amountRefunded: invoice.amountRefunded + amount,
+    amountCredited: invoice.amountCredited,
+  });
   const updated = await updateDocument(tx, ctx.scope, invoice.id, { ...changes, updated: ctx.now });
-  await recordEvent(tx, ctx, 'payment.received', receivedData(updated, invoice.status, -amount, { paymentId: null, refundId }), later(ctx.now, 1));
+  await recordEvent(
+    tx,
+    ctx,
+    'payment.received',
+    receivedData(updated, invoice.status, -amount, { paymentId: null, refundId }),
+    later(ctx.now, 1),
+  );
   return updated;
 }
 
 /** The credit note's own payment axis after a refund: `partially_refunded`, then `refunded`. */
-export async function markCreditNoteRefunded(tx: Tx, ctx: CallContext, note: DocumentRow, amount: number): Promise<DocumentRow> {
+export async function markCreditNoteRefunded(
+  tx: Tx,
+  ctx: CallContext,
+  note: DocumentRow,
+  amount: number,
+): Promise<DocumentRow> {
   const amountRefunded = note.amountRefunded + amount;
-  const axes: Axes = { ...axesOf(note), paymentStatus: amountRefunded >= (note.total ?? 0) ? 'refunded' : 'partially_refunded' };
-  return updateDocument(tx, ctx.scope, note.id, { amountRefunded, ...axesColumns(axes, 'credit_note'), updated: ctx.now });
+  const axes: Axes = {
+    ...axesOf(note),
+    paymentStatus: amountRefunded >= (note.total ?? 0) ? 'refunded' : 'partially_refunded',
+  };
+  return updateDocument(tx, ctx.scope, note.id, {
+    amountRefunded,
+    ...axesColumns(axes, 'credit_note'),
+    updated: ctx.now,
+  });
 }

@@ -1,6 +1,14 @@
 /** The three status axes of an invoice or a credit note (contract, "Invoice and credit note"). */
 export const documentStatuses = ['draft', 'finalized', 'cancelled'] as const;
-export const transmissionStatuses = ['not_applicable', 'pending', 'sending', 'deposited', 'transmitted', 'approved', 'rejected'] as const;
+export const transmissionStatuses = [
+  'not_applicable',
+  'pending',
+  'sending',
+  'deposited',
+  'transmitted',
+  'approved',
+  'rejected',
+] as const;
 export const transmissionDetails = ['available', 'received', 'suspended', 'refused'] as const;
 export const paymentStatuses = ['unpaid', 'partially_paid', 'paid', 'partially_refunded', 'refunded'] as const;
 
@@ -17,4 +25,9 @@ export interface Axes {
   paymentStatus: PaymentStatus;
 }
 
-export const draftAxes: Axes = { documentStatus: 'draft', transmissionStatus: 'not_applicable', transmissionDetail: null, paymentStatus: 'unpaid' };
+export const draftAxes: Axes = {
+  documentStatus: 'draft',
+  transmissionStatus: 'not_applicable',
+  transmissionDetail: null,
+  paymentStatus: 'unpaid',
+};

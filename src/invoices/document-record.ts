@@ -1,4 +1,11 @@
-import type { Axes, DocumentKind, DocumentStatus, PaymentStatus, TransmissionDetail, TransmissionStatus } from './document-axes.js';
+import type {
+  Axes,
+  DocumentKind,
+  DocumentStatus,
+  PaymentStatus,
+  TransmissionDetail,
+  TransmissionStatus,
+} from './document-axes.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { DocumentLine } from './lines.js';
 import type { RejectionCategory } from './rejection-category.js';
@@ -31,7 +38,12 @@ export interface Einvoicing extends RejectionFields {
 }
 
 export const noRejection: RejectionFields = {
-  paErrorCode: null, rejectionReason: null, rejectionNote: null, rejectionCode: null, rejectionSource: null, rejectionCategory: null,
+  paErrorCode: null,
+  rejectionReason: null,
+  rejectionNote: null,
+  rejectionCode: null,
+  rejectionSource: null,
+  rejectionCategory: null,
 };
 
 export const freshEinvoicing = (): Einvoicing => ({ ...noRejection, previousSubmissions: [] });
@@ -40,7 +52,13 @@ export const freshEinvoicing = (): Einvoicing => ({ ...noRejection, previousSubm
 export interface TaxSnapshot {
   decisionId: string;
   date: string;
-  vatBreakdown: { vatCode: string; vatRate: string | null; vatexCode: string | null; taxableAmount: number; taxAmount: number }[];
+  vatBreakdown: {
+    vatCode: string;
+    vatRate: string | null;
+    vatexCode: string | null;
+    taxableAmount: number;
+    taxAmount: number;
+  }[];
   mentions: { code: string; text: string; lines: number[] }[];
   obligations: Record<string, { state: string; reason: string }> | null;
 }
@@ -99,7 +117,9 @@ export interface DocumentResource {
   quoteId?: string | null;
 }
 
-export function axesOf(row: Pick<DocumentRow, 'documentStatus' | 'transmissionStatus' | 'transmissionDetail' | 'paymentStatus'>): Axes {
+export function axesOf(
+  row: Pick<DocumentRow, 'documentStatus' | 'transmissionStatus' | 'transmissionDetail' | 'paymentStatus'>,
+): Axes {
   return {
     documentStatus: row.documentStatus as DocumentStatus,
     transmissionStatus: row.transmissionStatus as TransmissionStatus,
@@ -111,7 +131,10 @@ export function axesOf(row: Pick<DocumentRow, 'documentStatus' | 'transmissionSt
 export const kindOf = (row: Pick<DocumentRow, 'kind'>): DocumentKind => row.kind as DocumentKind;
 
 /** The columns an axes change writes: the axes and the summary they give. */
-export function axesColumns(axes: Axes, kind: DocumentKind): Pick<DocumentRow, 'documentStatus' | 'transmissionStatus' | 'transmissionDetail' | 'paymentStatus' | 'status'> {
+export function axesColumns(
+  axes: Axes,
+  kind: DocumentKind,
+): Pick<DocumentRow, 'documentStatus' | 'transmissionStatus' | 'transmissionDetail' | 'paymentStatus' | 'status'> {
   return { ...axes, status: summaryStatus(axes, kind) };
 }
 
@@ -119,7 +142,9 @@ export function axesColumns(axes: Axes, kind: DocumentKind): Pick<DocumentRow, '
  * What the buyer still owes: the total, less what the finalized credit notes took off, less what
  * was collected net of refunds; never below zero. Null before the total is fixed.
  */
-export function amountDueOf(row: Pick<DocumentRow, 'kind' | 'total' | 'amountCredited' | 'amountPaid' | 'amountRefunded' | 'documentStatus'>): number | null {
+export function amountDueOf(
+  row: Pick<DocumentRow, 'kind' | 'total' | 'amountCredited' | 'amountPaid' | 'amountRefunded' | 'documentStatus'>,
+): number | null {
   if (row.kind !== 'invoice' || row.total === null || row.documentStatus !== 'finalized') return null;
   return Math.max(0, row.total - row.amountCredited - row.amountPaid + row.amountRefunded);
 }

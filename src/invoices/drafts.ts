@@ -16,27 +16,74 @@ import { findDocument, insertDocument, updateDocument } from './store.js';
 
 /** Drafts of invoices and credit notes: created, edited and deleted while nothing is numbered. */
 
-const nullableString = (options: { maxLength: number; description?: string }) => Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
-const nullableDate = (description: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date', description });
-export const metadataField = Type.Unsafe<Record<string, unknown>>({ type: 'object', maxProperties: 50, propertyNames: { maxLength: 40 }, description: 'Free JSON object (at most 50 keys, 8 KB), replaced whole on update.' });
+const nullableString = (options: { maxLength: number; description?: string }) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
+const nullableDate = (description: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date', description });
+export const metadataField = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  maxProperties: 50,
+  propertyNames: { maxLength: 40 },
+  description: 'Free JSON object (at most 50 keys, 8 KB), replaced whole on update.',
+});
 
 export const draftFields = {
-  customerId: Type.Optional(Type.String({ maxLength: 255, description: 'A customer (`cus_`), or give `buyer` instead.' })),
+  customerId: Type.Optional(
+    Type.String({ maxLength: 255, description: 'A customer (`cus_`), or give `buyer` instead.' }),
+  ),
   buyer: Type.Optional(buyerInput),
   currency: Type.Optional(Type.Literal('EUR', { description: 'EUR (the tax decisions are in euros). Default EUR.' })),
-  issueDate: Type.Optional(nullableDate('The invoice date. It is the day of finalization: numbers follow dates. Default: set at finalization.')),
-  dueDate: Type.Optional(nullableDate('Payment due date; default the issue date plus `paymentTermsDays` (30 days when neither is given).')),
+  issueDate: Type.Optional(
+    nullableDate(
+      'The invoice date. It is the day of finalization: numbers follow dates. Default: set at finalization.',
+    ),
+  ),
+  dueDate: Type.Optional(
+    nullableDate('Payment due date; default the issue date plus `paymentTermsDays` (30 days when neither is given).'),
+  ),
   deliveryDate: Type.Optional(nullableDate('Date of delivery of the goods or of the service (BT-72).')),
-  paymentTermsDays: Type.Optional(Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 0, maximum: 365, description: 'Days after the issue date the payment is due.' })),
-  paymentTerms: Type.Optional(nullableString({ maxLength: 1000, description: 'Payment conditions printed on the invoice (discount, late-payment penalties, the EUR 40 recovery indemnity).' })),
+  paymentTermsDays: Type.Optional(
+    Type.Unsafe<number | null>({
+      type: ['integer', 'null'],
+      minimum: 0,
+      maximum: 365,
+      description: 'Days after the issue date the payment is due.',
+    }),
+  ),
+  paymentTerms: Type.Optional(
+    nullableString({
+      maxLength: 1000,
+      description:
+        'Payment conditions printed on the invoice (discount, late-payment penalties, the EUR 40 recovery indemnity).',
+    }),
+  ),
   notes: Type.Optional(nullableString({ maxLength: 5000 })),
   metadata: Type.Optional(metadataField),
-  taxSource: Type.Optional(Type.Unsafe<'service' | 'integration' | null>({ type: ['string', 'null'], enum: ['service', 'integration', null], description: 'Who states the VAT: `service` or `integration`; default the decision\'s.' })),
-  taxDecisionId: Type.Optional(nullableString({ maxLength: 255, description: 'The final tax decision (`txd_`) that backs the document at finalization.' })),
+  taxSource: Type.Optional(
+    Type.Unsafe<'service' | 'integration' | null>({
+      type: ['string', 'null'],
+      enum: ['service', 'integration', null],
+      description: "Who states the VAT: `service` or `integration`; default the decision's.",
+    }),
+  ),
+  taxDecisionId: Type.Optional(
+    nullableString({
+      maxLength: 255,
+      description: 'The final tax decision (`txd_`) that backs the document at finalization.',
+    }),
+  ),
 };
 
 export const invoiceCreateBody = Type.Object({ ...draftFields, lines: linesField }, { additionalProperties: false });
-export const invoiceUpdateBody = Type.Object({ ...draftFields, customerId: Type.Optional(nullableString({ maxLength: 255 })), buyer: Type.Optional(Type.Unsafe<Static<typeof buyerInput> | null>({ ...buyerInput, type: ['object', 'null'] })), lines: Type.Optional(linesField) }, { additionalProperties: false });
+export const invoiceUpdateBody = Type.Object(
+  {
+    ...draftFields,
+    customerId: Type.Optional(nullableString({ maxLength: 255 })),
+    buyer: Type.Optional(Type.Unsafe<Static<typeof buyerInput> | null>({ ...buyerInput, type: ['object', 'null'] })),
+    lines: Type.Optional(linesField),
+  },
+  { additionalProperties: false },
+);
 
 export type DraftInput = Static<typeof invoiceCreateBody>;
 export type DraftUpdate = Static<typeof invoiceUpdateBody>;
@@ -48,32 +95,61 @@ export function notFound(kind: DocumentKind, id: string): ApiError {
 }
 
 /** The customer named by a document, as the invoices capability needs it. */
-export async function readCustomer(deps: Pick<Deps, 'db'>, scope: Scope, id: string, param = 'customerId'): Promise<CustomerFacts> {
+export async function readCustomer(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  id: string,
+  param = 'customerId',
+): Promise<CustomerFacts> {
   let customer;
   try {
     customer = await getCustomer(deps, scope, id);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'not_found') throw refuse('not_found', `No customer ${id}.`, { param });
+    if (error instanceof ApiError && error.code === 'not_found')
+      throw refuse('not_found', `No customer ${id}.`, { param });
     throw error;
   }
   return {
-    id: customer.id, type: customer.type, name: customer.name, email: customer.email, siren: customer.siren, siret: customer.siret, vatNumber: customer.vatNumber,
-    electronicAddress: customer.electronicAddress, address: customer.address, deliveryAddress: customer.deliveryAddress,
-    registryNonDisclosure: [...customer.registryNonDisclosure], deleted: customer.deleted,
+    id: customer.id,
+    type: customer.type,
+    name: customer.name,
+    email: customer.email,
+    siren: customer.siren,
+    siret: customer.siret,
+    vatNumber: customer.vatNumber,
+    electronicAddress: customer.electronicAddress,
+    address: customer.address,
+    deliveryAddress: customer.deliveryAddress,
+    registryNonDisclosure: [...customer.registryNonDisclosure],
+    deleted: customer.deleted,
   };
 }
 
 /** Reads the products the lines name and resolves the lines. */
-export async function linesOf(deps: Pick<Deps, 'db'>, scope: Scope, inputs: LineInput[], field = 'lines'): Promise<DocumentLine[]> {
+export async function linesOf(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  inputs: LineInput[],
+  field = 'lines',
+): Promise<DocumentLine[]> {
   const products = new Map<string, ProductFacts>();
   for (const [index, input] of inputs.entries()) {
     const id = input.productId;
     if (id === undefined || products.has(id)) continue;
     try {
       const product = await getProduct(deps, scope, id);
-      products.set(id, { id, name: product.name, unitPrice: product.unitPrice, unit: product.unit, nature: product.nature, vatCategory: product.vatCategory, deleted: product.deleted });
+      products.set(id, {
+        id,
+        name: product.name,
+        unitPrice: product.unitPrice,
+        unit: product.unit,
+        nature: product.nature,
+        vatCategory: product.vatCategory,
+        deleted: product.deleted,
+      });
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'not_found') throw refuse('not_found', `No product ${id}.`, { param: `${field}[${index}].productId` });
+      if (error instanceof ApiError && error.code === 'not_found')
+        throw refuse('not_found', `No product ${id}.`, { param: `${field}[${index}].productId` });
       throw error;
     }
   }
@@ -86,26 +162,40 @@ export interface Party {
 }
 
 /** The buyer of a document or quote: an existing customer, or an inline buyer checked like one. */
-export async function partyOf(deps: Pick<Deps, 'db'>, scope: Scope, customerId: string | null | undefined, buyer: BuyerInput | null | undefined): Promise<Party> {
-  if (customerId && buyer) throw refuse('invalid_field_value', 'Give either `customerId` or an inline `buyer`, not both.', { param: 'buyer' });
+export async function partyOf(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  customerId: string | null | undefined,
+  buyer: BuyerInput | null | undefined,
+): Promise<Party> {
+  if (customerId && buyer)
+    throw refuse('invalid_field_value', 'Give either `customerId` or an inline `buyer`, not both.', { param: 'buyer' });
   if (customerId) {
     const customer = await readCustomer(deps, scope, customerId);
-    if (customer.deleted) throw new ApiError('resource_deleted', { values: { resource: 'customer', id: customerId }, param: 'customerId' });
+    if (customer.deleted)
+      throw new ApiError('resource_deleted', { values: { resource: 'customer', id: customerId }, param: 'customerId' });
     return { customerId, buyer: null };
   }
   if (buyer) return { customerId: null, buyer: checkBuyer(buyer) };
-  throw new ApiError('missing_required_field', { param: 'customerId', values: { detail: 'A document or quote names its buyer: `customerId` or an inline `buyer`.' } });
+  throw new ApiError('missing_required_field', {
+    param: 'customerId',
+    values: { detail: 'A document or quote names its buyer: `customerId` or an inline `buyer`.' },
+  });
 }
 
 export function checkMetadata(metadata: Record<string, unknown>): void {
   if (Buffer.byteLength(JSON.stringify(metadata), 'utf8') > maxMetadataBytes) {
-    throw refuse('validation_error', `\`metadata\` is at most ${maxMetadataBytes} bytes of JSON.`, { param: 'metadata' });
+    throw refuse('validation_error', `\`metadata\` is at most ${maxMetadataBytes} bytes of JSON.`, {
+      param: 'metadata',
+    });
   }
 }
 
 function checkDates(fields: { issueDate: string | null; dueDate: string | null }): void {
   if (fields.issueDate && fields.dueDate && fields.dueDate < fields.issueDate) {
-    throw refuse('invalid_field_value', `\`dueDate\` ${fields.dueDate} is before \`issueDate\` ${fields.issueDate}.`, { param: 'dueDate' });
+    throw refuse('invalid_field_value', `\`dueDate\` ${fields.dueDate} is before \`issueDate\` ${fields.issueDate}.`, {
+      param: 'dueDate',
+    });
   }
 }
 
@@ -174,35 +264,57 @@ export async function insertDraft(tx: Executor, ctx: CallContext, row: DocumentR
 }
 
 /** The parts of a create body, read and checked (customer, products), before any transaction. */
-export async function prepareDraft(deps: Pick<Deps, 'db'>, ctx: CallContext, kind: DocumentKind, input: DraftInput): Promise<NewDraft> {
+export async function prepareDraft(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  kind: DocumentKind,
+  input: DraftInput,
+): Promise<NewDraft> {
   const { lines: lineInputs, customerId, buyer, ...rest } = input;
   const party = await partyOf(deps, ctx.scope, customerId, buyer);
   const lines = await linesOf(deps, ctx.scope, lineInputs);
   return { kind, party, lines, input: rest };
 }
 
-export async function createInvoiceDraft(deps: Pick<Deps, 'db'>, ctx: CallContext, input: DraftInput): Promise<DocumentRow> {
+export async function createInvoiceDraft(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  input: DraftInput,
+): Promise<DocumentRow> {
   const row = draftRow(ctx, await prepareDraft(deps, ctx, 'invoice', input));
   return inTransaction(deps.db, ctx, (tx) => insertDraft(tx, ctx, row));
 }
 
 export function notEditable(row: DocumentRow): ApiError {
   if (row.documentStatus === 'cancelled') {
-    return refuse('invalid_status_transition', `${row.kind === 'invoice' ? 'Invoice' : 'Credit note'} ${row.id} was deleted (cancelled as a draft) and can no longer change.`, { param: 'id' });
+    return refuse(
+      'invalid_status_transition',
+      `${row.kind === 'invoice' ? 'Invoice' : 'Credit note'} ${row.id} was deleted (cancelled as a draft) and can no longer change.`,
+      { param: 'id' },
+    );
   }
   return new ApiError('invoice_not_editable', {
     values: { id: row.number ? `${row.id} (${row.number})` : row.id },
     param: 'id',
-    ...(row.kind === 'credit_note' ? { hint: 'A finalized credit note is corrected by a new document, never edited.' } : {}),
+    ...(row.kind === 'credit_note'
+      ? { hint: 'A finalized credit note is corrected by a new document, never edited.' }
+      : {}),
   });
 }
 
 /** Absent fields are kept; null clears; `lines` and `metadata` are replaced whole; `customerId` and `buyer` replace each other. */
-export async function updateDraft(deps: Pick<Deps, 'db'>, ctx: CallContext, kind: DocumentKind, id: string, input: DraftUpdate): Promise<DocumentRow> {
+export async function updateDraft(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  kind: DocumentKind,
+  id: string,
+  input: DraftUpdate,
+): Promise<DocumentRow> {
   const lines = input.lines ? await linesOf(deps, ctx.scope, input.lines) : null;
-  const party = input.customerId !== undefined || input.buyer !== undefined
-    ? await partyOf(deps, ctx.scope, input.customerId, input.buyer)
-    : null;
+  const party =
+    input.customerId !== undefined || input.buyer !== undefined
+      ? await partyOf(deps, ctx.scope, input.customerId, input.buyer)
+      : null;
   return inTransaction(deps.db, ctx, async (tx) => {
     const current = await findDocument(tx, ctx.scope, kind, id, true);
     if (!current) throw notFound(kind, id);
@@ -210,30 +322,56 @@ export async function updateDraft(deps: Pick<Deps, 'db'>, ctx: CallContext, kind
     const changes: Partial<DocumentRow> = {};
     if (party) Object.assign(changes, party);
     if (lines) Object.assign(changes, { lines, subtotal: subtotalOf(lines) });
-    for (const field of ['currency', 'issueDate', 'dueDate', 'deliveryDate', 'paymentTermsDays', 'paymentTerms', 'notes', 'taxSource', 'taxDecisionId'] as const) {
+    for (const field of [
+      'currency',
+      'issueDate',
+      'dueDate',
+      'deliveryDate',
+      'paymentTermsDays',
+      'paymentTerms',
+      'notes',
+      'taxSource',
+      'taxDecisionId',
+    ] as const) {
       if (input[field] !== undefined) (changes as Record<string, unknown>)[field] = input[field];
     }
     if (input.metadata !== undefined) {
       checkMetadata(input.metadata);
       changes.metadata = input.metadata;
     }
-    checkDates({ issueDate: changes.issueDate !== undefined ? changes.issueDate : current.issueDate, dueDate: changes.dueDate !== undefined ? changes.dueDate : current.dueDate });
+    checkDates({
+      issueDate: changes.issueDate !== undefined ? changes.issueDate : current.issueDate,
+      dueDate: changes.dueDate !== undefined ? changes.dueDate : current.dueDate,
+    });
     if (Object.keys(changes).length === 0) return current;
     return updateDocument(tx, ctx.scope, id, { ...changes, updated: ctx.now });
   });
 }
 
 /** A draft is deleted by cancelling it: `documentStatus: cancelled`; it never had a number. */
-export async function deleteDraft(deps: Pick<Deps, 'db'>, ctx: CallContext, kind: DocumentKind, id: string): Promise<DocumentRow> {
+export async function deleteDraft(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  kind: DocumentKind,
+  id: string,
+): Promise<DocumentRow> {
   return inTransaction(deps.db, ctx, async (tx) => {
     const current = await findDocument(tx, ctx.scope, kind, id, true);
     if (!current) throw notFound(kind, id);
     if (current.documentStatus !== 'draft') throw notEditable(current);
-    return updateDocument(tx, ctx.scope, id, { ...axesColumns({ ...draftAxes, documentStatus: 'cancelled' }, kind), updated: ctx.now });
+    return updateDocument(tx, ctx.scope, id, {
+      ...axesColumns({ ...draftAxes, documentStatus: 'cancelled' }, kind),
+      updated: ctx.now,
+    });
   });
 }
 
-export async function getDocument(deps: Pick<Deps, 'db'>, scope: Scope, kind: DocumentKind, id: string): Promise<DocumentRow> {
+export async function getDocument(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  kind: DocumentKind,
+  id: string,
+): Promise<DocumentRow> {
   const row = await findDocument(deps.db, scope, kind, id);
   if (!row) throw notFound(kind, id);
   return row;

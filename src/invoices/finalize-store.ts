@@ -28,16 +28,41 @@ function toRow(raw: Record<string, unknown>): DocumentRow {
   return row as DocumentRow;
 }
 
-export async function lockDraft(tx: Tx, scope: Scope, kind: DocumentKind, id: string): Promise<DocumentRow | undefined> {
-  const result = await tx.execute(sql`select ${sql.raw(selectList)} from invoices where company_id = ${scope.companyId} and livemode = ${scope.livemode} and kind = ${kind} and id = ${id} for update`);
+export async function lockDraft(
+  tx: Tx,
+  scope: Scope,
+  kind: DocumentKind,
+  id: string,
+): Promise<DocumentRow | undefined> {
+  const result = await tx.execute(
+    sql`select ${sql.raw(selectList)} from invoices where company_id = ${scope.companyId} and livemode = ${scope.livemode} and kind = ${kind} and id = ${id} for update`,
+  );
   const raw = result.rows[0] as Record<string, unknown> | undefined;
   return raw && toRow(raw);
 }
 
 /** What the finalization writes besides the number. */
-export type FinalizedFields = Pick<DocumentRow,
-  'status' | 'documentStatus' | 'transmissionStatus' | 'transmissionDetail' | 'paymentStatus' | 'buyer' | 'taxSource' | 'backingDecisionId' | 'lines'
-  | 'issueDate' | 'dueDate' | 'totalTax' | 'total' | 'tax' | 'portalToken' | 'dueAt' | 'finalizedAt' | 'updated'>;
+export type FinalizedFields = Pick<
+  DocumentRow,
+  | 'status'
+  | 'documentStatus'
+  | 'transmissionStatus'
+  | 'transmissionDetail'
+  | 'paymentStatus'
+  | 'buyer'
+  | 'taxSource'
+  | 'backingDecisionId'
+  | 'lines'
+  | 'issueDate'
+  | 'dueDate'
+  | 'totalTax'
+  | 'total'
+  | 'tax'
+  | 'portalToken'
+  | 'dueAt'
+  | 'finalizedAt'
+  | 'updated'
+>;
 
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 const instant = (value: Date | null) => (value === null ? null : value.toISOString());
@@ -47,7 +72,14 @@ const instant = (value: Date | null) => (value === null ? null : value.toISOStri
  * digits), with the finalized fields, and as `data.number` of the event `eventId`: one statement.
  * Returns the row and the value taken.
  */
-export async function numberDocument(tx: Tx, scope: Scope, id: string, series: string, fields: FinalizedFields, eventId: string): Promise<{ row: DocumentRow; sequence: number }> {
+export async function numberDocument(
+  tx: Tx,
+  scope: Scope,
+  id: string,
+  series: string,
+  fields: FinalizedFields,
+  eventId: string,
+): Promise<{ row: DocumentRow; sequence: number }> {
   const result = await tx.execute(sql`
     with taken as (
       insert into number_counters (company_id, livemode, series, last_value) values (${scope.companyId}, ${scope.livemode}, ${series}, 1)

@@ -8,12 +8,26 @@ import { recordEvent } from '../events/service.js';
 import { consumeMonthlyQuota } from '../limits/service.js';
 import type { PlanName } from '../companies/plans.js';
 import type { Axes, DocumentKind } from './document-axes.js';
-import { checkDisclosure, checkNotSelf, snapshotOfCustomer, taxFactsOf, type BuyerSnapshot, type CustomerFacts } from './buyer.js';
+import {
+  checkDisclosure,
+  checkNotSelf,
+  snapshotOfCustomer,
+  taxFactsOf,
+  type BuyerSnapshot,
+  type CustomerFacts,
+} from './buyer.js';
 import { addDays, dayOf, defaultPaymentTermsDays, endOfDay } from './calendar.js';
 import { axesColumns, documentEventData, type DocumentRow } from './document-record.js';
 import { notEditable, notFound, readCustomer } from './drafts.js';
 import { formatNumber, seriesOf } from './numbering.js';
-import { checkBacking, consumeLedgerShare, decidedLines, einvoicingDue, readDecision, type DecisionFacts } from './tax-gate.js';
+import {
+  checkBacking,
+  consumeLedgerShare,
+  decidedLines,
+  einvoicingDue,
+  readDecision,
+  type DecisionFacts,
+} from './tax-gate.js';
 import { documentBackedBy } from './store.js';
 import { lockDraft, numberDocument, type FinalizedFields } from './finalize-store.js';
 import { explained } from './refusals.js';
@@ -40,7 +54,11 @@ export interface FinalizeOptions {
 
 function finalizedOnly(row: DocumentRow): ApiError {
   if (row.documentStatus === 'cancelled') return notEditable(row);
-  return refuse('invalid_status_transition', `${row.kind === 'invoice' ? 'Invoice' : 'Credit note'} ${row.id} is already finalized as ${row.number}.`, { param: 'id' });
+  return refuse(
+    'invalid_status_transition',
+    `${row.kind === 'invoice' ? 'Invoice' : 'Credit note'} ${row.id} is already finalized as ${row.number}.`,
+    { param: 'id' },
+  );
 }
 
 const isUniqueViolation = (error: unknown, constraint: string) => {
@@ -56,17 +74,31 @@ const isUniqueViolation = (error: unknown, constraint: string) => {
 function issuedDates(row: DocumentRow, now: Date): { issueDate: string; dueDate: string } {
   const today = dayOf(now);
   if (row.issueDate !== null && row.issueDate !== today) {
-    throw refuse('invalid_field_value', `\`issueDate\` is ${row.issueDate}, but a document is dated the day it is numbered (${today}): numbers follow the dates of the series. Set it to ${today} or null.`, { param: 'issueDate' });
+    throw refuse(
+      'invalid_field_value',
+      `\`issueDate\` is ${row.issueDate}, but a document is dated the day it is numbered (${today}): numbers follow the dates of the series. Set it to ${today} or null.`,
+      { param: 'issueDate' },
+    );
   }
   const dueDate = row.dueDate ?? addDays(today, row.paymentTermsDays ?? defaultPaymentTermsDays);
-  if (dueDate < today) throw refuse('invalid_field_value', `\`dueDate\` ${dueDate} is before the issue date ${today}.`, { param: 'dueDate' });
+  if (dueDate < today)
+    throw refuse('invalid_field_value', `\`dueDate\` ${dueDate} is before the issue date ${today}.`, {
+      param: 'dueDate',
+    });
   return { issueDate: today, dueDate };
 }
 
 /** The services of other capabilities, read through the finalizing transaction's own connection. */
 const within = (tx: Tx): Pick<Deps, 'db'> => ({ db: tx as unknown as Db });
 
-export async function finalizeDocument(deps: Pick<Deps, 'db'>, ctx: CallContext, kind: DocumentKind, id: string, seller: Seller, options: FinalizeOptions = {}): Promise<DocumentRow> {
+export async function finalizeDocument(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  kind: DocumentKind,
+  id: string,
+  seller: Seller,
+  options: FinalizeOptions = {},
+): Promise<DocumentRow> {
   let decisionId: string | null = null;
   try {
     // Everything runs on the transaction's connection: a second connection taken inside it could starve the pool.
@@ -76,16 +108,38 @@ export async function finalizeDocument(deps: Pick<Deps, 'db'>, ctx: CallContext,
       if (draft.documentStatus !== 'draft') throw finalizedOnly(draft);
       const decision: DecisionFacts = await readDecision(within(tx), ctx.scope, draft.taxDecisionId);
       decisionId = decision.id;
-      const customer: CustomerFacts | null = draft.customerId ? await readCustomer(within(tx), ctx.scope, draft.customerId) : null;
-      if (customer?.deleted) throw new ApiError('resource_deleted', { values: { resource: 'customer', id: customer.id }, param: 'customerId' });
+      const customer: CustomerFacts | null = draft.customerId
+        ? await readCustomer(within(tx), ctx.scope, draft.customerId)
+        : null;
+      if (customer?.deleted)
+        throw new ApiError('resource_deleted', {
+          values: { resource: 'customer', id: customer.id },
+          param: 'customerId',
+        });
 
       const buyer: BuyerSnapshot | null = customer ? snapshotOfCustomer(customer) : draft.buyer;
-      if (!buyer) throw new ApiError('missing_required_field', { param: 'customerId', values: { detail: 'A document names its buyer: `customerId` or an inline `buyer`.' } });
+      if (!buyer)
+        throw new ApiError('missing_required_field', {
+          param: 'customerId',
+          values: { detail: 'A document names its buyer: `customerId` or an inline `buyer`.' },
+        });
       // Nothing is numbered nor reserved for a buyer the registry keeps from publication.
       checkDisclosure(buyer, 'buyer');
       checkNotSelf(buyer, seller.siren, 'buyer');
       // A decision that already backs another document is refused by the unique index when written.
-      checkBacking(decision, { customerId: draft.customerId, buyer: taxFactsOf(buyer), currency: draft.currency, taxSource: draft.taxSource, lines: draft.lines, subtotal: draft.subtotal }, ctx.now, null);
+      checkBacking(
+        decision,
+        {
+          customerId: draft.customerId,
+          buyer: taxFactsOf(buyer),
+          currency: draft.currency,
+          taxSource: draft.taxSource,
+          lines: draft.lines,
+          subtotal: draft.subtotal,
+        },
+        ctx.now,
+        null,
+      );
       const dates = issuedDates(draft, ctx.now);
       const totals = decision.totals!;
 
@@ -93,7 +147,12 @@ export async function finalizeDocument(deps: Pick<Deps, 'db'>, ctx: CallContext,
       await consumeMonthlyQuota(tx, ctx.scope, seller.plan, 'documents', ctx.now);
       await options.beforeNumber?.(tx, draft, { total: totals.gross });
 
-      const axes: Axes = { documentStatus: 'finalized', transmissionStatus: einvoicingDue(decision) ? 'pending' : 'not_applicable', transmissionDetail: null, paymentStatus: 'unpaid' };
+      const axes: Axes = {
+        documentStatus: 'finalized',
+        transmissionStatus: einvoicingDue(decision) ? 'pending' : 'not_applicable',
+        transmissionDetail: null,
+        paymentStatus: 'unpaid',
+      };
       const series = seriesOf(kind, ctx.scope.livemode, Number(dates.issueDate.slice(0, 4)));
       const fields: FinalizedFields = {
         ...axesColumns(axes, kind),
@@ -104,7 +163,13 @@ export async function finalizeDocument(deps: Pick<Deps, 'db'>, ctx: CallContext,
         ...dates,
         totalTax: totals.vat,
         total: totals.gross,
-        tax: { decisionId: decision.id, date: decision.date, vatBreakdown: decision.vatBreakdown, mentions: decision.mentions, obligations: decision.obligations },
+        tax: {
+          decisionId: decision.id,
+          date: decision.date,
+          vatBreakdown: decision.vatBreakdown,
+          mentions: decision.mentions,
+          obligations: decision.obligations,
+        },
         portalToken: kind === 'invoice' ? randomBytes(24).toString('base64url') : null,
         dueAt: kind === 'invoice' ? endOfDay(dates.dueDate) : null,
         finalizedAt: ctx.now,
@@ -118,8 +183,10 @@ export async function finalizeDocument(deps: Pick<Deps, 'db'>, ctx: CallContext,
 
       const { row: finalized, sequence } = await numberDocument(tx, ctx.scope, id, series, fields, event.id);
       // The number as numbering.ts writes it (BR-FR-01/02), and the event as the document reads, or nothing commits.
-      if (finalized.number !== formatNumber(series, sequence)) throw new Error(`number ${finalized.number} is not ${formatNumber(series, sequence)}`);
-      if (!isDeepStrictEqual({ ...announced, number: finalized.number }, documentEventData(finalized, draft.status))) throw new Error(`the ${kind}.finalized event of ${id} differs from the document`);
+      if (finalized.number !== formatNumber(series, sequence))
+        throw new Error(`number ${finalized.number} is not ${formatNumber(series, sequence)}`);
+      if (!isDeepStrictEqual({ ...announced, number: finalized.number }, documentEventData(finalized, draft.status)))
+        throw new Error(`the ${kind}.finalized event of ${id} differs from the document`);
       await options.afterNumber?.(finalized.number);
       return finalized;
     });
@@ -127,7 +194,11 @@ export async function finalizeDocument(deps: Pick<Deps, 'db'>, ctx: CallContext,
     // Two finalizations racing on one decision: the unique index lets one through.
     if (decisionId !== null && isUniqueViolation(error, 'invoices_backing_decision')) {
       const other = await documentBackedBy(deps.db, ctx.scope, decisionId);
-      throw explained('tax_decision_required', `Tax decision ${decisionId} already backs ${other ?? 'another document'}: one final decision backs exactly one document. Create a new decision for this one.`, { param: 'taxDecisionId' });
+      throw explained(
+        'tax_decision_required',
+        `Tax decision ${decisionId} already backs ${other ?? 'another document'}: one final decision backs exactly one document. Create a new decision for this one.`,
+        { param: 'taxDecisionId' },
+      );
     }
     throw error;
   }

@@ -36,25 +36,104 @@ interface InvoiceFixture {
   overdue?: boolean;
 }
 
-const chair: LineInput = { description: 'Chaise en chêne massif', quantity: '2', unitPrice: '149.00', unit: 'H87', nature: 'goods', rateCategory: 'standard' };
-const advice: LineInput = { description: 'Conseil en organisation', quantity: '3', unitPrice: '90.00', unit: 'HUR', nature: 'services', rateCategory: 'standard' };
-const finalized = (transmissionStatus: Axes['transmissionStatus'], transmissionDetail: Axes['transmissionDetail'] = null): Omit<Axes, 'paymentStatus'> => ({ documentStatus: 'finalized', transmissionStatus, transmissionDetail });
+const chair: LineInput = {
+  description: 'Chaise en chêne massif',
+  quantity: '2',
+  unitPrice: '149.00',
+  unit: 'H87',
+  nature: 'goods',
+  rateCategory: 'standard',
+};
+const advice: LineInput = {
+  description: 'Conseil en organisation',
+  quantity: '3',
+  unitPrice: '90.00',
+  unit: 'HUR',
+  nature: 'services',
+  rateCategory: 'standard',
+};
+const finalized = (
+  transmissionStatus: Axes['transmissionStatus'],
+  transmissionDetail: Axes['transmissionDetail'] = null,
+): Omit<Axes, 'paymentStatus'> => ({ documentStatus: 'finalized', transmissionStatus, transmissionDetail });
 
 /** Name -> what it shows; documented in the README. In issue order, oldest first (numbers follow). */
 export const invoiceFixtures: InvoiceFixture[] = [
-  { name: 'paid', customer: 'fr_b2b', lines: [chair], issuedDaysAgo: 40, termsDays: 30, axes: finalized('approved'), paid: 'all' },
-  { name: 'partially_paid_overdue', customer: 'fr_b2b', lines: [chair, advice], issuedDaysAgo: 35, termsDays: 15, axes: finalized('transmitted', 'received'), paid: 20_000, overdue: true },
   {
-    name: 'rejected', customer: 'fr_b2b', lines: [advice], issuedDaysAgo: 20, termsDays: 30, axes: finalized('rejected'),
-    rejection: { paErrorCode: 'REJ_SEMAN', rejectionReason: 'BR-FR-08: le SIREN du vendeur est absent', rejectionNote: 'BR-FR-08: le SIREN du vendeur est absent', rejectionCode: 'REJ_SEMAN', rejectionSource: 'platform', rejectionCategory: 'semantic_error' },
+    name: 'paid',
+    customer: 'fr_b2b',
+    lines: [chair],
+    issuedDaysAgo: 40,
+    termsDays: 30,
+    axes: finalized('approved'),
+    paid: 'all',
   },
   {
-    name: 'refused', customer: 'fr_b2b', lines: [chair], issuedDaysAgo: 15, termsDays: 30, axes: finalized('rejected', 'refused'),
-    rejection: { rejectionReason: 'Commande annulée', rejectionNote: 'Commande annulée', rejectionCode: 'ANNULATION', rejectionSource: 'buyer', rejectionCategory: 'refused_by_buyer' },
+    name: 'partially_paid_overdue',
+    customer: 'fr_b2b',
+    lines: [chair, advice],
+    issuedDaysAgo: 35,
+    termsDays: 15,
+    axes: finalized('transmitted', 'received'),
+    paid: 20_000,
+    overdue: true,
   },
-  { name: 'approved', customer: 'fr_b2b', lines: [advice], issuedDaysAgo: 10, termsDays: 30, axes: finalized('approved') },
-  { name: 'consumer_paid_by_card', customer: 'fr_consumer', lines: [chair], issuedDaysAgo: 5, termsDays: 0, axes: finalized('not_applicable'), paid: 'all' },
-  { name: 'finalized', customer: 'fr_b2b', lines: [chair, advice], issuedDaysAgo: 1, termsDays: 30, axes: finalized('pending') },
+  {
+    name: 'rejected',
+    customer: 'fr_b2b',
+    lines: [advice],
+    issuedDaysAgo: 20,
+    termsDays: 30,
+    axes: finalized('rejected'),
+    rejection: {
+      paErrorCode: 'REJ_SEMAN',
+      rejectionReason: 'BR-FR-08: le SIREN du vendeur est absent',
+      rejectionNote: 'BR-FR-08: le SIREN du vendeur est absent',
+      rejectionCode: 'REJ_SEMAN',
+      rejectionSource: 'platform',
+      rejectionCategory: 'semantic_error',
+    },
+  },
+  {
+    name: 'refused',
+    customer: 'fr_b2b',
+    lines: [chair],
+    issuedDaysAgo: 15,
+    termsDays: 30,
+    axes: finalized('rejected', 'refused'),
+    rejection: {
+      rejectionReason: 'Commande annulée',
+      rejectionNote: 'Commande annulée',
+      rejectionCode: 'ANNULATION',
+      rejectionSource: 'buyer',
+      rejectionCategory: 'refused_by_buyer',
+    },
+  },
+  {
+    name: 'approved',
+    customer: 'fr_b2b',
+    lines: [advice],
+    issuedDaysAgo: 10,
+    termsDays: 30,
+    axes: finalized('approved'),
+  },
+  {
+    name: 'consumer_paid_by_card',
+    customer: 'fr_consumer',
+    lines: [chair],
+    issuedDaysAgo: 5,
+    termsDays: 0,
+    axes: finalized('not_applicable'),
+    paid: 'all',
+  },
+  {
+    name: 'finalized',
+    customer: 'fr_b2b',
+    lines: [chair, advice],
+    issuedDaysAgo: 1,
+    termsDays: 30,
+    axes: finalized('pending'),
+  },
   { name: 'draft', customer: 'fr_b2b', lines: [advice], issuedDaysAgo: 0, termsDays: 30, axes: null },
 ];
 
@@ -69,18 +148,27 @@ export interface FixturePayment {
 
 const vatOf = (net: number) => Math.round((net * 20) / 100);
 
-function customerOf(companyId: string, name: 'fr_b2b' | 'fr_consumer'): { id: string; buyer: ReturnType<typeof checkBuyer> } {
+function customerOf(
+  companyId: string,
+  name: 'fr_b2b' | 'fr_consumer',
+): { id: string; buyer: ReturnType<typeof checkBuyer> } {
   const index = customerFixtures.findIndex(([fixture]) => fixture === name);
   const [, input] = customerFixtures[index]!;
   const { metadata: _metadata, routingCode: _routing, ...identity } = input as typeof input & { routingCode?: unknown };
-  return { id: fixtureId('customer', companyId, name, customerFixtures.length - index), buyer: checkBuyer(identity as BuyerInput) };
+  return {
+    id: fixtureId('customer', companyId, name, customerFixtures.length - index),
+    buyer: checkBuyer(identity as BuyerInput),
+  };
 }
 
 /**
  * Inserts the fixture invoices into the (just purged) test scope, `ctx.now` being the sandbox's
  * time after the reset, and moves the year's test invoice series beyond their numbers.
  */
-export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<{ count: number; payments: FixturePayment[] }> {
+export async function seedInvoiceFixtures(
+  tx: Tx,
+  ctx: CallContext,
+): Promise<{ count: number; payments: FixturePayment[] }> {
   const scope = ctx.scope;
   if (scope.livemode) throw new Error('fixtures are for the sandbox only');
   const today = dayOf(ctx.now);
@@ -100,26 +188,73 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<{ c
     const lines = resolveLines(fixture.lines, new Map());
     const subtotal = lines.reduce((sum, line) => sum + line.netAmount, 0);
     const base = {
-      ...scope, id, kind: 'invoice', customerId, currency: 'EUR', taxSource: 'service', taxDecisionId: null, backingDecisionId: null,
-      deliveryDate: null, paymentTermsDays: fixture.termsDays, paymentTerms: null, notes: null, metadata: { fixture: fixture.name },
-      subtotal, amountRefunded: 0, amountCredited: 0, history: [] as DocumentRow['history'], relatedInvoiceId: null, relatedInvoiceNumber: null, quoteId: null, created,
+      ...scope,
+      id,
+      kind: 'invoice',
+      customerId,
+      currency: 'EUR',
+      taxSource: 'service',
+      taxDecisionId: null,
+      backingDecisionId: null,
+      deliveryDate: null,
+      paymentTermsDays: fixture.termsDays,
+      paymentTerms: null,
+      notes: null,
+      metadata: { fixture: fixture.name },
+      subtotal,
+      amountRefunded: 0,
+      amountCredited: 0,
+      history: [] as DocumentRow['history'],
+      relatedInvoiceId: null,
+      relatedInvoiceNumber: null,
+      quoteId: null,
+      created,
     };
     if (!fixture.axes) {
       return {
-        ...base, number: null, series: null, ...axesColumns({ documentStatus: 'draft', transmissionStatus: 'not_applicable', transmissionDetail: null, paymentStatus: 'unpaid' }, 'invoice'),
-        buyer: null, lines, issueDate: null, dueDate: null, totalTax: null, total: null, amountPaid: 0, tax: null, einvoicing: freshEinvoicing(),
-        portalToken: null, dueAt: null, overdueAt: null, finalizedAt: null, updated: created,
+        ...base,
+        number: null,
+        series: null,
+        ...axesColumns(
+          {
+            documentStatus: 'draft',
+            transmissionStatus: 'not_applicable',
+            transmissionDetail: null,
+            paymentStatus: 'unpaid',
+          },
+          'invoice',
+        ),
+        buyer: null,
+        lines,
+        issueDate: null,
+        dueDate: null,
+        totalTax: null,
+        total: null,
+        amountPaid: 0,
+        tax: null,
+        einvoicing: freshEinvoicing(),
+        portalToken: null,
+        dueAt: null,
+        overdueAt: null,
+        finalizedAt: null,
+        updated: created,
       };
     }
     const issueDate = addDays(today, -fixture.issuedDaysAgo);
     const dueDate = addDays(issueDate, fixture.termsDays);
     const vat = vatOf(subtotal);
     const total = subtotal + vat;
-    const paid = fixture.paid === 'all' ? total : fixture.paid ?? 0;
+    const paid = fixture.paid === 'all' ? total : (fixture.paid ?? 0);
     const series = seriesOf('invoice', false, Number(issueDate.slice(0, 4)));
     const issuedAt = new Date(`${issueDate}T09:00:00Z`);
     if (paid > 0) {
-      payments.push({ name: fixture.name, invoiceId: id, amount: paid, method: fixture.customer === 'fr_consumer' ? 'card' : 'transfer', paidAt: new Date(Math.min(ctx.now.getTime(), issuedAt.getTime() + 86_400_000)) });
+      payments.push({
+        name: fixture.name,
+        invoiceId: id,
+        amount: paid,
+        method: fixture.customer === 'fr_consumer' ? 'card' : 'transfer',
+        paidAt: new Date(Math.min(ctx.now.getTime(), issuedAt.getTime() + 86_400_000)),
+      });
     }
     return {
       ...base,
@@ -133,7 +268,13 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<{ c
       totalTax: vat,
       total,
       amountPaid: paid,
-      tax: { decisionId: 'fixture', date: issueDate, vatBreakdown: [{ vatCode: 'S', vatRate: '20.00', vatexCode: null, taxableAmount: subtotal, taxAmount: vat }], mentions: [], obligations: null },
+      tax: {
+        decisionId: 'fixture',
+        date: issueDate,
+        vatBreakdown: [{ vatCode: 'S', vatRate: '20.00', vatexCode: null, taxableAmount: subtotal, taxAmount: vat }],
+        mentions: [],
+        obligations: null,
+      },
       einvoicing: { ...freshEinvoicing(), ...fixture.rejection },
       portalToken: randomBytes(24).toString('base64url'),
       dueAt: endOfDay(dueDate),

@@ -2,7 +2,23 @@ import type { Axes, DocumentKind, TransmissionStatus } from './document-axes.js'
 import { rejectionCategory, type RejectionCategory } from './rejection-category.js';
 
 /** Life-cycle statuses the platform or the buyer reports (LIFECYCLE.md; `fr:` codes of the reform). */
-export const lifecycleCodes = ['200', '201', '202', '203', '204', '205', '206', '207', '208', '209', '210', '211', '213', '221', '501'] as const;
+export const lifecycleCodes = [
+  '200',
+  '201',
+  '202',
+  '203',
+  '204',
+  '205',
+  '206',
+  '207',
+  '208',
+  '209',
+  '210',
+  '211',
+  '213',
+  '221',
+  '501',
+] as const;
 export type LifecycleCode = (typeof lifecycleCodes)[number];
 
 export interface IncomingStatus {
@@ -30,7 +46,15 @@ export interface Applied {
 }
 
 // The transmission axis only moves forward; `approved` and `rejected` are final.
-const rank: Record<TransmissionStatus, number> = { not_applicable: 0, pending: 0, sending: 1, deposited: 2, transmitted: 3, approved: 4, rejected: 5 };
+const rank: Record<TransmissionStatus, number> = {
+  not_applicable: 0,
+  pending: 0,
+  sending: 1,
+  deposited: 2,
+  transmitted: 3,
+  approved: 4,
+  rejected: 5,
+};
 const final = (status: TransmissionStatus) => status === 'approved' || status === 'rejected';
 
 function eventName(kind: DocumentKind, invoiceEvent: string, creditNoteEvent: string | null): string | null {
@@ -58,38 +82,70 @@ export function applyLifecycleStatus(axes: Axes, kind: DocumentKind, status: Inc
   const forward = (to: TransmissionStatus) => rank[to] > rank[current];
   const move = (patch: Partial<Axes>, event: string | null, rejection: Rejection | null = null): Applied => {
     const next = { ...axes, ...patch };
-    const changed = next.transmissionStatus !== axes.transmissionStatus || next.transmissionDetail !== axes.transmissionDetail;
+    const changed =
+      next.transmissionStatus !== axes.transmissionStatus || next.transmissionDetail !== axes.transmissionDetail;
     return changed ? { axes: next, event, rejection, changed } : unchanged(axes);
   };
   if (axes.documentStatus !== 'finalized' || final(current)) return unchanged(axes);
   switch (status.code) {
     case '200':
-      return forward('deposited') ? move({ transmissionStatus: 'deposited', transmissionDetail: null }, eventName(kind, 'deposited', 'credit_deposited')) : unchanged(axes);
+      return forward('deposited')
+        ? move(
+            { transmissionStatus: 'deposited', transmissionDetail: null },
+            eventName(kind, 'deposited', 'credit_deposited'),
+          )
+        : unchanged(axes);
     case '201':
     case '202':
-      return forward('transmitted') ? move({ transmissionStatus: 'transmitted', transmissionDetail: null }, eventName(kind, 'transmitted', 'credit_transmitted')) : unchanged(axes);
+      return forward('transmitted')
+        ? move(
+            { transmissionStatus: 'transmitted', transmissionDetail: null },
+            eventName(kind, 'transmitted', 'credit_transmitted'),
+          )
+        : unchanged(axes);
     case '203':
       if (axes.transmissionDetail === 'received' || axes.transmissionDetail === 'suspended') return unchanged(axes);
       // Skipped intermediate statuses are not reconstructed: only `available` is emitted.
-      return move({ transmissionStatus: 'transmitted', transmissionDetail: 'available' }, eventName(kind, 'available', null));
+      return move(
+        { transmissionStatus: 'transmitted', transmissionDetail: 'available' },
+        eventName(kind, 'available', null),
+      );
     case '204':
-      return move({ transmissionStatus: 'transmitted', transmissionDetail: 'received' }, eventName(kind, 'received', null));
+      return move(
+        { transmissionStatus: 'transmitted', transmissionDetail: 'received' },
+        eventName(kind, 'received', null),
+      );
     case '205':
     case '206':
-      return move({ transmissionStatus: 'approved', transmissionDetail: null }, eventName(kind, 'approved', 'credit_approved'));
+      return move(
+        { transmissionStatus: 'approved', transmissionDetail: null },
+        eventName(kind, 'approved', 'credit_approved'),
+      );
     case '207':
     case '208':
-      return move({ transmissionDetail: 'suspended' }, eventName(kind, 'suspended', null), rejectionOf(status, 'buyer'));
+      return move(
+        { transmissionDetail: 'suspended' },
+        eventName(kind, 'suspended', null),
+        rejectionOf(status, 'buyer'),
+      );
     case '209':
       return axes.transmissionDetail === 'suspended' ? move({ transmissionDetail: 'received' }, null) : unchanged(axes);
     case '210':
-      return move({ transmissionStatus: 'rejected', transmissionDetail: 'refused' }, eventName(kind, 'refused', 'credit_refused'), rejectionOf(status, 'buyer'));
+      return move(
+        { transmissionStatus: 'rejected', transmissionDetail: 'refused' },
+        eventName(kind, 'refused', 'credit_refused'),
+        rejectionOf(status, 'buyer'),
+      );
     case '211':
       // Payment transmitted: a mention in the history only; never touches a payment or a refund.
       return unchanged(axes);
     case '213':
     case '221':
     case '501':
-      return move({ transmissionStatus: 'rejected', transmissionDetail: null }, eventName(kind, 'rejected', null), rejectionOf(status, 'platform'));
+      return move(
+        { transmissionStatus: 'rejected', transmissionDetail: null },
+        eventName(kind, 'rejected', null),
+        rejectionOf(status, 'platform'),
+      );
   }
 }

@@ -19,23 +19,72 @@ const quantityPattern = /^\d{1,12}(\.\d{1,4})?$/;
 const unitPricePattern = /^\d{1,12}(\.\d{1,6})?$/;
 
 const literals = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Unsafe<T>({ anyOf: values.map((value) => ({ type: 'string', const: value })), ...(description ? { description } : {}) });
-const nullableString = (options: { maxLength: number; description?: string }) => Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
+  Type.Unsafe<T>({
+    anyOf: values.map((value) => ({ type: 'string', const: value })),
+    ...(description ? { description } : {}),
+  });
+const nullableString = (options: { maxLength: number; description?: string }) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
 
-export const lineInput = Type.Object({
-  productId: Type.Optional(Type.String({ maxLength: 255, description: 'A product (`prod_`): its name, unit price, unit, nature and VAT category are copied, unless given here.' })),
-  description: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-  quantity: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'A positive decimal string, at most 4 decimals ("1.5"). Default "1".' })),
-  unitPrice: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Excluding VAT, a decimal string, at most 6 decimals ("12.50").' })),
-  unit: Type.Optional(Type.String({ minLength: 1, maxLength: 3, description: 'UN/ECE Recommendation 20 code; default the product\'s, else `C62`.' })),
-  nature: Type.Optional(literals(natures)),
-  rateCategory: Type.Optional(literals(rateCategories, 'The VAT rate category asked of the tax decision (`taxSource: service`).')),
-  vatRate: Type.Optional(nullableString({ maxLength: 10, description: '`taxSource: integration`: the rate supplied ("20", "5.5"); null for category O.' })),
-  vatCode: Type.Optional(Type.String({ maxLength: 3, description: '`taxSource: integration`: the UNCL5305 category (S, Z, E, AE, K, G, O).' })),
-  vatexCode: Type.Optional(nullableString({ maxLength: 40, description: '`taxSource: integration`: the VATEX code, or null.' })),
-}, { additionalProperties: false });
+export const lineInput = Type.Object(
+  {
+    productId: Type.Optional(
+      Type.String({
+        maxLength: 255,
+        description:
+          'A product (`prod_`): its name, unit price, unit, nature and VAT category are copied, unless given here.',
+      }),
+    ),
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+    quantity: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 20,
+        description: 'A positive decimal string, at most 4 decimals ("1.5"). Default "1".',
+      }),
+    ),
+    unitPrice: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 20,
+        description: 'Excluding VAT, a decimal string, at most 6 decimals ("12.50").',
+      }),
+    ),
+    unit: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 3,
+        description: "UN/ECE Recommendation 20 code; default the product's, else `C62`.",
+      }),
+    ),
+    nature: Type.Optional(literals(natures)),
+    rateCategory: Type.Optional(
+      literals(rateCategories, 'The VAT rate category asked of the tax decision (`taxSource: service`).'),
+    ),
+    vatRate: Type.Optional(
+      nullableString({
+        maxLength: 10,
+        description: '`taxSource: integration`: the rate supplied ("20", "5.5"); null for category O.',
+      }),
+    ),
+    vatCode: Type.Optional(
+      Type.String({
+        maxLength: 3,
+        description: '`taxSource: integration`: the UNCL5305 category (S, Z, E, AE, K, G, O).',
+      }),
+    ),
+    vatexCode: Type.Optional(
+      nullableString({ maxLength: 40, description: '`taxSource: integration`: the VATEX code, or null.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const linesField = Type.Array(lineInput, { minItems: 1, maxItems: maxLines, description: 'The lines, in order; each must match the tax decision\'s line of the same position.' });
+export const linesField = Type.Array(lineInput, {
+  minItems: 1,
+  maxItems: maxLines,
+  description: "The lines, in order; each must match the tax decision's line of the same position.",
+});
 
 export type LineInput = Static<typeof lineInput>;
 
@@ -81,14 +130,22 @@ export function sameDecimal(a: string | null, b: string | null): boolean {
 }
 
 /** Resolves the lines of a body against the products it names (already read). Pure. */
-export function resolveLines(inputs: LineInput[], products: Map<string, ProductFacts>, field = 'lines'): DocumentLine[] {
+export function resolveLines(
+  inputs: LineInput[],
+  products: Map<string, ProductFacts>,
+  field = 'lines',
+): DocumentLine[] {
   return inputs.map((input, index) => {
     const at = (name: string) => `${field}[${index}].${name}`;
     let product: ProductFacts | null = null;
     if (input.productId !== undefined) {
       product = products.get(input.productId) ?? null;
       if (!product) throw refuse('not_found', `No product ${input.productId}.`, { param: at('productId') });
-      if (product.deleted) throw new ApiError('resource_deleted', { values: { resource: 'product', id: product.id }, param: at('productId') });
+      if (product.deleted)
+        throw new ApiError('resource_deleted', {
+          values: { resource: 'product', id: product.id },
+          param: at('productId'),
+        });
     }
     const description = input.description?.trim() || product?.name;
     if (!description) throw new ApiError('missing_required_field', { param: at('description') });
@@ -98,13 +155,26 @@ export function resolveLines(inputs: LineInput[], products: Map<string, ProductF
     if (nature === undefined) throw new ApiError('missing_required_field', { param: at('nature') });
     const quantity = input.quantity ?? '1';
     if (!quantityPattern.test(quantity) || new Big(quantity).eq(0)) {
-      throw refuse('validation_error', `\`${at('quantity')}\` is a positive decimal string of at most 12 digits and 4 decimals, e.g. "1.5".`, { param: at('quantity') });
+      throw refuse(
+        'validation_error',
+        `\`${at('quantity')}\` is a positive decimal string of at most 12 digits and 4 decimals, e.g. "1.5".`,
+        { param: at('quantity') },
+      );
     }
     if (!unitPricePattern.test(unitPrice)) {
-      throw refuse('validation_error', `\`${at('unitPrice')}\` is a decimal string of at most 12 digits and 6 decimals, without sign, e.g. "12.50".`, { param: at('unitPrice') });
+      throw refuse(
+        'validation_error',
+        `\`${at('unitPrice')}\` is a decimal string of at most 12 digits and 6 decimals, without sign, e.g. "12.50".`,
+        { param: at('unitPrice') },
+      );
     }
     const unit = input.unit ?? product?.unit ?? 'C62';
-    if (!/^[A-Z0-9]{1,3}$/.test(unit)) throw refuse('validation_error', `\`${at('unit')}\` is a UN/ECE Recommendation 20 code such as \`C62\` or \`HUR\`.`, { param: at('unit') });
+    if (!/^[A-Z0-9]{1,3}$/.test(unit))
+      throw refuse(
+        'validation_error',
+        `\`${at('unit')}\` is a UN/ECE Recommendation 20 code such as \`C62\` or \`HUR\`.`,
+        { param: at('unit') },
+      );
     return {
       productId: product?.id ?? null,
       description,
@@ -140,6 +210,9 @@ export const maxSubtotalCents = 1_000_000_000_000_000;
 
 export function subtotalOf(lines: DocumentLine[], field = 'lines'): number {
   const total = lines.reduce((sum, line) => sum + line.netAmount, 0);
-  if (total * 1.3 >= maxSubtotalCents) throw refuse('invalid_field_value', 'The document is too large: its total must stay under 10^13 euros.', { param: field });
+  if (total * 1.3 >= maxSubtotalCents)
+    throw refuse('invalid_field_value', 'The document is too large: its total must stay under 10^13 euros.', {
+      param: field,
+    });
   return total;
 }

@@ -32,7 +32,15 @@ export async function moveCounterBeyond(tx: Executor, scope: Scope, series: stri
 }
 
 export async function currentValue(db: Executor, scope: Scope, series: string): Promise<number> {
-  const [row] = await db.select({ value: numberCounters.lastValue }).from(numberCounters)
-    .where(and(eq(numberCounters.companyId, scope.companyId), eq(numberCounters.livemode, scope.livemode), eq(numberCounters.series, series)));
+  const [row] = await db
+    .select({ value: numberCounters.lastValue })
+    .from(numberCounters)
+    .where(
+      and(
+        eq(numberCounters.companyId, scope.companyId),
+        eq(numberCounters.livemode, scope.livemode),
+        eq(numberCounters.series, series),
+      ),
+    );
   return row?.value ?? 0;
 }

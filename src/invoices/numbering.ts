@@ -13,8 +13,10 @@ export function seriesOf(kind: NumberedKind, livemode: boolean, year: number): s
 }
 
 export function formatNumber(series: string, sequence: number): string {
-  if (!Number.isInteger(sequence) || sequence < 1) throw new Error(`a sequence number is a positive integer; got ${sequence}`);
+  if (!Number.isInteger(sequence) || sequence < 1)
+    throw new Error(`a sequence number is a positive integer; got ${sequence}`);
   const number = `${series}-${String(sequence).padStart(6, '0')}`;
-  if (number.length > 35 || !/^[A-Za-z0-9+\-_/]+$/.test(number)) throw new Error(`"${number}" is not a valid invoice number (BR-FR-01/02)`);
+  if (number.length > 35 || !/^[A-Za-z0-9+\-_/]+$/.test(number))
+    throw new Error(`"${number}" is not a valid invoice number (BR-FR-01/02)`);
   return number;
 }

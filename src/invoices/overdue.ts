@@ -11,7 +11,10 @@ import { claimOverdue, updateDocument } from './store.js';
  * Test invoices follow their company's sandbox clock. The pass claims a batch at a time with
  * `FOR UPDATE SKIP LOCKED`, so several workers share the work and none emits an event twice.
  */
-export async function markOverdueInvoices(deps: Pick<Deps, 'db' | 'clock'>, options: { companyIds?: string[]; batch?: number } = {}): Promise<number> {
+export async function markOverdueInvoices(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  options: { companyIds?: string[]; batch?: number } = {},
+): Promise<number> {
   const batch = options.batch ?? 200;
   let total = 0;
   for (;;) {
@@ -20,7 +23,13 @@ export async function markOverdueInvoices(deps: Pick<Deps, 'db' | 'clock'>, opti
       const due = await claimOverdue(tx, realNow, batch, options.companyIds);
       for (const { row, sandboxClockOffsetMs } of due) {
         const now = scopeTime(realNow, row.livemode, sandboxClockOffsetMs);
-        const ctx: CallContext = { scope: { companyId: row.companyId, livemode: row.livemode }, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
+        const ctx: CallContext = {
+          scope: { companyId: row.companyId, livemode: row.livemode },
+          requestId: null,
+          idempotencyKey: null,
+          apiVersion: currentVersion,
+          now,
+        };
         const updated = await updateDocument(tx, ctx.scope, row.id, { overdueAt: now, updated: now });
         await recordEvent(tx, ctx, 'invoice.overdue', documentEventData(updated, row.status), now);
       }
@@ -38,7 +47,12 @@ export interface PeriodicPass {
 }
 
 /** Runs `pass` every `everyMs` (one run at a time); failures are logged and retried next time. */
-export function startPeriodicPass(deps: Pick<Deps, 'log'>, name: string, pass: () => Promise<number>, everyMs: number): PeriodicPass {
+export function startPeriodicPass(
+  deps: Pick<Deps, 'log'>,
+  name: string,
+  pass: () => Promise<number>,
+  everyMs: number,
+): PeriodicPass {
   let running: Promise<number> | null = null;
   const runOnce = () => {
     running ??= pass().finally(() => {

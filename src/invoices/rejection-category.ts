@@ -1,7 +1,16 @@
 /** The contract's eleven rejection categories. Consumers route on these, never on the text. */
 export const rejectionCategories = [
-  'buyer_not_in_directory', 'addressing_error', 'other', 'format_invalid', 'semantic_error', 'duplicate',
-  'platform_auth', 'platform_unavailable', 'refused_by_buyer', 'suspended', 'unknown',
+  'buyer_not_in_directory',
+  'addressing_error',
+  'other',
+  'format_invalid',
+  'semantic_error',
+  'duplicate',
+  'platform_auth',
+  'platform_unavailable',
+  'refused_by_buyer',
+  'suspended',
+  'unknown',
 ] as const;
 export type RejectionCategory = (typeof rejectionCategories)[number];
 
@@ -20,13 +29,27 @@ export interface RejectionInput {
 
 // The contract's table, then LIFECYCLE.md's completion for the official codes it does not list.
 const byReason: Record<string, RejectionCategory> = {
-  REJ_ADR: 'addressing_error', ADR_ERR: 'addressing_error', ROUTAGE_ERR: 'addressing_error',
-  REJ_SEMAN: 'semantic_error', REJ_COH: 'semantic_error', MONTANTTOTAL_ERR: 'semantic_error', CALCUL_ERR: 'semantic_error',
-  REJ_SYNT: 'format_invalid', REJ_XSD: 'format_invalid', REJ_REF_PJ: 'format_invalid', REJ_ASS_PJ: 'format_invalid',
-  REJ_DOUBLON: 'duplicate', REJ_UNI: 'duplicate', DOUBLON: 'duplicate',
-  AUTRE: 'other', REJ_CONT_B2G: 'other',
-  DEST_INC: 'buyer_not_in_directory', NON_TRANSMISE: 'buyer_not_in_directory',
-  SYNTAX_ERROR: 'format_invalid', SEMANTIC_ERROR: 'semantic_error', DUPLICATED_INVOICE: 'duplicate',
+  REJ_ADR: 'addressing_error',
+  ADR_ERR: 'addressing_error',
+  ROUTAGE_ERR: 'addressing_error',
+  REJ_SEMAN: 'semantic_error',
+  REJ_COH: 'semantic_error',
+  MONTANTTOTAL_ERR: 'semantic_error',
+  CALCUL_ERR: 'semantic_error',
+  REJ_SYNT: 'format_invalid',
+  REJ_XSD: 'format_invalid',
+  REJ_REF_PJ: 'format_invalid',
+  REJ_ASS_PJ: 'format_invalid',
+  REJ_DOUBLON: 'duplicate',
+  REJ_UNI: 'duplicate',
+  DOUBLON: 'duplicate',
+  AUTRE: 'other',
+  REJ_CONT_B2G: 'other',
+  DEST_INC: 'buyer_not_in_directory',
+  NON_TRANSMISE: 'buyer_not_in_directory',
+  SYNTAX_ERROR: 'format_invalid',
+  SEMANTIC_ERROR: 'semantic_error',
+  DUPLICATED_INVOICE: 'duplicate',
 };
 
 function byHttpStatus(status: number): RejectionCategory {

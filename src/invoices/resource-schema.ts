@@ -5,11 +5,21 @@ import { rejectionCategories } from './rejection-category.js';
 /** The response schemas of invoices and credit notes (OpenAPI components `Invoice`, `CreditNote`). */
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const oneOf = (values: readonly string[], description?: string) => Type.Union(values.map((value) => Type.Literal(value)), description ? { description } : {});
+const oneOf = (values: readonly string[], description?: string) =>
+  Type.Union(
+    values.map((value) => Type.Literal(value)),
+    description ? { description } : {},
+  );
 
-const address = nullable(Type.Object({
-  line1: nullable(Type.String()), line2: nullable(Type.String()), postalCode: nullable(Type.String()), city: nullable(Type.String()), country: Type.String(),
-}));
+const address = nullable(
+  Type.Object({
+    line1: nullable(Type.String()),
+    line2: nullable(Type.String()),
+    postalCode: nullable(Type.String()),
+    city: nullable(Type.String()),
+    country: Type.String(),
+  }),
+);
 
 export const buyerSchema = Type.Object({
   type: Type.String(),
@@ -39,8 +49,10 @@ export const lineSchema = Type.Object({
 });
 
 const rejectionFields = {
-  paErrorCode: nullable(Type.String({ description: 'Code of the last deposit failure: a local check or the platform\'s answer.' })),
-  rejectionReason: nullable(Type.String({ description: 'The platform\'s or buyer\'s words, verbatim.' })),
+  paErrorCode: nullable(
+    Type.String({ description: "Code of the last deposit failure: a local check or the platform's answer." }),
+  ),
+  rejectionReason: nullable(Type.String({ description: "The platform's or buyer's words, verbatim." })),
   rejectionNote: nullable(Type.String({ description: 'Notes, separated by line breaks.' })),
   rejectionCode: nullable(Type.String()),
   rejectionSource: nullable(oneOf(['platform', 'buyer', 'service'])),
@@ -49,18 +61,27 @@ const rejectionFields = {
 
 const einvoicingSchema = Type.Object({
   ...rejectionFields,
-  previousSubmissions: Type.Array(Type.Object({
-    ...rejectionFields,
-    transmissionStatus: Type.String(),
-    transmissionDetail: nullable(Type.String()),
-    archivedAt: Type.String(),
-  }), { description: 'Earlier attempts: a resubmission after a rejection archives the rejection fields here and resets them.' }),
+  previousSubmissions: Type.Array(
+    Type.Object({
+      ...rejectionFields,
+      transmissionStatus: Type.String(),
+      transmissionDetail: nullable(Type.String()),
+      archivedAt: Type.String(),
+    }),
+    {
+      description:
+        'Earlier attempts: a resubmission after a rejection archives the rejection fields here and resets them.',
+    },
+  ),
 });
 
 const documentFields = {
   livemode: Type.Boolean(),
   number: nullable(Type.String({ description: 'Null until finalization.' })),
-  status: Type.String({ description: 'The summary: a pure function of the three axes (`draft`, `finalized`, `sending`, `deposited`, `transmitted`, `available`, `received`, `approved`, `partially_paid`, `suspended`, `rejected`, `refused`, `credit_refused`, `paid`, `partially_refunded`, `refunded`, `cancelled`).' }),
+  status: Type.String({
+    description:
+      'The summary: a pure function of the three axes (`draft`, `finalized`, `sending`, `deposited`, `transmitted`, `available`, `received`, `approved`, `partially_paid`, `suspended`, `rejected`, `refused`, `credit_refused`, `paid`, `partially_refunded`, `refunded`, `cancelled`).',
+  }),
   documentStatus: oneOf(documentStatuses),
   transmissionStatus: oneOf(transmissionStatuses),
   transmissionDetail: nullable(oneOf(transmissionDetails)),
@@ -77,7 +98,12 @@ const documentFields = {
   amountPaid: Type.Integer({ description: 'Cents collected.' }),
   amountRefunded: Type.Integer({ description: 'Cents given back (refunds of credit notes).' }),
   amountCredited: Type.Integer({ description: 'Cents taken off by finalized credit notes.' }),
-  amountDue: nullable(Type.Integer({ description: 'Cents still owed: total - credited - (paid - refunded), never below 0. Null for a draft or a credit note.' })),
+  amountDue: nullable(
+    Type.Integer({
+      description:
+        'Cents still owed: total - credited - (paid - refunded), never below 0. Null for a draft or a credit note.',
+    }),
+  ),
   issueDate: nullable(Type.String()),
   dueDate: nullable(Type.String()),
   deliveryDate: nullable(Type.String()),
@@ -85,27 +111,50 @@ const documentFields = {
   paymentTerms: nullable(Type.String()),
   notes: nullable(Type.String()),
   metadata: Type.Record(Type.String(), Type.Unknown()),
-  vatBreakdown: Type.Array(Type.Object({ vatCode: Type.String(), vatRate: nullable(Type.String()), vatexCode: nullable(Type.String()), taxableAmount: Type.Integer(), taxAmount: Type.Integer() })),
-  mentions: Type.Array(Type.Object({ code: Type.String(), text: Type.String(), lines: Type.Array(Type.Integer()) }), { description: 'Legal mentions decided by the tax decision.' }),
+  vatBreakdown: Type.Array(
+    Type.Object({
+      vatCode: Type.String(),
+      vatRate: nullable(Type.String()),
+      vatexCode: nullable(Type.String()),
+      taxableAmount: Type.Integer(),
+      taxAmount: Type.Integer(),
+    }),
+  ),
+  mentions: Type.Array(Type.Object({ code: Type.String(), text: Type.String(), lines: Type.Array(Type.Integer()) }), {
+    description: 'Legal mentions decided by the tax decision.',
+  }),
   einvoicing: einvoicingSchema,
   overdue: Type.Boolean({ description: 'The due date passed without full payment (`invoice.overdue` was emitted).' }),
-  paymentPortalUrl: nullable(Type.String({ description: 'The public payment page of a finalized invoice (a test invoice\'s answers `sandbox_payment_unavailable`).' })),
+  paymentPortalUrl: nullable(
+    Type.String({
+      description:
+        "The public payment page of a finalized invoice (a test invoice's answers `sandbox_payment_unavailable`).",
+    }),
+  ),
   finalizedAt: nullable(Type.String()),
   created: Type.String(),
   updated: Type.String(),
 };
 
-export const invoiceSchema = Type.Object({
-  id: Type.String({ description: 'Prefix `inv_`.' }),
-  object: Type.Literal('invoice'),
-  ...documentFields,
-  quoteId: nullable(Type.String({ description: 'The quote this invoice was converted from.' })),
-}, { $id: 'Invoice' });
+export const invoiceSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Prefix `inv_`.' }),
+    object: Type.Literal('invoice'),
+    ...documentFields,
+    quoteId: nullable(Type.String({ description: 'The quote this invoice was converted from.' })),
+  },
+  { $id: 'Invoice' },
+);
 
-export const creditNoteSchema = Type.Object({
-  id: Type.String({ description: 'Prefix `cn_`.' }),
-  object: Type.Literal('credit_note'),
-  ...documentFields,
-  relatedInvoiceId: nullable(Type.String()),
-  relatedInvoiceNumber: nullable(Type.String({ description: 'The number of the related invoice, frozen at creation.' })),
-}, { $id: 'CreditNote' });
+export const creditNoteSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Prefix `cn_`.' }),
+    object: Type.Literal('credit_note'),
+    ...documentFields,
+    relatedInvoiceId: nullable(Type.String()),
+    relatedInvoiceNumber: nullable(
+      Type.String({ description: 'The number of the related invoice, frozen at creation.' }),
+    ),
+  },
+  { $id: 'CreditNote' },
+);

@@ -4,19 +4,58 @@ import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
 import { invoiceCreateBody, invoiceUpdateBody } from './drafts.js';
-import { createInvoice, deleteDocumentDraft, documentHistory, finalize, getInvoiceDocument, listDocuments, paymentLink, sendToPlatform, simulateBody, simulateReportedStatus, updateDocumentDraft } from './service.js';
+import {
+  createInvoice,
+  deleteDocumentDraft,
+  documentHistory,
+  finalize,
+  getInvoiceDocument,
+  listDocuments,
+  paymentLink,
+  sendToPlatform,
+  simulateBody,
+  simulateReportedStatus,
+  updateDocumentDraft,
+} from './service.js';
 
 export { invoiceSchema, creditNoteSchema, buyerSchema, lineSchema } from './resource-schema.js';
 
 const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Invoices'];
-const summaryStatuses = ['draft', 'finalized', 'sending', 'deposited', 'transmitted', 'available', 'received', 'approved', 'partially_paid', 'suspended', 'rejected', 'refused', 'paid', 'partially_refunded', 'refunded', 'cancelled'];
+const summaryStatuses = [
+  'draft',
+  'finalized',
+  'sending',
+  'deposited',
+  'transmitted',
+  'available',
+  'received',
+  'approved',
+  'partially_paid',
+  'suspended',
+  'rejected',
+  'refused',
+  'paid',
+  'partially_refunded',
+  'refunded',
+  'cancelled',
+];
 
 export const documentListQuery = {
   ...paginationQuery,
-  status: Type.Optional(Type.Union(summaryStatuses.map((value) => Type.Literal(value)), { description: 'The summary status.' })),
+  status: Type.Optional(
+    Type.Union(
+      summaryStatuses.map((value) => Type.Literal(value)),
+      { description: 'The summary status.' },
+    ),
+  ),
   customerId: Type.Optional(Type.String({ maxLength: 255 })),
-  date_from: Type.Optional(Type.String({ format: 'date', description: 'Invoice date on or after (a calendar date; a draft counts by its creation day).' })),
+  date_from: Type.Optional(
+    Type.String({
+      format: 'date',
+      description: 'Invoice date on or after (a calendar date; a draft counts by its creation day).',
+    }),
+  ),
   date_to: Type.Optional(Type.String({ format: 'date', description: 'Invoice date on or before (a calendar date).' })),
 };
 
@@ -29,135 +68,199 @@ export const sellerOf = (request: Parameters<typeof authOf>[0]) => {
 export async function invoiceRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post('/invoices', {
-    config: { access: 'invoices:write' },
-    schema: {
-      tags,
-      summary: 'Create a draft invoice',
-      description: 'With `customerId` or an inline `buyer`, and lines from products (`productId`) or free (description, quantity, unit price, unit, nature). Nothing is numbered: `invoice.created`.',
-      body: invoiceCreateBody,
-      response: { 201: Type.Ref('Invoice') },
-    },
-  }, async (request, reply) => reply.code(201).send(await createInvoice(deps, callContext(request), request.body)));
-
-  app.get('/invoices', {
-    config: { access: 'invoices:read' },
-    schema: {
-      tags,
-      summary: 'List invoices, newest first',
-      querystring: Type.Object(documentListQuery, { additionalProperties: false }),
-      response: { 200: listEnvelopeSchema(Type.Ref('Invoice')) },
-    },
-  }, async (request) => {
-    const { limit = 25, starting_after, status, customerId, date_from, date_to } = request.query;
-    return listDocuments(deps, authOf(request).scope, 'invoice', { limit, startingAfter: starting_after }, { status, customerId, dateFrom: date_from, dateTo: date_to }, '/v1/invoices');
-  });
-
-  app.get('/invoices/:id', {
-    config: { access: 'invoices:read' },
-    schema: { tags, summary: 'Retrieve an invoice, with its `einvoicing` block', params: idParams, response: { 200: Type.Ref('Invoice') } },
-  }, async (request) => getInvoiceDocument(deps, authOf(request).scope, 'invoice', request.params.id));
-
-  app.post('/invoices/:id', {
-    config: { access: 'invoices:write' },
-    schema: {
-      tags,
-      summary: 'Edit a draft invoice',
-      description: 'Absent fields are kept, null clears, `lines` and `metadata` are replaced whole. A finalized invoice answers `invoice_not_editable`: issue a credit note.',
-      params: idParams,
-      body: invoiceUpdateBody,
-      response: { 200: Type.Ref('Invoice') },
-    },
-  }, async (request) => updateDocumentDraft(deps, callContext(request), 'invoice', request.params.id, request.body));
-
-  app.delete('/invoices/:id', {
-    config: { access: 'invoices:write' },
-    schema: {
-      tags,
-      summary: 'Delete a draft invoice',
-      description: 'Drafts only: sets `documentStatus: cancelled` (it never had a number). A finalized invoice answers `invoice_not_editable`.',
-      params: idParams,
-      response: { 200: Type.Ref('Invoice') },
-    },
-  }, async (request) => deleteDocumentDraft(deps, callContext(request), 'invoice', request.params.id));
-
-  app.post('/invoices/:id/finalize', {
-    config: { access: 'invoices:write', routeLimit: { name: 'invoices-finalize', max: 10, per: 'minute' } },
-    schema: {
-      tags,
-      summary: 'Finalize an invoice: number it',
-      description: 'Backed by its tax decision (final, unexpired, backing no other document, matching customer, currency, lines and totals: the `tax_decision_*` codes). A buyer whose identity the registry keeps from publication is refused with `buyer_identity_not_disclosed` before anything is numbered or reserved; an invoice to the issuer\'s own SIREN with `self_invoicing_not_allowed`. The number is taken atomically: consecutive per company, series and environment. Live: 10 per minute per key, and the monthly quota. `invoice.finalized`.',
-      params: idParams,
-      response: { 200: Type.Ref('Invoice') },
-    },
-  }, async (request) => finalize(deps, callContext(request), 'invoice', request.params.id, sellerOf(request)));
-
-  app.post('/invoices/:id/send', {
-    config: { access: 'invoices:write' },
-    schema: {
-      tags,
-      summary: 'Send a finalized invoice through the approved platform',
-      description: 'The invoice goes to the platform (`sending`; `invoice.sent` and `invoice.sending`). After a rejection by the platform, sending again is a resubmission: the rejection fields move into `einvoicing.previousSubmissions` and reset to null. Refused with `not_einvoicing_channel` when the tax decision routes the invoice outside e-invoicing (B2C, international), `invalid_status_transition` for a draft, a document already on its way or refused by the buyer. Test invoices go to the simulated platform (drive its answers with `POST /v1/sandbox/invoices/:id/simulate`); live: `pa_not_configured` until a platform is connected.',
-      params: idParams,
-      response: { 200: Type.Ref('Invoice') },
-    },
-  }, async (request) => sendToPlatform(deps, callContext(request), 'invoice', request.params.id));
-
-  app.get('/invoices/:id/history', {
-    config: { access: 'invoices:read' },
-    schema: {
-      tags,
-      summary: 'The life-cycle statuses received for an invoice',
-      description: 'Every status the platform or the buyer reported, oldest first, with whether it changed the invoice (a repeat, a late status or `fr:211` does not).',
-      params: idParams,
-      response: { 200: historySchema },
-    },
-  }, async (request) => documentHistory(deps, authOf(request).scope, 'invoice', request.params.id));
-
-  app.post('/invoices/:id/payment-link', {
-    config: { access: 'invoices:write' },
-    schema: {
-      tags,
-      summary: 'An online payment link for a live invoice',
-      description: 'The public payment page of the invoice. Test invoices: 422 `sandbox_payment_unavailable` (test the flow with a live key on a live invoice). A draft, or an invoice with nothing due: `invalid_status_transition`.',
-      params: idParams,
-      response: {
-        200: Type.Object({
-          object: Type.Literal('payment_link'),
-          livemode: Type.Boolean(),
-          invoiceId: Type.String(),
-          url: Type.String(),
-          amountDue: Type.Integer({ description: 'Cents.' }),
-          currency: Type.String(),
-        }),
+  app.post(
+    '/invoices',
+    {
+      config: { access: 'invoices:write' },
+      schema: {
+        tags,
+        summary: 'Create a draft invoice',
+        description:
+          'With `customerId` or an inline `buyer`, and lines from products (`productId`) or free (description, quantity, unit price, unit, nature). Nothing is numbered: `invoice.created`.',
+        body: invoiceCreateBody,
+        response: { 201: Type.Ref('Invoice') },
       },
     },
-  }, async (request) => paymentLink(deps, callContext(request), request.params.id));
+    async (request, reply) => reply.code(201).send(await createInvoice(deps, callContext(request), request.body)),
+  );
 
-  app.post('/sandbox/invoices/:id/simulate', {
-    config: { access: 'invoices:write' },
-    schema: {
-      tags: ['Sandbox'],
-      summary: 'Simulate a status reported by the platform or the buyer (test keys only)',
-      description: 'The simulated platform or buyer reports a life-cycle status (`fr:200` deposited ... `fr:205` approved, `fr:210` refused, `fr:213` rejected, `fr:211` payment transmitted...) on a sent invoice or credit note. Applied as a real one would be: only observed moves emit their event, nothing downgrades, a repeat changes nothing; every status is kept in the history. A live key gets `not_supported`.',
-      params: idParams,
-      body: simulateBody,
-      response: { 200: Type.Union([Type.Ref('Invoice'), Type.Ref('CreditNote')]) },
+  app.get(
+    '/invoices',
+    {
+      config: { access: 'invoices:read' },
+      schema: {
+        tags,
+        summary: 'List invoices, newest first',
+        querystring: Type.Object(documentListQuery, { additionalProperties: false }),
+        response: { 200: listEnvelopeSchema(Type.Ref('Invoice')) },
+      },
     },
-  }, async (request) => simulateReportedStatus(deps, callContext(request), request.params.id, request.body));
+    async (request) => {
+      const { limit = 25, starting_after, status, customerId, date_from, date_to } = request.query;
+      return listDocuments(
+        deps,
+        authOf(request).scope,
+        'invoice',
+        { limit, startingAfter: starting_after },
+        { status, customerId, dateFrom: date_from, dateTo: date_to },
+        '/v1/invoices',
+      );
+    },
+  );
+
+  app.get(
+    '/invoices/:id',
+    {
+      config: { access: 'invoices:read' },
+      schema: {
+        tags,
+        summary: 'Retrieve an invoice, with its `einvoicing` block',
+        params: idParams,
+        response: { 200: Type.Ref('Invoice') },
+      },
+    },
+    async (request) => getInvoiceDocument(deps, authOf(request).scope, 'invoice', request.params.id),
+  );
+
+  app.post(
+    '/invoices/:id',
+    {
+      config: { access: 'invoices:write' },
+      schema: {
+        tags,
+        summary: 'Edit a draft invoice',
+        description:
+          'Absent fields are kept, null clears, `lines` and `metadata` are replaced whole. A finalized invoice answers `invoice_not_editable`: issue a credit note.',
+        params: idParams,
+        body: invoiceUpdateBody,
+        response: { 200: Type.Ref('Invoice') },
+      },
+    },
+    async (request) => updateDocumentDraft(deps, callContext(request), 'invoice', request.params.id, request.body),
+  );
+
+  app.delete(
+    '/invoices/:id',
+    {
+      config: { access: 'invoices:write' },
+      schema: {
+        tags,
+        summary: 'Delete a draft invoice',
+        description:
+          'Drafts only: sets `documentStatus: cancelled` (it never had a number). A finalized invoice answers `invoice_not_editable`.',
+        params: idParams,
+        response: { 200: Type.Ref('Invoice') },
+      },
+    },
+    async (request) => deleteDocumentDraft(deps, callContext(request), 'invoice', request.params.id),
+  );
+
+  app.post(
+    '/invoices/:id/finalize',
+    {
+      config: { access: 'invoices:write', routeLimit: { name: 'invoices-finalize', max: 10, per: 'minute' } },
+      schema: {
+        tags,
+        summary: 'Finalize an invoice: number it',
+        description:
+          "Backed by its tax decision (final, unexpired, backing no other document, matching customer, currency, lines and totals: the `tax_decision_*` codes). A buyer whose identity the registry keeps from publication is refused with `buyer_identity_not_disclosed` before anything is numbered or reserved; an invoice to the issuer's own SIREN with `self_invoicing_not_allowed`. The number is taken atomically: consecutive per company, series and environment. Live: 10 per minute per key, and the monthly quota. `invoice.finalized`.",
+        params: idParams,
+        response: { 200: Type.Ref('Invoice') },
+      },
+    },
+    async (request) => finalize(deps, callContext(request), 'invoice', request.params.id, sellerOf(request)),
+  );
+
+  app.post(
+    '/invoices/:id/send',
+    {
+      config: { access: 'invoices:write' },
+      schema: {
+        tags,
+        summary: 'Send a finalized invoice through the approved platform',
+        description:
+          'The invoice goes to the platform (`sending`; `invoice.sent` and `invoice.sending`). After a rejection by the platform, sending again is a resubmission: the rejection fields move into `einvoicing.previousSubmissions` and reset to null. Refused with `not_einvoicing_channel` when the tax decision routes the invoice outside e-invoicing (B2C, international), `invalid_status_transition` for a draft, a document already on its way or refused by the buyer. Test invoices go to the simulated platform (drive its answers with `POST /v1/sandbox/invoices/:id/simulate`); live: `pa_not_configured` until a platform is connected.',
+        params: idParams,
+        response: { 200: Type.Ref('Invoice') },
+      },
+    },
+    async (request) => sendToPlatform(deps, callContext(request), 'invoice', request.params.id),
+  );
+
+  app.get(
+    '/invoices/:id/history',
+    {
+      config: { access: 'invoices:read' },
+      schema: {
+        tags,
+        summary: 'The life-cycle statuses received for an invoice',
+        description:
+          'Every status the platform or the buyer reported, oldest first, with whether it changed the invoice (a repeat, a late status or `fr:211` does not).',
+        params: idParams,
+        response: { 200: historySchema },
+      },
+    },
+    async (request) => documentHistory(deps, authOf(request).scope, 'invoice', request.params.id),
+  );
+
+  app.post(
+    '/invoices/:id/payment-link',
+    {
+      config: { access: 'invoices:write' },
+      schema: {
+        tags,
+        summary: 'An online payment link for a live invoice',
+        description:
+          'The public payment page of the invoice. Test invoices: 422 `sandbox_payment_unavailable` (test the flow with a live key on a live invoice). A draft, or an invoice with nothing due: `invalid_status_transition`.',
+        params: idParams,
+        response: {
+          200: Type.Object({
+            object: Type.Literal('payment_link'),
+            livemode: Type.Boolean(),
+            invoiceId: Type.String(),
+            url: Type.String(),
+            amountDue: Type.Integer({ description: 'Cents.' }),
+            currency: Type.String(),
+          }),
+        },
+      },
+    },
+    async (request) => paymentLink(deps, callContext(request), request.params.id),
+  );
+
+  app.post(
+    '/sandbox/invoices/:id/simulate',
+    {
+      config: { access: 'invoices:write' },
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'Simulate a status reported by the platform or the buyer (test keys only)',
+        description:
+          'The simulated platform or buyer reports a life-cycle status (`fr:200` deposited ... `fr:205` approved, `fr:210` refused, `fr:213` rejected, `fr:211` payment transmitted...) on a sent invoice or credit note. Applied as a real one would be: only observed moves emit their event, nothing downgrades, a repeat changes nothing; every status is kept in the history. A live key gets `not_supported`.',
+        params: idParams,
+        body: simulateBody,
+        response: { 200: Type.Union([Type.Ref('Invoice'), Type.Ref('CreditNote')]) },
+      },
+    },
+    async (request) => simulateReportedStatus(deps, callContext(request), request.params.id, request.body),
+  );
 }
 
 export const historySchema = Type.Object({
   object: Type.Literal('list'),
-  data: Type.Array(Type.Object({
-    object: Type.Literal('lifecycle_status'),
-    status: Type.String({ description: '`fr:200` ... `fr:501`.' }),
-    reasonCode: Type.Union([Type.String(), Type.Null()]),
-    reason: Type.Union([Type.String(), Type.Null()]),
-    receivedAt: Type.String(),
-    applied: Type.Boolean({ description: 'False when the status changed nothing (a repeat, a late status, `fr:211`).' }),
-    event: Type.Union([Type.String(), Type.Null()]),
-  })),
+  data: Type.Array(
+    Type.Object({
+      object: Type.Literal('lifecycle_status'),
+      status: Type.String({ description: '`fr:200` ... `fr:501`.' }),
+      reasonCode: Type.Union([Type.String(), Type.Null()]),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      receivedAt: Type.String(),
+      applied: Type.Boolean({
+        description: 'False when the status changed nothing (a repeat, a late status, `fr:211`).',
+      }),
+      event: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
   has_more: Type.Boolean(),
   next_cursor: Type.Union([Type.String(), Type.Null()]),
   url: Type.String(),

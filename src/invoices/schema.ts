@@ -9,76 +9,94 @@ import type { Einvoicing, HistoryEntry, TaxSnapshot } from './document-record.js
  * One counter per company, environment and series: a finalization takes the next value in its
  * own transaction, so a failed or interrupted one gives nothing away (no gap, no duplicate).
  */
-export const numberCounters = pgTable('number_counters', {
-  companyId: text('company_id').notNull(),
-  livemode: boolean('livemode').notNull(),
-  series: text('series').notNull(),
-  lastValue: bigint('last_value', { mode: 'number' }).notNull(),
-}, (t) => [primaryKey({ columns: [t.companyId, t.livemode, t.series] })]);
+export const numberCounters = pgTable(
+  'number_counters',
+  {
+    companyId: text('company_id').notNull(),
+    livemode: boolean('livemode').notNull(),
+    series: text('series').notNull(),
+    lastValue: bigint('last_value', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.livemode, t.series] })],
+);
 
 /**
  * Invoices and credit notes (`kind`): one table, since both are invoice-type documents with the
  * same three axes, the same finalization and the same life cycle. `status` is the summary, a pure
  * function of the axes, kept beside them for the list filter.
  */
-export const invoices = pgTable('invoices', {
-  ...tenantColumns(),
-  id: text('id').notNull(),
-  /** `invoice` or `credit_note`. */
-  kind: text('kind').notNull(),
-  number: text('number'),
-  series: text('series'),
-  status: text('status').notNull(),
-  documentStatus: text('document_status').notNull(),
-  transmissionStatus: text('transmission_status').notNull(),
-  transmissionDetail: text('transmission_detail'),
-  paymentStatus: text('payment_status').notNull(),
-  customerId: text('customer_id'),
-  /** The inline buyer of a draft, or the buyer frozen at finalization (a customer's too). */
-  buyer: jsonb('buyer').$type<BuyerSnapshot | null>(),
-  currency: text('currency').notNull(),
-  taxSource: text('tax_source'),
-  taxDecisionId: text('tax_decision_id'),
-  /** The decision this document consumed at finalization: a final decision backs one document. */
-  backingDecisionId: text('backing_decision_id'),
-  lines: jsonb('lines').$type<DocumentLine[]>().notNull(),
-  issueDate: text('issue_date'),
-  dueDate: text('due_date'),
-  deliveryDate: text('delivery_date'),
-  paymentTermsDays: integer('payment_terms_days'),
-  paymentTerms: text('payment_terms'),
-  notes: text('notes'),
-  metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
-  /** Cents. `subtotal` is the sum of the line nets; VAT and total are fixed by the decision at finalization. */
-  subtotal: bigint('subtotal', { mode: 'number' }).notNull(),
-  totalTax: bigint('total_tax', { mode: 'number' }),
-  total: bigint('total', { mode: 'number' }),
-  amountPaid: bigint('amount_paid', { mode: 'number' }).notNull(),
-  amountRefunded: bigint('amount_refunded', { mode: 'number' }).notNull(),
-  /** Finalized credit notes of this invoice (cents). */
-  amountCredited: bigint('amount_credited', { mode: 'number' }).notNull(),
-  tax: jsonb('tax').$type<TaxSnapshot | null>(),
-  einvoicing: jsonb('einvoicing').$type<Einvoicing>().notNull(),
-  history: jsonb('history').$type<HistoryEntry[]>().notNull(),
-  relatedInvoiceId: text('related_invoice_id'),
-  relatedInvoiceNumber: text('related_invoice_number'),
-  quoteId: text('quote_id'),
-  /** The public payment page's token, given at finalization. */
-  portalToken: text('portal_token'),
-  /** The instant the due date has passed (the start of the next day, UTC): the overdue pass looks at it. */
-  dueAt: instant('due_at'),
-  overdueAt: instant('overdue_at'),
-  finalizedAt: instant('finalized_at'),
-  created: instant('created').notNull(),
-  updated: instant('updated').notNull(),
-}, (t) => [
-  primaryKey({ columns: [t.companyId, t.id] }),
-  index('invoices_list').on(t.companyId, t.livemode, t.kind, t.id),
-  index('invoices_by_status').on(t.companyId, t.livemode, t.kind, t.status, t.id),
-  index('invoices_by_customer').on(t.companyId, t.livemode, t.kind, t.customerId, t.id),
-  uniqueIndex('invoices_number').on(t.companyId, t.livemode, t.number).where(sql`number is not null`),
-  uniqueIndex('invoices_backing_decision').on(t.companyId, t.backingDecisionId).where(sql`backing_decision_id is not null`),
-  uniqueIndex('invoices_portal_token').on(t.portalToken).where(sql`portal_token is not null`),
-  index('invoices_overdue_due').on(t.dueAt).where(sql`overdue_at is null and document_status = 'finalized'`),
-  index('invoices_related').on(t.companyId, t.relatedInvoiceId).where(sql`related_invoice_id is not null`),
-]);
+export const invoices = pgTable(
+  'invoices',
+  {
+    ...tenantColumns(),
+    id: text('id').notNull(),
+    /** `invoice` or `credit_note`. */
+    kind: text('kind').notNull(),
+    number: text('number'),
+    series: text('series'),
+    status: text('status').notNull(),
+    documentStatus: text('document_status').notNull(),
+    transmissionStatus: text('transmission_status').notNull(),
+    transmissionDetail: text('transmission_detail'),
+    paymentStatus: text('payment_status').notNull(),
+    customerId: text('customer_id'),
+    /** The inline buyer of a draft, or the buyer frozen at finalization (a customer's too). */
+    buyer: jsonb('buyer').$type<BuyerSnapshot | null>(),
+    currency: text('currency').notNull(),
+    taxSource: text('tax_source'),
+    taxDecisionId: text('tax_decision_id'),
+    /** The decision this document consumed at finalization: a final decision backs one document. */
+    backingDecisionId: text('backing_decision_id'),
+    lines: jsonb('lines').$type<DocumentLine[]>().notNull(),
+    issueDate: text('issue_date'),
+    dueDate: text('due_date'),
+    deliveryDate: text('delivery_date'),
+    paymentTermsDays: integer('payment_terms_days'),
+    paymentTerms: text('payment_terms'),
+    notes: text('notes'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
+    /** Cents. `subtotal` is the sum of the line nets; VAT and total are fixed by the decision at finalization. */
+    subtotal: bigint('subtotal', { mode: 'number' }).notNull(),
+    totalTax: bigint('total_tax', { mode: 'number' }),
+    total: bigint('total', { mode: 'number' }),
+    amountPaid: bigint('amount_paid', { mode: 'number' }).notNull(),
+    amountRefunded: bigint('amount_refunded', { mode: 'number' }).notNull(),
+    /** Finalized credit notes of this invoice (cents). */
+    amountCredited: bigint('amount_credited', { mode: 'number' }).notNull(),
+    tax: jsonb('tax').$type<TaxSnapshot | null>(),
+    einvoicing: jsonb('einvoicing').$type<Einvoicing>().notNull(),
+    history: jsonb('history').$type<HistoryEntry[]>().notNull(),
+    relatedInvoiceId: text('related_invoice_id'),
+    relatedInvoiceNumber: text('related_invoice_number'),
+    quoteId: text('quote_id'),
+    /** The public payment page's token, given at finalization. */
+    portalToken: text('portal_token'),
+    /** The instant the due date has passed (the start of the next day, UTC): the overdue pass looks at it. */
+    dueAt: instant('due_at'),
+    overdueAt: instant('overdue_at'),
+    finalizedAt: instant('finalized_at'),
+    created: instant('created').notNull(),
+    updated: instant('updated').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    index('invoices_list').on(t.companyId, t.livemode, t.kind, t.id),
+    index('invoices_by_status').on(t.companyId, t.livemode, t.kind, t.status, t.id),
+    index('invoices_by_customer').on(t.companyId, t.livemode, t.kind, t.customerId, t.id),
+    uniqueIndex('invoices_number')
+      .on(t.companyId, t.livemode, t.number)
+      .where(sql`number is not null`),
+    uniqueIndex('invoices_backing_decision')
+      .on(t.companyId, t.backingDecisionId)
+      .where(sql`backing_decision_id is not null`),
+    uniqueIndex('invoices_portal_token')
+      .on(t.portalToken)
+      .where(sql`portal_token is not null`),
+    index('invoices_overdue_due')
+      .on(t.dueAt)
+      .where(sql`overdue_at is null and document_status = 'finalized'`),
+    index('invoices_related')
+      .on(t.companyId, t.relatedInvoiceId)
+      .where(sql`related_invoice_id is not null`),
+  ],
+);

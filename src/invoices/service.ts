@@ -5,8 +5,21 @@ import type { CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import type { DocumentKind } from './document-axes.js';
-import { amountDueOf, toDocument, type DocumentResource, type DocumentRow, type HistoryEntry } from './document-record.js';
-import { createInvoiceDraft, deleteDraft, getDocument, updateDraft, type DraftInput, type DraftUpdate } from './drafts.js';
+import {
+  amountDueOf,
+  toDocument,
+  type DocumentResource,
+  type DocumentRow,
+  type HistoryEntry,
+} from './document-record.js';
+import {
+  createInvoiceDraft,
+  deleteDraft,
+  getDocument,
+  updateDraft,
+  type DraftInput,
+  type DraftUpdate,
+} from './drafts.js';
 import { finalizeDocument, type FinalizeOptions, type Seller } from './finalize.js';
 import { sendDocument, simulateStatus, type SimulateInput } from './transmission.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
@@ -19,7 +32,20 @@ import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFi
 export type { DocumentResource, DocumentRow } from './document-record.js';
 export type { DraftInput, DraftUpdate } from './drafts.js';
 export type { Seller, FinalizeOptions } from './finalize.js';
-export { invoiceCreateBody, invoiceUpdateBody, checkMetadata, partyOf, draftFields, metadataField, prepareDraft, draftRow, insertDraft, readCustomer, linesOf, notFound } from './drafts.js';
+export {
+  invoiceCreateBody,
+  invoiceUpdateBody,
+  checkMetadata,
+  partyOf,
+  draftFields,
+  metadataField,
+  prepareDraft,
+  draftRow,
+  insertDraft,
+  readCustomer,
+  linesOf,
+  notFound,
+} from './drafts.js';
 export { lineAsInput, linesField, resolveLines, type LineInput, type DocumentLine } from './lines.js';
 export { buyerInput, type BuyerInput, type BuyerSnapshot } from './buyer.js';
 export { toDocument, documentEventData } from './document-record.js';
@@ -31,28 +57,65 @@ export async function createInvoice(deps: Needs, ctx: CallContext, input: DraftI
   return resource(deps, await createInvoiceDraft(deps, ctx, input));
 }
 
-export async function getInvoiceDocument(deps: Needs, scope: Scope, kind: DocumentKind, id: string): Promise<DocumentResource> {
+export async function getInvoiceDocument(
+  deps: Needs,
+  scope: Scope,
+  kind: DocumentKind,
+  id: string,
+): Promise<DocumentResource> {
   return resource(deps, await getDocument(deps, scope, kind, id));
 }
 
-export async function updateDocumentDraft(deps: Needs, ctx: CallContext, kind: DocumentKind, id: string, input: DraftUpdate): Promise<DocumentResource> {
+export async function updateDocumentDraft(
+  deps: Needs,
+  ctx: CallContext,
+  kind: DocumentKind,
+  id: string,
+  input: DraftUpdate,
+): Promise<DocumentResource> {
   return resource(deps, await updateDraft(deps, ctx, kind, id, input));
 }
 
-export async function deleteDocumentDraft(deps: Needs, ctx: CallContext, kind: DocumentKind, id: string): Promise<DocumentResource> {
+export async function deleteDocumentDraft(
+  deps: Needs,
+  ctx: CallContext,
+  kind: DocumentKind,
+  id: string,
+): Promise<DocumentResource> {
   return resource(deps, await deleteDraft(deps, ctx, kind, id));
 }
 
-export async function finalize(deps: Needs, ctx: CallContext, kind: DocumentKind, id: string, seller: Seller, options: FinalizeOptions = {}): Promise<DocumentResource> {
+export async function finalize(
+  deps: Needs,
+  ctx: CallContext,
+  kind: DocumentKind,
+  id: string,
+  seller: Seller,
+  options: FinalizeOptions = {},
+): Promise<DocumentResource> {
   return resource(deps, await finalizeDocument(deps, ctx, kind, id, seller, options));
 }
 
 export interface DocumentListQuery extends DocumentFilters {}
 
-export async function listDocuments(deps: Needs, scope: Scope, kind: DocumentKind, page: PageRequest, query: DocumentListQuery, url: string): Promise<ListEnvelope<DocumentResource>> {
-  if (query.dateFrom && query.dateTo && query.dateTo < query.dateFrom) throw refuse('invalid_field_value', '`date_to` is before `date_from`.', { param: 'date_to' });
+export async function listDocuments(
+  deps: Needs,
+  scope: Scope,
+  kind: DocumentKind,
+  page: PageRequest,
+  query: DocumentListQuery,
+  url: string,
+): Promise<ListEnvelope<DocumentResource>> {
+  if (query.dateFrom && query.dateTo && query.dateTo < query.dateFrom)
+    throw refuse('invalid_field_value', '`date_to` is before `date_from`.', { param: 'date_to' });
   const rows = await pageDocuments(deps.db, scope, kind, page, query);
-  return toListEnvelope(rows, page, url, (row) => row.id, (row) => resource(deps, row));
+  return toListEnvelope(
+    rows,
+    page,
+    url,
+    (row) => row.id,
+    (row) => resource(deps, row),
+  );
 }
 
 /** Sandbox reset: every test invoice and credit note of the company goes. */
@@ -65,11 +128,21 @@ export async function purgeTestDocuments(tx: Executor, scope: Scope): Promise<nu
 
 export { simulateBody, type SimulateInput } from './transmission.js';
 
-export async function sendToPlatform(deps: Needs, ctx: CallContext, kind: DocumentKind, id: string): Promise<DocumentResource> {
+export async function sendToPlatform(
+  deps: Needs,
+  ctx: CallContext,
+  kind: DocumentKind,
+  id: string,
+): Promise<DocumentResource> {
   return resource(deps, await sendDocument(deps, ctx, kind, id));
 }
 
-export async function simulateReportedStatus(deps: Needs, ctx: CallContext, id: string, input: SimulateInput): Promise<DocumentResource> {
+export async function simulateReportedStatus(
+  deps: Needs,
+  ctx: CallContext,
+  id: string,
+  input: SimulateInput,
+): Promise<DocumentResource> {
   return resource(deps, await simulateStatus(deps, ctx, id, input));
 }
 
@@ -85,12 +158,27 @@ export interface HistoryList {
 export async function documentHistory(deps: Needs, scope: Scope, kind: DocumentKind, id: string): Promise<HistoryList> {
   const row = await getDocument(deps, scope, kind, id);
   const path = kind === 'invoice' ? 'invoices' : 'credit-notes';
-  return { object: 'list', data: row.history.map((entry) => ({ object: 'lifecycle_status', ...entry })), has_more: false, next_cursor: null, url: `/v1/${path}/${id}/history` };
+  return {
+    object: 'list',
+    data: row.history.map((entry) => ({ object: 'lifecycle_status', ...entry })),
+    has_more: false,
+    next_cursor: null,
+    url: `/v1/${path}/${id}/history`,
+  };
 }
 
 // Money: what payments and credit notes do to an invoice, in their transaction.
 
-export { later, collectPayment, creditInvoice, refundInvoice, lockRelatedInvoice, refundableOf, creditableOf, markCreditNoteRefunded } from './collections.js';
+export {
+  later,
+  collectPayment,
+  creditInvoice,
+  refundInvoice,
+  lockRelatedInvoice,
+  refundableOf,
+  creditableOf,
+  markCreditNoteRefunded,
+} from './collections.js';
 export { euros } from './euro-amounts.js';
 export { findDocument as findDocumentRow } from './store.js';
 
@@ -108,11 +196,25 @@ export async function paymentLink(deps: Needs, ctx: CallContext, id: string): Pr
   const row = await getDocument(deps, ctx.scope, 'invoice', id);
   if (!ctx.scope.livemode) throw new ApiError('sandbox_payment_unavailable', { status: 422, param: 'id' });
   if (row.documentStatus !== 'finalized' || !row.portalToken) {
-    throw refuse('invalid_status_transition', `Invoice ${id} is ${row.documentStatus}: only a finalized invoice can be paid online.`, { param: 'id' });
+    throw refuse(
+      'invalid_status_transition',
+      `Invoice ${id} is ${row.documentStatus}: only a finalized invoice can be paid online.`,
+      { param: 'id' },
+    );
   }
   const amountDue = amountDueOf(row) ?? 0;
-  if (amountDue === 0) throw refuse('invalid_status_transition', `Nothing is due on invoice ${id} (${row.paymentStatus}).`, { param: 'id' });
-  return { object: 'payment_link', livemode: true, invoiceId: id, url: `${deps.config.publicUrl}/pay/${row.portalToken}`, amountDue, currency: row.currency };
+  if (amountDue === 0)
+    throw refuse('invalid_status_transition', `Nothing is due on invoice ${id} (${row.paymentStatus}).`, {
+      param: 'id',
+    });
+  return {
+    object: 'payment_link',
+    livemode: true,
+    invoiceId: id,
+    url: `${deps.config.publicUrl}/pay/${row.portalToken}`,
+    amountDue,
+    currency: row.currency,
+  };
 }
 
 /** The invoice behind a public payment page's token (any company), or null. */

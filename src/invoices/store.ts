@@ -8,7 +8,8 @@ import type { DocumentKind } from './document-axes.js';
 import type { DocumentRow } from './document-record.js';
 import { invoices } from './schema.js';
 
-const ofDocument = (scope: Scope, kind: DocumentKind, id: string) => and(inScope(invoices, scope), eq(invoices.kind, kind), eq(invoices.id, id));
+const ofDocument = (scope: Scope, kind: DocumentKind, id: string) =>
+  and(inScope(invoices, scope), eq(invoices.kind, kind), eq(invoices.id, id));
 
 export async function insertDocument(db: Executor, row: DocumentRow): Promise<void> {
   await db.insert(invoices).values(row);
@@ -18,29 +19,60 @@ export async function insertDocuments(db: Executor, rows: DocumentRow[]): Promis
   if (rows.length > 0) await db.insert(invoices).values(rows);
 }
 
-export async function findDocument(db: Executor, scope: Scope, kind: DocumentKind, id: string, forUpdate = false): Promise<DocumentRow | undefined> {
-  const query = db.select().from(invoices).where(ofDocument(scope, kind, id)).limit(1);
+export async function findDocument(
+  db: Executor,
+  scope: Scope,
+  kind: DocumentKind,
+  id: string,
+  forUpdate = false,
+): Promise<DocumentRow | undefined> {
+  const query = db
+    .select()
+    .from(invoices)
+    .where(ofDocument(scope, kind, id))
+    .limit(1);
   const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }
 
 /** Either kind: the sandbox's simulated statuses apply to invoices and credit notes alike. */
-export async function findAnyDocument(db: Executor, scope: Scope, id: string, forUpdate = false): Promise<DocumentRow | undefined> {
-  const query = db.select().from(invoices).where(and(inScope(invoices, scope), eq(invoices.id, id))).limit(1);
+export async function findAnyDocument(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  forUpdate = false,
+): Promise<DocumentRow | undefined> {
+  const query = db
+    .select()
+    .from(invoices)
+    .where(and(inScope(invoices, scope), eq(invoices.id, id)))
+    .limit(1);
   const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }
 
-export async function updateDocument(db: Executor, scope: Scope, id: string, changes: Partial<DocumentRow>): Promise<DocumentRow> {
-  const [row] = await db.update(invoices).set(changes).where(and(inScope(invoices, scope), eq(invoices.id, id))).returning();
+export async function updateDocument(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  changes: Partial<DocumentRow>,
+): Promise<DocumentRow> {
+  const [row] = await db
+    .update(invoices)
+    .set(changes)
+    .where(and(inScope(invoices, scope), eq(invoices.id, id)))
+    .returning();
   if (!row) throw new Error(`document ${id} vanished under its lock`);
   return row;
 }
 
 /** The document a decision already backs, if any. */
 export async function documentBackedBy(db: Executor, scope: Scope, decisionId: string): Promise<string | null> {
-  const [row] = await db.select({ id: invoices.id }).from(invoices)
-    .where(and(eq(invoices.companyId, scope.companyId), eq(invoices.backingDecisionId, decisionId))).limit(1);
+  const [row] = await db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.companyId, scope.companyId), eq(invoices.backingDecisionId, decisionId)))
+    .limit(1);
   return row?.id ?? null;
 }
 
@@ -55,7 +87,13 @@ export interface DocumentFilters {
 
 const documentDate = sql`coalesce(${invoices.issueDate}, to_char(${invoices.created} at time zone 'UTC', 'YYYY-MM-DD'))`;
 
-export async function pageDocuments(db: Executor, scope: Scope, kind: DocumentKind, page: PageRequest, filters: DocumentFilters): Promise<DocumentRow[]> {
+export async function pageDocuments(
+  db: Executor,
+  scope: Scope,
+  kind: DocumentKind,
+  page: PageRequest,
+  filters: DocumentFilters,
+): Promise<DocumentRow[]> {
   const where: (SQL | undefined)[] = [
     filters.status !== undefined ? eq(invoices.status, filters.status) : undefined,
     filters.customerId !== undefined ? eq(invoices.customerId, filters.customerId) : undefined,
@@ -76,31 +114,52 @@ export async function findByPortalToken(db: Executor, token: string): Promise<Do
  * locked for this pass (others skip them), with their company's sandbox clock offset: test
  * invoices are due on that clock.
  */
-export async function claimOverdue(tx: Executor, now: Date, limit: number, companyIds?: string[]): Promise<{ row: DocumentRow; sandboxClockOffsetMs: number }[]> {
+export async function claimOverdue(
+  tx: Executor,
+  now: Date,
+  limit: number,
+  companyIds?: string[],
+): Promise<{ row: DocumentRow; sandboxClockOffsetMs: number }[]> {
   if (companyIds && companyIds.length === 0) return [];
   const at = sql`${now.toISOString()}::timestamptz`;
-  const due = await tx.select({ companyId: invoices.companyId, id: invoices.id, offset: companies.sandboxClockOffsetMs }).from(invoices)
+  const due = await tx
+    .select({ companyId: invoices.companyId, id: invoices.id, offset: companies.sandboxClockOffsetMs })
+    .from(invoices)
     .innerJoin(companies, eq(companies.id, invoices.companyId))
-    .where(and(
-      sql`${invoices.overdueAt} is null`,
-      eq(invoices.documentStatus, 'finalized'),
-      eq(invoices.kind, 'invoice'),
-      ne(invoices.transmissionStatus, 'rejected'),
-      sql`${invoices.total} - ${invoices.amountCredited} - ${invoices.amountPaid} + ${invoices.amountRefunded} > 0`,
-      sql`${invoices.dueAt} <= case when ${invoices.livemode} then ${at} else ${at} + ${companies.sandboxClockOffsetMs} * interval '1 millisecond' end`,
-      companyIds ? inArray(invoices.companyId, companyIds) : undefined,
-    ))
+    .where(
+      and(
+        sql`${invoices.overdueAt} is null`,
+        eq(invoices.documentStatus, 'finalized'),
+        eq(invoices.kind, 'invoice'),
+        ne(invoices.transmissionStatus, 'rejected'),
+        sql`${invoices.total} - ${invoices.amountCredited} - ${invoices.amountPaid} + ${invoices.amountRefunded} > 0`,
+        sql`${invoices.dueAt} <= case when ${invoices.livemode} then ${at} else ${at} + ${companies.sandboxClockOffsetMs} * interval '1 millisecond' end`,
+        companyIds ? inArray(invoices.companyId, companyIds) : undefined,
+      ),
+    )
     .orderBy(invoices.dueAt)
     .limit(limit)
     .for('update', { of: invoices, skipLocked: true });
   if (due.length === 0) return [];
   const offsets = new Map(due.map((d) => [`${d.companyId}/${d.id}`, d.offset]));
-  const rows = await tx.select().from(invoices).where(sql`(${invoices.companyId}, ${invoices.id}) in (${sql.join(due.map((d) => sql`(${d.companyId}, ${d.id})`), sql`, `)})`);
+  const rows = await tx
+    .select()
+    .from(invoices)
+    .where(
+      sql`(${invoices.companyId}, ${invoices.id}) in (${sql.join(
+        due.map((d) => sql`(${d.companyId}, ${d.id})`),
+        sql`, `,
+      )})`,
+    );
   return rows.map((row) => ({ row, sandboxClockOffsetMs: offsets.get(`${row.companyId}/${row.id}`) ?? 0 }));
 }
 
 export async function sandboxOffsetOf(db: Executor, companyId: string): Promise<number> {
-  const [row] = await db.select({ offset: companies.sandboxClockOffsetMs }).from(companies).where(eq(companies.id, companyId)).limit(1);
+  const [row] = await db
+    .select({ offset: companies.sandboxClockOffsetMs })
+    .from(companies)
+    .where(eq(companies.id, companyId))
+    .limit(1);
   return row?.offset ?? 0;
 }
 

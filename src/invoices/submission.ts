@@ -16,19 +16,36 @@ import { noRejection, type DocumentRow, type Einvoicing } from './document-recor
 
 export type SendMove = 'first' | 'resubmission';
 
-export function sendMove(row: Pick<DocumentRow, 'id' | 'kind' | 'documentStatus' | 'transmissionStatus' | 'transmissionDetail'>): SendMove {
+export function sendMove(
+  row: Pick<DocumentRow, 'id' | 'kind' | 'documentStatus' | 'transmissionStatus' | 'transmissionDetail'>,
+): SendMove {
   const name = row.kind === 'invoice' ? 'Invoice' : 'Credit note';
-  if (row.documentStatus === 'draft') throw refuse('invalid_status_transition', `${name} ${row.id} is a draft: finalize it before sending it.`, { param: 'id' });
-  if (row.documentStatus === 'cancelled') throw refuse('invalid_status_transition', `${name} ${row.id} is cancelled.`, { param: 'id' });
+  if (row.documentStatus === 'draft')
+    throw refuse('invalid_status_transition', `${name} ${row.id} is a draft: finalize it before sending it.`, {
+      param: 'id',
+    });
+  if (row.documentStatus === 'cancelled')
+    throw refuse('invalid_status_transition', `${name} ${row.id} is cancelled.`, { param: 'id' });
   if (row.transmissionStatus === 'not_applicable') {
-    throw new ApiError('not_einvoicing_channel', { param: 'id', hint: 'Send the document to the buyer by other means (the PDF); any e-reporting stays due.' });
+    throw new ApiError('not_einvoicing_channel', {
+      param: 'id',
+      hint: 'Send the document to the buyer by other means (the PDF); any e-reporting stays due.',
+    });
   }
   if (row.transmissionStatus === 'pending') return 'first';
   if (row.transmissionStatus === 'rejected' && row.transmissionDetail === null) return 'resubmission';
   if (row.transmissionStatus === 'rejected') {
-    throw refuse('invalid_status_transition', `${name} ${row.id} was refused by the buyer: it is not deposited again. Issue a credit note, then a new invoice.`, { param: 'id' });
+    throw refuse(
+      'invalid_status_transition',
+      `${name} ${row.id} was refused by the buyer: it is not deposited again. Issue a credit note, then a new invoice.`,
+      { param: 'id' },
+    );
   }
-  throw refuse('invalid_status_transition', `${name} ${row.id} was already sent (transmission ${row.transmissionStatus}): one platform call per attempt.`, { param: 'id' });
+  throw refuse(
+    'invalid_status_transition',
+    `${name} ${row.id} was already sent (transmission ${row.transmissionStatus}): one platform call per attempt.`,
+    { param: 'id' },
+  );
 }
 
 /** A resubmission: the current attempt's rejection fields go to `previousSubmissions` and reset to null. */
@@ -36,7 +53,15 @@ export function archiveAttempt(einvoicing: Einvoicing, axes: Axes, at: Date): Ei
   const { previousSubmissions, ...current } = einvoicing;
   return {
     ...noRejection,
-    previousSubmissions: [...previousSubmissions, { ...current, transmissionStatus: axes.transmissionStatus, transmissionDetail: axes.transmissionDetail, archivedAt: at.toISOString() }],
+    previousSubmissions: [
+      ...previousSubmissions,
+      {
+        ...current,
+        transmissionStatus: axes.transmissionStatus,
+        transmissionDetail: axes.transmissionDetail,
+        archivedAt: at.toISOString(),
+      },
+    ],
   };
 }
 
@@ -44,11 +69,19 @@ export function archiveAttempt(einvoicing: Einvoicing, axes: Axes, at: Date): Ei
  * The rejection fields after a reported status: filled by a refusal, a rejection or a suspension;
  * null again once the document is neither rejected nor suspended (209, then 205...).
  */
-export function rejectionAfter(einvoicing: Einvoicing, axes: Axes, rejection: Rejection | null, statusCode: string): Einvoicing {
+export function rejectionAfter(
+  einvoicing: Einvoicing,
+  axes: Axes,
+  rejection: Rejection | null,
+  statusCode: string,
+): Einvoicing {
   if (rejection) {
     return {
       ...einvoicing,
-      paErrorCode: rejection.rejectionSource === 'platform' ? rejection.rejectionCode ?? `fr:${statusCode}` : einvoicing.paErrorCode,
+      paErrorCode:
+        rejection.rejectionSource === 'platform'
+          ? (rejection.rejectionCode ?? `fr:${statusCode}`)
+          : einvoicing.paErrorCode,
       rejectionReason: rejection.rejectionReason,
       rejectionNote: rejection.rejectionReason,
       rejectionCode: rejection.rejectionCode,

@@ -39,7 +39,13 @@ export interface DecisionFacts {
   buyer: BuyerTaxFacts;
   lines: DecisionLineFacts[];
   totals: { net: number; vat: number; gross: number; due: number } | null;
-  vatBreakdown: { vatCode: string; vatRate: string | null; vatexCode: string | null; taxableAmount: number; taxAmount: number }[];
+  vatBreakdown: {
+    vatCode: string;
+    vatRate: string | null;
+    vatexCode: string | null;
+    taxableAmount: number;
+    taxAmount: number;
+  }[];
   mentions: { code: string; text: string; lines: number[] }[];
   obligations: Record<string, { state: string; reason: string }> | null;
   /** The decision reserved a share of an EU threshold ledger: the share becomes counted with the document. */
@@ -55,10 +61,22 @@ export function factsOf(decision: TaxDecision): DecisionFacts {
     date: decision.date,
     currency: decision.currency,
     customerId: decision.customerId,
-    buyer: { type: decision.buyer.type, vatNumber: decision.buyer.vatNumber, territory: decision.buyer.territory, deliveryTerritory: decision.buyer.deliveryTerritory },
+    buyer: {
+      type: decision.buyer.type,
+      vatNumber: decision.buyer.vatNumber,
+      territory: decision.buyer.territory,
+      deliveryTerritory: decision.buyer.deliveryTerritory,
+    },
     lines: decision.lines.map((line) => ({
-      description: line.description, quantity: line.quantity, unitPrice: line.unitPrice, nature: line.nature, rateCategory: line.rateCategory,
-      vatCode: line.vatCode, vatRate: line.vatRate, vatexCode: line.vatexCode, netAmount: line.netAmount,
+      description: line.description,
+      quantity: line.quantity,
+      unitPrice: line.unitPrice,
+      nature: line.nature,
+      rateCategory: line.rateCategory,
+      vatCode: line.vatCode,
+      vatRate: line.vatRate,
+      vatexCode: line.vatexCode,
+      netAmount: line.netAmount,
     })),
     totals: decision.totals,
     vatBreakdown: decision.vatBreakdown,
@@ -71,13 +89,21 @@ export function factsOf(decision: TaxDecision): DecisionFacts {
 /** The decision named by a document, or `tax_decision_required` when there is none in this environment. */
 export async function readDecision(deps: Pick<Deps, 'db'>, scope: Scope, id: string | null): Promise<DecisionFacts> {
   if (id === null) {
-    throw explained('tax_decision_required', 'The document names no tax decision: every fiscal document is backed by a final decision. Create one with `POST /v1/tax-decisions` describing these lines, then set `taxDecisionId`.', { param: 'taxDecisionId' });
+    throw explained(
+      'tax_decision_required',
+      'The document names no tax decision: every fiscal document is backed by a final decision. Create one with `POST /v1/tax-decisions` describing these lines, then set `taxDecisionId`.',
+      { param: 'taxDecisionId' },
+    );
   }
   try {
     return factsOf(await getTaxDecision(deps, scope, id));
   } catch (error) {
     if (error instanceof ApiError && error.code === 'not_found') {
-      throw explained('tax_decision_required', `No tax decision ${id} in this environment backs the document. Create one with \`POST /v1/tax-decisions\`.`, { param: 'taxDecisionId' });
+      throw explained(
+        'tax_decision_required',
+        `No tax decision ${id} in this environment backs the document. Create one with \`POST /v1/tax-decisions\`.`,
+        { param: 'taxDecisionId' },
+      );
     }
     throw error;
   }
@@ -93,28 +119,50 @@ export interface BackedDocument {
   subtotal: number;
 }
 
-const normalizedVat = (value: string | null) => (value === null || value.trim() === '' ? null : value.trim().toUpperCase());
+const normalizedVat = (value: string | null) =>
+  value === null || value.trim() === '' ? null : value.trim().toUpperCase();
 
 function lineMismatch(index: number, what: string): ApiError {
-  return refuse('tax_decision_lines_mismatch', `Line ${index} does not match line ${index} of the tax decision: ${what}. The document's lines must cover exactly the decided lines, in order.`, { param: `lines[${index}]` });
+  return refuse(
+    'tax_decision_lines_mismatch',
+    `Line ${index} does not match line ${index} of the tax decision: ${what}. The document's lines must cover exactly the decided lines, in order.`,
+    { param: `lines[${index}]` },
+  );
 }
 
 /**
  * The checks of the gate, in the order a reader would make them. Pure: throws the first refusal.
  * `backedBy` is the document the decision already backs, if any.
  */
-export function checkBacking(decision: DecisionFacts, document: BackedDocument, now: Date, backedBy: string | null): void {
+export function checkBacking(
+  decision: DecisionFacts,
+  document: BackedDocument,
+  now: Date,
+  backedBy: string | null,
+): void {
   const id = decision.id;
-  if (decision.status !== 'final') throw new ApiError('tax_decision_not_final', { values: { id, status: decision.status }, param: 'taxDecisionId' });
+  if (decision.status !== 'final')
+    throw new ApiError('tax_decision_not_final', { values: { id, status: decision.status }, param: 'taxDecisionId' });
   if (decision.expiresAt === null || Date.parse(decision.expiresAt) <= now.getTime()) {
-    throw new ApiError('tax_decision_expired', { values: { id, expiresAt: decision.expiresAt ?? 'its creation' }, param: 'taxDecisionId' });
+    throw new ApiError('tax_decision_expired', {
+      values: { id, expiresAt: decision.expiresAt ?? 'its creation' },
+      param: 'taxDecisionId',
+    });
   }
   if (backedBy !== null) {
-    throw explained('tax_decision_required', `Tax decision ${id} already backs ${backedBy}: one final decision backs exactly one document. Create a new decision for this one.`, { param: 'taxDecisionId' });
+    throw explained(
+      'tax_decision_required',
+      `Tax decision ${id} already backs ${backedBy}: one final decision backs exactly one document. Create a new decision for this one.`,
+      { param: 'taxDecisionId' },
+    );
   }
   if (decision.customerId !== document.customerId) {
     const named = (value: string | null) => (value === null ? 'an inline buyer' : `customer ${value}`);
-    throw refuse('tax_decision_customer_mismatch', `Tax decision ${id} was taken for ${named(decision.customerId)}, the document is addressed to ${named(document.customerId)}.`, { param: document.customerId === null ? 'buyer' : 'customerId' });
+    throw refuse(
+      'tax_decision_customer_mismatch',
+      `Tax decision ${id} was taken for ${named(decision.customerId)}, the document is addressed to ${named(document.customerId)}.`,
+      { param: document.customerId === null ? 'buyer' : 'customerId' },
+    );
   }
   const drifted = (['type', 'vatNumber', 'territory', 'deliveryTerritory'] as const).filter((field) => {
     const a = decision.buyer[field];
@@ -122,47 +170,86 @@ export function checkBacking(decision: DecisionFacts, document: BackedDocument, 
     return field === 'vatNumber' ? normalizedVat(a) !== normalizedVat(b) : a !== b;
   });
   if (drifted.length > 0) {
-    throw refuse('tax_decision_buyer_drifted', `The buyer no longer matches tax decision ${id} (${drifted.join(', ')} changed since the decision): take a new decision for the buyer as it is now.`, { param: document.customerId === null ? 'buyer' : 'customerId' });
+    throw refuse(
+      'tax_decision_buyer_drifted',
+      `The buyer no longer matches tax decision ${id} (${drifted.join(', ')} changed since the decision): take a new decision for the buyer as it is now.`,
+      { param: document.customerId === null ? 'buyer' : 'customerId' },
+    );
   }
   if (decision.currency !== document.currency) {
-    throw refuse('tax_decision_currency_mismatch', `Tax decision ${id} is in ${decision.currency}, the document in ${document.currency}.`, { param: 'currency' });
+    throw refuse(
+      'tax_decision_currency_mismatch',
+      `Tax decision ${id} is in ${decision.currency}, the document in ${document.currency}.`,
+      { param: 'currency' },
+    );
   }
   if (document.taxSource !== null && document.taxSource !== decision.taxSource) {
-    throw refuse('tax_decision_lines_mismatch', `The document's \`taxSource\` is ${document.taxSource}, tax decision ${id}'s is ${decision.taxSource}.`, { param: 'taxSource' });
+    throw refuse(
+      'tax_decision_lines_mismatch',
+      `The document's \`taxSource\` is ${document.taxSource}, tax decision ${id}'s is ${decision.taxSource}.`,
+      { param: 'taxSource' },
+    );
   }
   if (document.lines.length !== decision.lines.length) {
-    throw refuse('tax_decision_lines_mismatch', `The document has ${document.lines.length} line(s), tax decision ${id} decided ${decision.lines.length}. The lines must cover exactly the decided lines.`, { param: 'lines' });
+    throw refuse(
+      'tax_decision_lines_mismatch',
+      `The document has ${document.lines.length} line(s), tax decision ${id} decided ${decision.lines.length}. The lines must cover exactly the decided lines.`,
+      { param: 'lines' },
+    );
   }
   document.lines.forEach((line, index) => {
     const decided = decision.lines[index]!;
     if (line.description !== decided.description) throw lineMismatch(index, 'the description differs');
-    if (!sameDecimal(line.quantity, decided.quantity)) throw lineMismatch(index, `quantity ${line.quantity} against ${decided.quantity}`);
-    if (!sameDecimal(line.unitPrice, decided.unitPrice)) throw lineMismatch(index, `unit price ${line.unitPrice} against ${decided.unitPrice}`);
+    if (!sameDecimal(line.quantity, decided.quantity))
+      throw lineMismatch(index, `quantity ${line.quantity} against ${decided.quantity}`);
+    if (!sameDecimal(line.unitPrice, decided.unitPrice))
+      throw lineMismatch(index, `unit price ${line.unitPrice} against ${decided.unitPrice}`);
     if (line.nature !== decided.nature) throw lineMismatch(index, `nature ${line.nature} against ${decided.nature}`);
     if (decision.taxSource === 'service') {
       const asked = line.rateCategory ?? 'standard';
-      if (decided.rateCategory !== null && asked !== decided.rateCategory) throw lineMismatch(index, `rate category ${asked} against ${decided.rateCategory}`);
+      if (decided.rateCategory !== null && asked !== decided.rateCategory)
+        throw lineMismatch(index, `rate category ${asked} against ${decided.rateCategory}`);
     } else {
-      if (line.vatCode !== null && line.vatCode !== decided.vatCode) throw lineMismatch(index, `VAT category ${line.vatCode} against ${decided.vatCode}`);
-      if (line.vatCode !== null && !sameDecimal(line.vatRate, decided.vatRate)) throw lineMismatch(index, `VAT rate ${line.vatRate ?? 'none'} against ${decided.vatRate ?? 'none'}`);
-      if (line.vatCode !== null && (line.vatexCode ?? null) !== (decided.vatexCode ?? null)) throw lineMismatch(index, `VATEX code ${line.vatexCode ?? 'none'} against ${decided.vatexCode ?? 'none'}`);
+      if (line.vatCode !== null && line.vatCode !== decided.vatCode)
+        throw lineMismatch(index, `VAT category ${line.vatCode} against ${decided.vatCode}`);
+      if (line.vatCode !== null && !sameDecimal(line.vatRate, decided.vatRate))
+        throw lineMismatch(index, `VAT rate ${line.vatRate ?? 'none'} against ${decided.vatRate ?? 'none'}`);
+      if (line.vatCode !== null && (line.vatexCode ?? null) !== (decided.vatexCode ?? null))
+        throw lineMismatch(index, `VATEX code ${line.vatexCode ?? 'none'} against ${decided.vatexCode ?? 'none'}`);
     }
   });
   const totals = decision.totals;
-  if (totals === null) throw refuse('tax_snapshot_inconsistent', `Tax decision ${id} is final but fixes no amount; re-issue the document from a new decision.`, { param: 'taxDecisionId' });
+  if (totals === null)
+    throw refuse(
+      'tax_snapshot_inconsistent',
+      `Tax decision ${id} is final but fixes no amount; re-issue the document from a new decision.`,
+      { param: 'taxDecisionId' },
+    );
   const decidedNet = decision.lines.reduce((sum, line) => sum + (line.netAmount ?? 0), 0);
   if (totals.net !== document.subtotal || decidedNet !== document.subtotal) {
-    throw refuse('tax_decision_totals_inconsistent', `The document's lines total ${document.subtotal} cents excluding VAT, tax decision ${id} fixed ${totals.net}.`, { param: 'lines' });
+    throw refuse(
+      'tax_decision_totals_inconsistent',
+      `The document's lines total ${document.subtotal} cents excluding VAT, tax decision ${id} fixed ${totals.net}.`,
+      { param: 'lines' },
+    );
   }
   document.lines.forEach((line, index) => {
     if (decision.lines[index]!.netAmount !== line.netAmount) {
-      throw refuse('tax_decision_totals_inconsistent', `Line ${index} nets ${line.netAmount} cents, tax decision ${id} fixed ${decision.lines[index]!.netAmount}.`, { param: `lines[${index}]` });
+      throw refuse(
+        'tax_decision_totals_inconsistent',
+        `Line ${index} nets ${line.netAmount} cents, tax decision ${id} fixed ${decision.lines[index]!.netAmount}.`,
+        { param: `lines[${index}]` },
+      );
     }
   });
   const vat = decision.vatBreakdown.reduce((sum, group) => sum + group.taxAmount, 0);
   const taxable = decision.vatBreakdown.reduce((sum, group) => sum + group.taxableAmount, 0);
   if (vat !== totals.vat || taxable !== totals.net || totals.gross !== totals.net + totals.vat) {
-    throw refuse('tax_snapshot_inconsistent', `Tax decision ${id} contradicts itself (its VAT breakdown does not add up to its totals); take a new decision.`, { param: 'taxDecisionId' });
+    throw refuse(
+      'tax_snapshot_inconsistent',
+      `Tax decision ${id} contradicts itself (its VAT breakdown does not add up to its totals); take a new decision.`,
+      { param: 'taxDecisionId' },
+    );
   }
 }
 
@@ -170,7 +257,13 @@ export function checkBacking(decision: DecisionFacts, document: BackedDocument, 
 export function decidedLines(decision: DecisionFacts, lines: DocumentLine[]): DocumentLine[] {
   return lines.map((line, index) => {
     const decided = decision.lines[index]!;
-    return { ...line, rateCategory: decided.rateCategory ?? line.rateCategory, vatCode: decided.vatCode, vatRate: decided.vatRate, vatexCode: decided.vatexCode };
+    return {
+      ...line,
+      rateCategory: decided.rateCategory ?? line.rateCategory,
+      vatCode: decided.vatCode,
+      vatRate: decided.vatRate,
+      vatexCode: decided.vatexCode,
+    };
   });
 }
 
@@ -180,6 +273,11 @@ export function einvoicingDue(decision: DecisionFacts): boolean {
 }
 
 /** In the finalizing transaction: the decision's reserved ledger share becomes counted (or `tax_decision_expired`). */
-export async function consumeLedgerShare(tx: Executor, scope: Scope, decision: DecisionFacts, now: Date): Promise<void> {
+export async function consumeLedgerShare(
+  tx: Executor,
+  scope: Scope,
+  decision: DecisionFacts,
+  now: Date,
+): Promise<void> {
   if (decision.reservesLedgerShare) await countDecisionShare(tx, scope, decision.id, now);
 }

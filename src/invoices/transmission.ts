@@ -20,13 +20,22 @@ import { explained } from './refusals.js';
  */
 
 /** `POST /v1/invoices/:id/send` and `POST /v1/credit-notes/:id/send`. */
-export async function sendDocument(deps: Pick<Deps, 'db'>, ctx: CallContext, kind: DocumentKind, id: string): Promise<DocumentRow> {
+export async function sendDocument(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  kind: DocumentKind,
+  id: string,
+): Promise<DocumentRow> {
   return inTransaction(deps.db, ctx, async (tx) => {
     const row = await findDocument(tx, ctx.scope, kind, id, true);
     if (!row) throw notFound(kind, id);
     const move = sendMove(row);
     if (ctx.scope.livemode) {
-      throw explained('pa_not_configured', 'No approved platform is connected for this establishment yet: live documents cannot be deposited. Test the flow with a test key.', { param: 'id' });
+      throw explained(
+        'pa_not_configured',
+        'No approved platform is connected for this establishment yet: live documents cannot be deposited. Test the flow with a test key.',
+        { param: 'id' },
+      );
     }
     const before = axesOf(row);
     const axes: Axes = { ...before, transmissionStatus: 'sending', transmissionDetail: null };
@@ -36,20 +45,37 @@ export async function sendDocument(deps: Pick<Deps, 'db'>, ctx: CallContext, kin
       await recordEvent(tx, ctx, 'invoice.sent', documentEventData(sent, row.status), ctx.now);
       await recordEvent(tx, ctx, 'invoice.sending', documentEventData(sent, row.status), later(ctx.now, 1));
     } else {
-      await recordEvent(tx, ctx, 'credit_note.sent', { ...documentEventData(sent, row.status), paStatus: sent.transmissionStatus, paInvoiceId: null }, ctx.now);
+      await recordEvent(
+        tx,
+        ctx,
+        'credit_note.sent',
+        { ...documentEventData(sent, row.status), paStatus: sent.transmissionStatus, paInvoiceId: null },
+        ctx.now,
+      );
     }
     return sent;
   });
 }
 
-export const simulateBody = Type.Object({
-  status: Type.String({
-    pattern: `^(fr:)?(${lifecycleCodes.join('|')})$`,
-    description: `The life-cycle status reported, \`fr:200\` to \`fr:501\`: ${lifecycleCodes.map((code) => `\`fr:${code}\``).join(', ')}.`,
-  }),
-  reasonCode: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The reason code (`REJ_SEMAN`, `DOUBLON`, `TX_TVA_ERR`...).' })),
-  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'The platform\'s or buyer\'s words, kept verbatim.' })),
-}, { additionalProperties: false });
+export const simulateBody = Type.Object(
+  {
+    status: Type.String({
+      pattern: `^(fr:)?(${lifecycleCodes.join('|')})$`,
+      description: `The life-cycle status reported, \`fr:200\` to \`fr:501\`: ${lifecycleCodes.map((code) => `\`fr:${code}\``).join(', ')}.`,
+    }),
+    reasonCode: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'The reason code (`REJ_SEMAN`, `DOUBLON`, `TX_TVA_ERR`...).',
+      }),
+    ),
+    reason: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2000, description: "The platform's or buyer's words, kept verbatim." }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export type SimulateInput = Static<typeof simulateBody>;
 
@@ -58,20 +84,54 @@ export type SimulateInput = Static<typeof simulateBody>;
  * function as a real one (lifecycle-status.ts): idempotent, never downgrades, only observed moves
  * emit their event; every status received is kept in the history (`fr:211` as a mention only).
  */
-export async function simulateStatus(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string, input: SimulateInput): Promise<DocumentRow> {
-  if (ctx.scope.livemode) throw refuse('not_supported', 'Statuses are simulated in the sandbox only; call it with a `svc_test_` key. Live statuses come from the approved platform.');
+export async function simulateStatus(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+  input: SimulateInput,
+): Promise<DocumentRow> {
+  if (ctx.scope.livemode)
+    throw refuse(
+      'not_supported',
+      'Statuses are simulated in the sandbox only; call it with a `svc_test_` key. Live statuses come from the approved platform.',
+    );
   const code = input.status.replace(/^fr:/, '') as LifecycleCode;
   return inTransaction(deps.db, ctx, async (tx) => {
     const row = await findAnyDocument(tx, ctx.scope, id, true);
     if (!row) throw refuse('not_found', `No invoice or credit note ${id}.`, { param: 'id' });
-    if (row.documentStatus !== 'finalized') throw refuse('invalid_status_transition', `${row.id} is ${row.documentStatus}: only a finalized, sent document receives statuses.`, { param: 'id' });
+    if (row.documentStatus !== 'finalized')
+      throw refuse(
+        'invalid_status_transition',
+        `${row.id} is ${row.documentStatus}: only a finalized, sent document receives statuses.`,
+        { param: 'id' },
+      );
     if (row.transmissionStatus === 'not_applicable') {
-      throw explained('not_einvoicing_channel', `${row.id} is outside e-invoicing (its tax decision routes it to e-reporting): the platform reports nothing on it.`, { param: 'id' });
+      throw explained(
+        'not_einvoicing_channel',
+        `${row.id} is outside e-invoicing (its tax decision routes it to e-reporting): the platform reports nothing on it.`,
+        { param: 'id' },
+      );
     }
-    if (row.transmissionStatus === 'pending') throw refuse('invalid_status_transition', `${row.id} was not sent yet: send it (\`POST /v1/invoices/${row.id}/send\`) before the platform can report on it.`, { param: 'id' });
+    if (row.transmissionStatus === 'pending')
+      throw refuse(
+        'invalid_status_transition',
+        `${row.id} was not sent yet: send it (\`POST /v1/invoices/${row.id}/send\`) before the platform can report on it.`,
+        { param: 'id' },
+      );
     const kind = row.kind as DocumentKind;
-    const applied = applyLifecycleStatus(axesOf(row), kind, { code, reasonCode: input.reasonCode ?? null, reason: input.reason ?? null });
-    const entry: HistoryEntry = { status: `fr:${code}`, reasonCode: input.reasonCode ?? null, reason: input.reason ?? null, receivedAt: ctx.now.toISOString(), applied: applied.changed, event: applied.event };
+    const applied = applyLifecycleStatus(axesOf(row), kind, {
+      code,
+      reasonCode: input.reasonCode ?? null,
+      reason: input.reason ?? null,
+    });
+    const entry: HistoryEntry = {
+      status: `fr:${code}`,
+      reasonCode: input.reasonCode ?? null,
+      reason: input.reason ?? null,
+      receivedAt: ctx.now.toISOString(),
+      applied: applied.changed,
+      event: applied.event,
+    };
     const history = [...row.history, entry];
     if (!applied.changed) return updateDocument(tx, ctx.scope, id, { history });
     const updated = await updateDocument(tx, ctx.scope, id, {

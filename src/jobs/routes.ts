@@ -8,42 +8,66 @@ import { jobKinds, mayReadJob } from './kinds.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const jobSchema = Type.Object({
-  id: Type.String({ description: 'Prefix `job_`.' }),
-  object: Type.Literal('job'),
-  livemode: Type.Boolean(),
-  kind: Type.String({ description: `What the job does: ${Object.keys(jobKinds).map((kind) => `\`${kind}\``).join(', ')}.` }),
-  status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]),
-  progress: Type.Object({
-    total: Type.Integer({ description: 'Units of work (CSV lines for an import).' }),
-    processed: Type.Integer({ description: 'Units done and committed.' }),
-  }),
-  result: nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'The result so far, final once `succeeded`; its shape depends on `kind` (a `customer_import` for imports).' })),
-  error: nullable(Type.Object({ code: Type.String(), message: Type.String() })),
-  created: Type.String(),
-  updated: Type.String(),
-  completedAt: nullable(Type.String()),
-}, { $id: 'Job' });
+export const jobSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Prefix `job_`.' }),
+    object: Type.Literal('job'),
+    livemode: Type.Boolean(),
+    kind: Type.String({
+      description: `What the job does: ${Object.keys(jobKinds)
+        .map((kind) => `\`${kind}\``)
+        .join(', ')}.`,
+    }),
+    status: Type.Union([
+      Type.Literal('queued'),
+      Type.Literal('running'),
+      Type.Literal('succeeded'),
+      Type.Literal('failed'),
+    ]),
+    progress: Type.Object({
+      total: Type.Integer({ description: 'Units of work (CSV lines for an import).' }),
+      processed: Type.Integer({ description: 'Units done and committed.' }),
+    }),
+    result: nullable(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'The result so far, final once `succeeded`; its shape depends on `kind` (a `customer_import` for imports).',
+      }),
+    ),
+    error: nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+    created: Type.String(),
+    updated: Type.String(),
+    completedAt: nullable(Type.String()),
+  },
+  { $id: 'Job' },
+);
 
 const tags = ['Jobs'];
 
 export async function jobRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/jobs/:id', {
-    schema: {
-      tags,
-      summary: 'Retrieve an asynchronous job',
-      description: 'The job a `202` answer named. Reading it needs the read scope of its kind: `customers:read` for a `customers.import`.',
-      params: Type.Object({ id: Type.String({ maxLength: 255 }) }),
-      response: { 200: Type.Ref('Job') },
+  app.get(
+    '/jobs/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Retrieve an asynchronous job',
+        description:
+          'The job a `202` answer named. Reading it needs the read scope of its kind: `customers:read` for a `customers.import`.',
+        params: Type.Object({ id: Type.String({ maxLength: 255 }) }),
+        response: { 200: Type.Ref('Job') },
+      },
     },
-  }, async (request) => {
-    const auth = authOf(request);
-    const job = await getJob(deps, auth.scope, request.params.id);
-    if (!mayReadJob(auth.key.scopes, job.kind)) {
-      throw new ApiError('scope_insufficient', { values: { scope: jobKinds[job.kind]?.readAccess ?? 'full access' } });
-    }
-    return job;
-  });
+    async (request) => {
+      const auth = authOf(request);
+      const job = await getJob(deps, auth.scope, request.params.id);
+      if (!mayReadJob(auth.key.scopes, job.kind)) {
+        throw new ApiError('scope_insufficient', {
+          values: { scope: jobKinds[job.kind]?.readAccess ?? 'full access' },
+        });
+      }
+      return job;
+    },
+  );
 }

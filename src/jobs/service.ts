@@ -46,7 +46,12 @@ export function toJob(row: JobRow): Job {
  * idempotency mark commit together, and the workers are woken once it commits.
  * `realNow` is real time: workers claim on it, whatever the sandbox clock says.
  */
-export async function enqueueJob(tx: Tx, ctx: CallContext, realNow: Date, job: { kind: string; input: unknown; total: number; result?: Record<string, unknown> }): Promise<Job> {
+export async function enqueueJob(
+  tx: Tx,
+  ctx: CallContext,
+  realNow: Date,
+  job: { kind: string; input: unknown; total: number; result?: Record<string, unknown> },
+): Promise<Job> {
   const row: JobRow = {
     ...ctx.scope,
     id: newId('job', ctx.now),

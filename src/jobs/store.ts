@@ -15,7 +15,11 @@ export async function insertJob(db: Executor, row: JobRow): Promise<void> {
 }
 
 export async function findJob(db: Executor, scope: Scope, id: string): Promise<JobRow | undefined> {
-  const [row] = await db.select().from(jobs).where(and(inScope(jobs, scope), eq(jobs.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(inScope(jobs, scope), eq(jobs.id, id)))
+    .limit(1);
   return row;
 }
 
@@ -28,7 +32,14 @@ export interface ClaimedJob {
  * Claims due jobs for one worker: queued ones, and running ones whose claim expired (their
  * worker died). Each claim counts as an attempt. `now` is real time.
  */
-export async function claimDueJobs(db: Executor, now: Date, limit: number, lockMs: number, token: string, companyIds?: string[]): Promise<ClaimedJob[]> {
+export async function claimDueJobs(
+  db: Executor,
+  now: Date,
+  limit: number,
+  lockMs: number,
+  token: string,
+  companyIds?: string[],
+): Promise<ClaimedJob[]> {
   if (limit <= 0 || (companyIds && companyIds.length === 0)) return [];
   const at = sql`${now.toISOString()}::timestamptz`;
   const due = await db.execute(sql`
@@ -36,7 +47,14 @@ export async function claimDueJobs(db: Executor, now: Date, limit: number, lockM
       select j.company_id, j.id from ${jobs} j
       where j.status in ('queued', 'running') and j.run_after <= ${at}
         and (j.locked_until is null or j.locked_until < ${at})
-        ${companyIds ? sql`and j.company_id in (${sql.join(companyIds.map((id) => sql`${id}`), sql`, `)})` : sql``}
+        ${
+          companyIds
+            ? sql`and j.company_id in (${sql.join(
+                companyIds.map((id) => sql`${id}`),
+                sql`, `,
+              )})`
+            : sql``
+        }
       order by j.run_after
       limit ${limit}
       for update of j skip locked
@@ -47,12 +65,16 @@ export async function claimDueJobs(db: Executor, now: Date, limit: number, lockM
     returning j.company_id, j.id`);
   const claimed = due.rows as { company_id: string; id: string }[];
   if (claimed.length === 0) return [];
-  const rows = await Promise.all(claimed.map(async ({ company_id: companyId, id }) => {
-    const [row] = await db.select({ job: jobs, offset: companies.sandboxClockOffsetMs }).from(jobs)
-      .innerJoin(companies, eq(companies.id, jobs.companyId))
-      .where(and(eq(jobs.companyId, companyId), eq(jobs.id, id), eq(jobs.lockToken, token)));
-    return row ? { job: row.job, sandboxClockOffsetMs: Number(row.offset) } : null;
-  }));
+  const rows = await Promise.all(
+    claimed.map(async ({ company_id: companyId, id }) => {
+      const [row] = await db
+        .select({ job: jobs, offset: companies.sandboxClockOffsetMs })
+        .from(jobs)
+        .innerJoin(companies, eq(companies.id, jobs.companyId))
+        .where(and(eq(jobs.companyId, companyId), eq(jobs.id, id), eq(jobs.lockToken, token)));
+      return row ? { job: row.job, sandboxClockOffsetMs: Number(row.offset) } : null;
+    }),
+  );
   return rows.filter((row): row is ClaimedJob => row !== null);
 }
 
@@ -62,16 +84,29 @@ const { input: _input, ...columnsButInput } = getTableColumns(jobs);
  * The job, locked for this transaction, if this worker's claim still holds. The input never
  * changes, so it is not read again: the worker keeps the one its claim read.
  */
-export async function lockClaimedJob(db: Executor, job: Pick<JobRow, 'companyId' | 'id'>, token: string): Promise<Omit<JobRow, 'input'> | undefined> {
-  const [row] = await db.select(columnsButInput).from(jobs)
+export async function lockClaimedJob(
+  db: Executor,
+  job: Pick<JobRow, 'companyId' | 'id'>,
+  token: string,
+): Promise<Omit<JobRow, 'input'> | undefined> {
+  const [row] = await db
+    .select(columnsButInput)
+    .from(jobs)
     .where(and(eq(jobs.companyId, job.companyId), eq(jobs.id, job.id), eq(jobs.lockToken, token)))
     .for('update');
   return row;
 }
 
 /** Updates a claimed job; false when the claim was lost (another worker took over). */
-export async function updateClaimedJob(db: Executor, job: Pick<JobRow, 'companyId' | 'id'>, token: string, changes: Partial<JobRow>): Promise<boolean> {
-  const rows = await db.update(jobs).set(changes)
+export async function updateClaimedJob(
+  db: Executor,
+  job: Pick<JobRow, 'companyId' | 'id'>,
+  token: string,
+  changes: Partial<JobRow>,
+): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set(changes)
     .where(and(eq(jobs.companyId, job.companyId), eq(jobs.id, job.id), eq(jobs.lockToken, token)))
     .returning({ id: jobs.id });
   return rows.length > 0;

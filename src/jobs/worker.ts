@@ -65,7 +65,13 @@ export function createJobWorker(deps: Deps, options: JobWorkerOptions = {}): Job
   async function fail(job: JobRow, token: string, message: string): Promise<void> {
     const realNow = deps.clock.now();
     await updateClaimedJob(deps.db, job, token, {
-      status: 'failed', lockedUntil: null, lockToken: null, updated: realNow, completedAt: realNow, error: { code: 'internal_error', message }, input: droppedInput,
+      status: 'failed',
+      lockedUntil: null,
+      lockToken: null,
+      updated: realNow,
+      completedAt: realNow,
+      error: { code: 'internal_error', message },
+      input: droppedInput,
     });
     deps.log.warn({ job: job.id, kind: job.kind, attempts: job.attempts }, message);
   }
@@ -74,7 +80,12 @@ export function createJobWorker(deps: Deps, options: JobWorkerOptions = {}): Job
     const token = job.lockToken!;
     const kind = kinds[job.kind];
     if (!kind) return fail(job, token, `No handler for jobs of kind ${job.kind}.`);
-    if (job.attempts > maxAttempts) return fail(job, token, `The job was given up after ${maxAttempts} attempts; what its committed batches did stays done.`);
+    if (job.attempts > maxAttempts)
+      return fail(
+        job,
+        token,
+        `The job was given up after ${maxAttempts} attempts; what its committed batches did stays done.`,
+      );
     let batches = 0;
     try {
       for (;;) {
@@ -110,10 +121,32 @@ export function createJobWorker(deps: Deps, options: JobWorkerOptions = {}): Job
       const realNow = deps.clock.now();
       const last = job.attempts >= maxAttempts;
       deps.log.error({ err: error, job: job.id, kind: job.kind, attempts: job.attempts }, 'job batch failed');
-      await updateClaimedJob(deps.db, job, token, last
-        ? { status: 'failed', lockedUntil: null, lockToken: null, updated: realNow, completedAt: realNow, input: droppedInput, error: { code: 'internal_error', message: `The job failed ${maxAttempts} times; what its committed batches did stays done.` } }
-        : { lockedUntil: null, lockToken: null, updated: realNow, runAfter: new Date(realNow.getTime() + retryDelayMs(job.attempts)) },
-      ).catch((releaseError: unknown) => deps.log.error({ err: releaseError, job: job.id }, 'could not release the job; its claim will expire'));
+      await updateClaimedJob(
+        deps.db,
+        job,
+        token,
+        last
+          ? {
+              status: 'failed',
+              lockedUntil: null,
+              lockToken: null,
+              updated: realNow,
+              completedAt: realNow,
+              input: droppedInput,
+              error: {
+                code: 'internal_error',
+                message: `The job failed ${maxAttempts} times; what its committed batches did stays done.`,
+              },
+            }
+          : {
+              lockedUntil: null,
+              lockToken: null,
+              updated: realNow,
+              runAfter: new Date(realNow.getTime() + retryDelayMs(job.attempts)),
+            },
+      ).catch((releaseError: unknown) =>
+        deps.log.error({ err: releaseError, job: job.id }, 'could not release the job; its claim will expire'),
+      );
     }
   }
 

@@ -1,4 +1,5 @@
-const instantPattern = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+const instantPattern =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 /**
  * An ISO 8601 date (`2026-09-01`, midnight UTC) or date-time with an offset or `Z`, or null.
@@ -9,7 +10,12 @@ export function parseIsoInstant(value: string): Date | null {
   const match = instantPattern.exec(value);
   if (!match) return null;
   const [, y, mo, d, h = '0', mi = '0', s = '0', , zone] = match;
-  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d),
+    hour = Number(h),
+    minute = Number(mi),
+    second = Number(s);
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
   const calendar = new Date(Date.UTC(year, month - 1, day));
   if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return null;

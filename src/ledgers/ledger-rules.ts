@@ -64,9 +64,18 @@ export interface MovementFigures {
 }
 
 /** What a movement still surely counts (`remainingMin`) and may count (`remainingMax`): a pending reservation is 0 to its amount. */
-export function remaining(entry: MovementFigures, now: Date): { min: { distanceSales: number; electronicServices: number }; max: { distanceSales: number; electronicServices: number } } {
+export function remaining(
+  entry: MovementFigures,
+  now: Date,
+): {
+  min: { distanceSales: number; electronicServices: number };
+  max: { distanceSales: number; electronicServices: number };
+} {
   const zero = { distanceSales: 0, electronicServices: 0 };
-  const left = { distanceSales: entry.distanceSales - entry.correctedDistanceSales, electronicServices: entry.electronicServices - entry.correctedElectronicServices };
+  const left = {
+    distanceSales: entry.distanceSales - entry.correctedDistanceSales,
+    electronicServices: entry.electronicServices - entry.correctedElectronicServices,
+  };
   if (entry.kind === 'opening' || entry.kind === 'adjustment') return { min: left, max: left };
   if (entry.kind === 'reservation') {
     const state = reservationState(entry, now);
@@ -76,7 +85,10 @@ export function remaining(entry: MovementFigures, now: Date): { min: { distanceS
   return { min: zero, max: zero };
 }
 
-export function reservationState(entry: Pick<MovementFigures, 'state' | 'expiresAt'>, now: Date): 'reserved' | 'counted' | 'released' | 'expired' {
+export function reservationState(
+  entry: Pick<MovementFigures, 'state' | 'expiresAt'>,
+  now: Date,
+): 'reserved' | 'counted' | 'released' | 'expired' {
   if (entry.state === 'reserved' && entry.expiresAt && entry.expiresAt.getTime() <= now.getTime()) return 'expired';
   return (entry.state ?? 'released') as 'reserved' | 'counted' | 'released';
 }

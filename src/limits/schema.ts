@@ -2,11 +2,15 @@ import { integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant } from '../db/columns.js';
 
 /** One counter per bucket (a key, or a key and a route) per fixed UTC window. */
-export const rateWindows = pgTable('rate_windows', {
-  bucket: text('bucket').notNull(),
-  windowStart: instant('window_start').notNull(),
-  count: integer('count').notNull(),
-}, (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })]);
+export const rateWindows = pgTable(
+  'rate_windows',
+  {
+    bucket: text('bucket').notNull(),
+    windowStart: instant('window_start').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);
 
 /** Failed authentications per client address, for the brute-force block. */
 export const authFailures = pgTable('auth_failures', {
@@ -17,9 +21,13 @@ export const authFailures = pgTable('auth_failures', {
 });
 
 /** Live usage per company and calendar month (UTC), against the plan's monthly quota. */
-export const usageCounters = pgTable('usage_counters', {
-  companyId: text('company_id').notNull(),
-  period: text('period').notNull(),
-  metric: text('metric').notNull(),
-  count: integer('count').notNull(),
-}, (t) => [primaryKey({ columns: [t.companyId, t.period, t.metric] })]);
+export const usageCounters = pgTable(
+  'usage_counters',
+  {
+    companyId: text('company_id').notNull(),
+    period: text('period').notNull(),
+    metric: text('metric').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.period, t.metric] })],
+);

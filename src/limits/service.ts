@@ -48,10 +48,18 @@ export async function countRequest(deps: Pick<Deps, 'fast'>, check: RateCheck, n
   const [count = 0, routeCount = 0] = await countHits(deps.fast.pool, hits);
   const state: RateState = { limit, remaining: Math.max(0, limit - count), reset: unixSeconds(minute.end) };
   if (count > limit) {
-    throw rateLimitExceeded(`More than ${limit} requests in this minute for this key (plan ${check.plan}).`, secondsUntil(minute.end, now), state);
+    throw rateLimitExceeded(
+      `More than ${limit} requests in this minute for this key (plan ${check.plan}).`,
+      secondsUntil(minute.end, now),
+      state,
+    );
   }
   if (route && routeWindow && routeCount > route.max) {
-    throw rateLimitExceeded(`More than ${route.max} calls per ${route.per} to this endpoint for this key in live mode.`, secondsUntil(routeWindow.end, now), state);
+    throw rateLimitExceeded(
+      `More than ${route.max} calls per ${route.per} to this endpoint for this key in live mode.`,
+      secondsUntil(routeWindow.end, now),
+      state,
+    );
   }
   return state;
 }
@@ -69,7 +77,11 @@ function rateLimitExceeded(detail: string, retryAfter: number, state: RateState)
 }
 
 /** Records a failed authentication; returns the seconds to wait when the address is now blocked. */
-export async function registerAuthFailure(deps: Pick<Deps, 'fast' | 'config'>, ip: string, now: Date): Promise<number | null> {
+export async function registerAuthFailure(
+  deps: Pick<Deps, 'fast' | 'config'>,
+  ip: string,
+  now: Date,
+): Promise<number | null> {
   const { authFailureLimit, authFailureWindowSeconds, authBlockSeconds } = deps.config;
   const blockedUntil = await recordAuthFailure(deps.fast.db, ip, now, {
     limit: authFailureLimit,
@@ -85,7 +97,14 @@ export type QuotaMetric = 'documents';
  * Consumes live monthly quota inside the caller's transaction, so a refused or rolled-back
  * operation consumes nothing. Test-mode operations never count (Limits, rule 2).
  */
-export async function consumeMonthlyQuota(tx: Executor, scope: Scope, plan: PlanName, metric: QuotaMetric, now: Date, amount = 1): Promise<void> {
+export async function consumeMonthlyQuota(
+  tx: Executor,
+  scope: Scope,
+  plan: PlanName,
+  metric: QuotaMetric,
+  now: Date,
+  amount = 1,
+): Promise<void> {
   if (!scope.livemode) return;
   const limit = plans[plan].monthlyQuota;
   const period = usagePeriod(now);
@@ -94,7 +113,11 @@ export async function consumeMonthlyQuota(tx: Executor, scope: Scope, plan: Plan
   }
 }
 
-export async function monthlyUsage(deps: Pick<Deps, 'pool'>, companyId: string, now: Date): Promise<{ period: string; counts: Record<string, number> }> {
+export async function monthlyUsage(
+  deps: Pick<Deps, 'pool'>,
+  companyId: string,
+  now: Date,
+): Promise<{ period: string; counts: Record<string, number> }> {
   const period = usagePeriod(now);
   return { period, counts: await readUsage(deps.pool, companyId, period) };
 }

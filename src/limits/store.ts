@@ -26,7 +26,10 @@ export async function countHits(pool: pg.Pool, hits: WindowHit[]): Promise<numbe
 }
 
 export async function deleteWindowsBefore(db: Executor, before: Date): Promise<number> {
-  const rows = await db.delete(rateWindows).where(lt(rateWindows.windowStart, before)).returning({ bucket: rateWindows.bucket });
+  const rows = await db
+    .delete(rateWindows)
+    .where(lt(rateWindows.windowStart, before))
+    .returning({ bucket: rateWindows.bucket });
   return rows.length;
 }
 
@@ -41,7 +44,12 @@ export interface FailurePolicy {
  * opens at the first failure; the failure past `limit` inside it blocks the address for
  * `blockSeconds`; a block is never extended, and once lifted the count starts again.
  */
-export async function recordAuthFailure(db: Executor, ip: string, now: Date, policy: FailurePolicy): Promise<Date | null> {
+export async function recordAuthFailure(
+  db: Executor,
+  ip: string,
+  now: Date,
+  policy: FailurePolicy,
+): Promise<Date | null> {
   const f = authFailures;
   const at = sql`${now.toISOString()}::timestamptz`;
   const blocked = sql`(${f.blockedUntil} is not null and ${f.blockedUntil} > ${at})`;
@@ -66,7 +74,14 @@ export async function recordAuthFailure(db: Executor, ip: string, now: Date, pol
 }
 
 /** Adds `amount` to a usage counter unless that would pass `limit`; false when refused. */
-export async function consumeUsage(db: Executor, companyId: string, period: string, metric: string, amount: number, limit: number): Promise<boolean> {
+export async function consumeUsage(
+  db: Executor,
+  companyId: string,
+  period: string,
+  metric: string,
+  amount: number,
+  limit: number,
+): Promise<boolean> {
   if (amount > limit) return false;
   const rows = await db
     .insert(usageCounters)

@@ -16,9 +16,24 @@ export interface EmailMessage {
  * (sandbox rule); so are e-mails without a recipient or without an SMTP server. The others are
  * sent after the commit by `sendPendingEmails`.
  */
-export async function queueEmail(tx: Executor, scope: Scope, message: EmailMessage, now: Date, canSend: boolean): Promise<void> {
+export async function queueEmail(
+  tx: Executor,
+  scope: Scope,
+  message: EmailMessage,
+  now: Date,
+  canSend: boolean,
+): Promise<void> {
   const status = scope.livemode && message.to && canSend ? 'pending' : 'logged';
-  await tx.insert(emails).values({ ...scope, id: newId('email', now), to: message.to, subject: message.subject, body: message.body, status, error: null, created: now });
+  await tx.insert(emails).values({
+    ...scope,
+    id: newId('email', now),
+    to: message.to,
+    subject: message.subject,
+    body: message.body,
+    status,
+    error: null,
+    created: now,
+  });
 }
 
 export async function sendPendingEmails(deps: Pick<Deps, 'db' | 'mailer' | 'log'>): Promise<number> {
@@ -31,7 +46,10 @@ export async function sendPendingEmails(deps: Pick<Deps, 'db' | 'mailer' | 'log'
       await deps.db.update(emails).set({ status: 'sent' }).where(where);
     } catch (error) {
       deps.log.warn({ err: error, email: email.id }, 'e-mail not sent');
-      await deps.db.update(emails).set({ status: 'failed', error: (error as Error).message.slice(0, 500) }).where(where);
+      await deps.db
+        .update(emails)
+        .set({ status: 'failed', error: (error as Error).message.slice(0, 500) })
+        .where(where);
     }
   }
   return pending.length;

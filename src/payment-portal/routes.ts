@@ -14,17 +14,29 @@ import { paymentPage } from './page.js';
  */
 export async function paymentPortalRoutes(app: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  typed.get('/pay/:token', {
-    schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 100 }) }) },
-  }, async (request, reply) => {
-    const row = await documentOfPortalToken(deps, request.params.token);
-    if (!row || row.kind !== 'invoice' || row.documentStatus !== 'finalized') throw refuse('not_found', 'No payment page at this address: the link is wrong or the invoice was withdrawn.');
-    if (!row.livemode) throw new ApiError('sandbox_payment_unavailable', { status: 409 });
-    const company = await getCompany(deps, row.companyId);
-    const due = amountDueOf(row) ?? 0;
-    const html = paymentPage({
-      seller: company.name, number: row.number!, issueDate: row.issueDate, dueDate: row.dueDate, total: euros(row.total ?? 0), amountDue: euros(due), currency: row.currency, paid: due === 0,
-    });
-    return sendPublicPage(reply, html);
-  });
+  typed.get(
+    '/pay/:token',
+    {
+      schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 100 }) }) },
+    },
+    async (request, reply) => {
+      const row = await documentOfPortalToken(deps, request.params.token);
+      if (!row || row.kind !== 'invoice' || row.documentStatus !== 'finalized')
+        throw refuse('not_found', 'No payment page at this address: the link is wrong or the invoice was withdrawn.');
+      if (!row.livemode) throw new ApiError('sandbox_payment_unavailable', { status: 409 });
+      const company = await getCompany(deps, row.companyId);
+      const due = amountDueOf(row) ?? 0;
+      const html = paymentPage({
+        seller: company.name,
+        number: row.number!,
+        issueDate: row.issueDate,
+        dueDate: row.dueDate,
+        total: euros(row.total ?? 0),
+        amountDue: euros(due),
+        currency: row.currency,
+        paid: due === 0,
+      });
+      return sendPublicPage(reply, html);
+    },
+  );
 }

@@ -7,21 +7,29 @@ import { getPayment, listInvoicePayments, listPayments, paymentCreateBody, recor
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const paymentSchema = Type.Object({
-  id: Type.String({ description: 'Prefix `pay_`.' }),
-  object: Type.Literal('payment'),
-  livemode: Type.Boolean(),
-  invoiceId: Type.String(),
-  amount: Type.Integer({ description: 'Cents.' }),
-  currency: Type.String(),
-  method: Type.String(),
-  reference: nullable(Type.String()),
-  paidAt: Type.String(),
-  recorded_by: Type.String({ description: '`api`.' }),
-  fr212: nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'Collection state of the payment statement (e-reporting): `state`, `sentAt`, `lastErrorCode`, `updatedAt`. Null until the e-reporting capability fills it.' })),
-  metadata: Type.Record(Type.String(), Type.Unknown()),
-  created: Type.String(),
-}, { $id: 'Payment' });
+export const paymentSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Prefix `pay_`.' }),
+    object: Type.Literal('payment'),
+    livemode: Type.Boolean(),
+    invoiceId: Type.String(),
+    amount: Type.Integer({ description: 'Cents.' }),
+    currency: Type.String(),
+    method: Type.String(),
+    reference: nullable(Type.String()),
+    paidAt: Type.String(),
+    recorded_by: Type.String({ description: '`api`.' }),
+    fr212: nullable(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Collection state of the payment statement (e-reporting): `state`, `sentAt`, `lastErrorCode`, `updatedAt`. Null until the e-reporting capability fills it.',
+      }),
+    ),
+    metadata: Type.Record(Type.String(), Type.Unknown()),
+    created: Type.String(),
+  },
+  { $id: 'Payment' },
+);
 
 const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Payments'];
@@ -29,46 +37,69 @@ const tags = ['Payments'];
 export async function paymentRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post('/payments', {
-    config: { access: 'payments:write' },
-    schema: {
-      tags,
-      summary: 'Record a payment on an invoice',
-      description: 'Moves the invoice\'s `paymentStatus` and summary (paid before approval stays paid; a rejected invoice paid in full is `paid`, its transmission stays `rejected`). Events: `payment.created`, `payment.received` (amounts in euros), and `invoice.paid` or `invoice.partially_paid`.',
-      body: paymentCreateBody,
-      response: { 201: Type.Ref('Payment') },
+  app.post(
+    '/payments',
+    {
+      config: { access: 'payments:write' },
+      schema: {
+        tags,
+        summary: 'Record a payment on an invoice',
+        description:
+          "Moves the invoice's `paymentStatus` and summary (paid before approval stays paid; a rejected invoice paid in full is `paid`, its transmission stays `rejected`). Events: `payment.created`, `payment.received` (amounts in euros), and `invoice.paid` or `invoice.partially_paid`.",
+        body: paymentCreateBody,
+        response: { 201: Type.Ref('Payment') },
+      },
     },
-  }, async (request, reply) => reply.code(201).send(await recordPayment(deps, callContext(request), request.body)));
+    async (request, reply) => reply.code(201).send(await recordPayment(deps, callContext(request), request.body)),
+  );
 
-  app.get('/payments', {
-    config: { access: 'payments:read' },
-    schema: {
-      tags,
-      summary: 'List payments, newest first',
-      querystring: Type.Object({ ...paginationQuery, invoiceId: Type.Optional(Type.String({ maxLength: 255 })) }, { additionalProperties: false }),
-      response: { 200: listEnvelopeSchema(Type.Ref('Payment')) },
+  app.get(
+    '/payments',
+    {
+      config: { access: 'payments:read' },
+      schema: {
+        tags,
+        summary: 'List payments, newest first',
+        querystring: Type.Object(
+          { ...paginationQuery, invoiceId: Type.Optional(Type.String({ maxLength: 255 })) },
+          { additionalProperties: false },
+        ),
+        response: { 200: listEnvelopeSchema(Type.Ref('Payment')) },
+      },
     },
-  }, async (request) => {
-    const { limit = 25, starting_after, invoiceId } = request.query;
-    return listPayments(deps, authOf(request).scope, { limit, startingAfter: starting_after }, { invoiceId });
-  });
-
-  app.get('/payments/:id', {
-    config: { access: 'payments:read' },
-    schema: { tags, summary: 'Retrieve a payment', params: idParams, response: { 200: Type.Ref('Payment') } },
-  }, async (request) => getPayment(deps, authOf(request).scope, request.params.id));
-
-  app.get('/invoices/:id/payments', {
-    config: { access: 'payments:read' },
-    schema: {
-      tags,
-      summary: 'The payments of an invoice, newest first, each with its current `fr212`',
-      params: idParams,
-      querystring: Type.Object(paginationQuery, { additionalProperties: false }),
-      response: { 200: listEnvelopeSchema(Type.Ref('Payment')) },
+    async (request) => {
+      const { limit = 25, starting_after, invoiceId } = request.query;
+      return listPayments(deps, authOf(request).scope, { limit, startingAfter: starting_after }, { invoiceId });
     },
-  }, async (request) => {
-    const { limit = 25, starting_after } = request.query;
-    return listInvoicePayments(deps, authOf(request).scope, request.params.id, { limit, startingAfter: starting_after });
-  });
+  );
+
+  app.get(
+    '/payments/:id',
+    {
+      config: { access: 'payments:read' },
+      schema: { tags, summary: 'Retrieve a payment', params: idParams, response: { 200: Type.Ref('Payment') } },
+    },
+    async (request) => getPayment(deps, authOf(request).scope, request.params.id),
+  );
+
+  app.get(
+    '/invoices/:id/payments',
+    {
+      config: { access: 'payments:read' },
+      schema: {
+        tags,
+        summary: 'The payments of an invoice, newest first, each with its current `fr212`',
+        params: idParams,
+        querystring: Type.Object(paginationQuery, { additionalProperties: false }),
+        response: { 200: listEnvelopeSchema(Type.Ref('Payment')) },
+      },
+    },
+    async (request) => {
+      const { limit = 25, starting_after } = request.query;
+      return listInvoicePayments(deps, authOf(request).scope, request.params.id, {
+        limit,
+        startingAfter: starting_after,
+      });
+    },
+  );
 }

@@ -2,24 +2,28 @@ import { bigint, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-
 import { instant, tenantColumns } from '../db/columns.js';
 
 /** Payments recorded on invoices (`pay_`): money in, in cents. */
-export const payments = pgTable('payments', {
-  ...tenantColumns(),
-  id: text('id').notNull(),
-  invoiceId: text('invoice_id').notNull(),
-  amount: bigint('amount', { mode: 'number' }).notNull(),
-  currency: text('currency').notNull(),
-  /** `transfer`, `card`, `cash`, `check`, `direct_debit`, `other`. */
-  method: text('method').notNull(),
-  reference: text('reference'),
-  paidAt: instant('paid_at').notNull(),
-  /** Who recorded it: `api` (the card provider's collections come later). */
-  recordedBy: text('recorded_by').notNull(),
-  /** The collection state of the payment statement (e-reporting); null until that capability fills it. */
-  fr212: jsonb('fr212').$type<Record<string, unknown> | null>(),
-  metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
-  created: instant('created').notNull(),
-}, (t) => [
-  primaryKey({ columns: [t.companyId, t.id] }),
-  index('payments_list').on(t.companyId, t.livemode, t.id),
-  index('payments_by_invoice').on(t.companyId, t.livemode, t.invoiceId, t.id),
-]);
+export const payments = pgTable(
+  'payments',
+  {
+    ...tenantColumns(),
+    id: text('id').notNull(),
+    invoiceId: text('invoice_id').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    /** `transfer`, `card`, `cash`, `check`, `direct_debit`, `other`. */
+    method: text('method').notNull(),
+    reference: text('reference'),
+    paidAt: instant('paid_at').notNull(),
+    /** Who recorded it: `api` (the card provider's collections come later). */
+    recordedBy: text('recorded_by').notNull(),
+    /** The collection state of the payment statement (e-reporting); null until that capability fills it. */
+    fr212: jsonb('fr212').$type<Record<string, unknown> | null>(),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
+    created: instant('created').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    index('payments_list').on(t.companyId, t.livemode, t.id),
+    index('payments_by_invoice').on(t.companyId, t.livemode, t.invoiceId, t.id),
+  ],
+);

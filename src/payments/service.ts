@@ -51,33 +51,76 @@ export function toPayment(row: PaymentRow): Payment {
   };
 }
 
-export const paymentCreateBody = Type.Object({
-  invoiceId: Type.String({ minLength: 1, maxLength: 255, description: 'The finalized invoice paid (`inv_`).' }),
-  amount: Type.Number({ description: 'Cents, a positive integer, at most what is still due (`invalid_payment_amount`, `payment_exceeds_amount_due`).' }),
-  method: Type.Optional(Type.Union(paymentMethods.map((method) => Type.Literal(method)), { description: 'Default `transfer`.' })),
-  reference: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 200, description: 'The bank reference, cheque number...' })),
-  paidAt: Type.Optional(Type.String({ maxLength: 40, description: 'When the money was received: an ISO 8601 date or date-time; default now.' })),
-  currency: Type.Optional(Type.Literal('EUR')),
-  livemode: Type.Optional(Type.Boolean({ description: 'The environment the payment belongs to, when the caller states it: it must be the key\'s (`livemode_mismatch`).' })),
-  metadata: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object', maxProperties: 50, propertyNames: { maxLength: 40 } })),
-}, { additionalProperties: false });
+export const paymentCreateBody = Type.Object(
+  {
+    invoiceId: Type.String({ minLength: 1, maxLength: 255, description: 'The finalized invoice paid (`inv_`).' }),
+    amount: Type.Number({
+      description:
+        'Cents, a positive integer, at most what is still due (`invalid_payment_amount`, `payment_exceeds_amount_due`).',
+    }),
+    method: Type.Optional(
+      Type.Union(
+        paymentMethods.map((method) => Type.Literal(method)),
+        { description: 'Default `transfer`.' },
+      ),
+    ),
+    reference: Type.Optional(
+      Type.Unsafe<string | null>({
+        type: ['string', 'null'],
+        maxLength: 200,
+        description: 'The bank reference, cheque number...',
+      }),
+    ),
+    paidAt: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: 'When the money was received: an ISO 8601 date or date-time; default now.',
+      }),
+    ),
+    currency: Type.Optional(Type.Literal('EUR')),
+    livemode: Type.Optional(
+      Type.Boolean({
+        description:
+          "The environment the payment belongs to, when the caller states it: it must be the key's (`livemode_mismatch`).",
+      }),
+    ),
+    metadata: Type.Optional(
+      Type.Unsafe<Record<string, unknown>>({ type: 'object', maxProperties: 50, propertyNames: { maxLength: 40 } }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export type PaymentInput = Static<typeof paymentCreateBody>;
 
 function paidAtOf(value: string | undefined, now: Date): Date {
   if (value === undefined) return now;
   const parsed = parseIsoInstant(value);
-  if (!parsed) throw refuse('invalid_field_value', '`paidAt` must be an ISO 8601 date (2026-09-01) or date-time with its offset.', { param: 'paidAt' });
-  if (parsed.getTime() > now.getTime() + 60_000) throw refuse('invalid_field_value', '`paidAt` is in the future: record a payment once it is received.', { param: 'paidAt' });
+  if (!parsed)
+    throw refuse(
+      'invalid_field_value',
+      '`paidAt` must be an ISO 8601 date (2026-09-01) or date-time with its offset.',
+      { param: 'paidAt' },
+    );
+  if (parsed.getTime() > now.getTime() + 60_000)
+    throw refuse('invalid_field_value', '`paidAt` is in the future: record a payment once it is received.', {
+      param: 'paidAt',
+    });
   return parsed;
 }
 
 export async function recordPayment(deps: Pick<Deps, 'db'>, ctx: CallContext, input: PaymentInput): Promise<Payment> {
   if (input.livemode !== undefined && input.livemode !== ctx.scope.livemode) {
-    throw refuse('livemode_mismatch', `The payment declares livemode ${input.livemode}, but this ${ctx.scope.livemode ? 'live' : 'test'} key records payments of ${ctx.scope.livemode ? 'live' : 'test'} invoices only.`, { param: 'livemode' });
+    throw refuse(
+      'livemode_mismatch',
+      `The payment declares livemode ${input.livemode}, but this ${ctx.scope.livemode ? 'live' : 'test'} key records payments of ${ctx.scope.livemode ? 'live' : 'test'} invoices only.`,
+      { param: 'livemode' },
+    );
   }
-  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new ApiError('invalid_payment_amount', { param: 'amount' });
-  if (Buffer.byteLength(JSON.stringify(input.metadata ?? {}), 'utf8') > 8192) throw refuse('validation_error', '`metadata` is at most 8192 bytes of JSON.', { param: 'metadata' });
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
+    throw new ApiError('invalid_payment_amount', { param: 'amount' });
+  if (Buffer.byteLength(JSON.stringify(input.metadata ?? {}), 'utf8') > 8192)
+    throw refuse('validation_error', '`metadata` is at most 8192 bytes of JSON.', { param: 'metadata' });
   const row: PaymentRow = {
     ...ctx.scope,
     id: newId('payment', ctx.now),
@@ -94,7 +137,13 @@ export async function recordPayment(deps: Pick<Deps, 'db'>, ctx: CallContext, in
   };
   await inTransaction(deps.db, ctx, async (tx) => {
     await insertPayments(tx, [row]);
-    await recordEvent(tx, ctx, 'payment.created', { invoiceId: row.invoiceId, paymentId: row.id, amount: euros(row.amount), method: row.method }, ctx.now);
+    await recordEvent(
+      tx,
+      ctx,
+      'payment.created',
+      { invoiceId: row.invoiceId, paymentId: row.id, amount: euros(row.amount), method: row.method },
+      ctx.now,
+    );
     await collectPayment(tx, ctx, row.invoiceId, row.amount, row.id);
   });
   return toPayment(row);
@@ -106,13 +155,23 @@ export async function getPayment(deps: Pick<Deps, 'db'>, scope: Scope, id: strin
   return toPayment(row);
 }
 
-export async function listPayments(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest, filters: { invoiceId?: string | undefined }): Promise<ListEnvelope<Payment>> {
+export async function listPayments(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  page: PageRequest,
+  filters: { invoiceId?: string | undefined },
+): Promise<ListEnvelope<Payment>> {
   const rows = await pagePayments(deps.db, scope, page, filters);
   return toListEnvelope(rows, page, '/v1/payments', (row) => row.id, toPayment);
 }
 
 /** `GET /v1/invoices/:id/payments`: each with its current `fr212`. */
-export async function listInvoicePayments(deps: Pick<Deps, 'db' | 'config'>, scope: Scope, invoiceId: string, page: PageRequest): Promise<ListEnvelope<Payment>> {
+export async function listInvoicePayments(
+  deps: Pick<Deps, 'db' | 'config'>,
+  scope: Scope,
+  invoiceId: string,
+  page: PageRequest,
+): Promise<ListEnvelope<Payment>> {
   await getInvoiceDocument(deps, scope, 'invoice', invoiceId);
   const rows = await pagePayments(deps.db, scope, page, { invoiceId });
   return toListEnvelope(rows, page, `/v1/invoices/${invoiceId}/payments`, (row) => row.id, toPayment);
@@ -130,8 +189,18 @@ export type { PaymentRow } from './store.js';
 export async function seedPaymentFixtures(tx: Executor, scope: Scope, fixtures: FixturePayment[]): Promise<number> {
   if (scope.livemode) throw new Error('fixtures are for the sandbox only');
   const rows: PaymentRow[] = fixtures.map((fixture, index) => ({
-    ...scope, id: fixtureId('payment', scope.companyId, fixture.name, fixtures.length - index), invoiceId: fixture.invoiceId, amount: fixture.amount, currency: 'EUR',
-    method: fixture.method, reference: null, paidAt: fixture.paidAt, recordedBy: 'api', fr212: null, metadata: { fixture: fixture.name }, created: fixture.paidAt,
+    ...scope,
+    id: fixtureId('payment', scope.companyId, fixture.name, fixtures.length - index),
+    invoiceId: fixture.invoiceId,
+    amount: fixture.amount,
+    currency: 'EUR',
+    method: fixture.method,
+    reference: null,
+    paidAt: fixture.paidAt,
+    recordedBy: 'api',
+    fr212: null,
+    metadata: { fixture: fixture.name },
+    created: fixture.paidAt,
   }));
   await insertPayments(tx, rows);
   return rows.length;

@@ -12,11 +12,20 @@ export async function insertPayments(db: Executor, rows: PaymentRow[]): Promise<
 }
 
 export async function findPayment(db: Executor, scope: Scope, id: string): Promise<PaymentRow | undefined> {
-  const [row] = await db.select().from(payments).where(and(inScope(payments, scope), eq(payments.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(inScope(payments, scope), eq(payments.id, id)))
+    .limit(1);
   return row;
 }
 
-export async function pagePayments(db: Executor, scope: Scope, page: PageRequest, filters: { invoiceId?: string | undefined }): Promise<PaymentRow[]> {
+export async function pagePayments(
+  db: Executor,
+  scope: Scope,
+  page: PageRequest,
+  filters: { invoiceId?: string | undefined },
+): Promise<PaymentRow[]> {
   const where = filters.invoiceId !== undefined ? eq(payments.invoiceId, filters.invoiceId) : undefined;
   // A cursor must be a payment of the same list: of that invoice when the list is an invoice's.
   return keysetPage(db, payments, scope, page, { where, visible: where });

@@ -8,7 +8,14 @@ import { canonicalJson } from '../kernel/canonical-json.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import { normalizeUnitPrice } from './unit-price.js';
 import type { UnitCode } from './units.js';
-import { deleteScopeProducts, findProduct, insertProducts, pageProducts, updateProduct as updateProductRow, type ProductRow } from './store.js';
+import {
+  deleteScopeProducts,
+  findProduct,
+  insertProducts,
+  pageProducts,
+  updateProduct as updateProductRow,
+  type ProductRow,
+} from './store.js';
 
 export const productNatures = ['goods', 'services', 'electronic_service'] as const;
 export type ProductNature = (typeof productNatures)[number];
@@ -47,7 +54,10 @@ export interface ProductInput {
   metadata?: Record<string, unknown>;
 }
 
-type ProductFields = Pick<ProductRow, 'name' | 'description' | 'unitPrice' | 'unit' | 'nature' | 'vatCategory' | 'metadata'>;
+type ProductFields = Pick<
+  ProductRow,
+  'name' | 'description' | 'unitPrice' | 'unit' | 'nature' | 'vatCategory' | 'metadata'
+>;
 
 export const maxMetadataBytes = 8192;
 
@@ -75,10 +85,16 @@ function checkProduct(fields: ProductFields): ProductFields {
   if (name === '') throw refuse('validation_error', '`name` must not be blank.', { param: 'name' });
   const unitPrice = normalizeUnitPrice(fields.unitPrice);
   if (unitPrice === null) {
-    throw refuse('validation_error', '`unitPrice` is a decimal string, at most 12 digits before the point and 6 after, without sign or exponent, e.g. "12.50".', { param: 'unitPrice' });
+    throw refuse(
+      'validation_error',
+      '`unitPrice` is a decimal string, at most 12 digits before the point and 6 after, without sign or exponent, e.g. "12.50".',
+      { param: 'unitPrice' },
+    );
   }
   if (Buffer.byteLength(JSON.stringify(fields.metadata), 'utf8') > maxMetadataBytes) {
-    throw refuse('validation_error', `\`metadata\` is at most ${maxMetadataBytes} bytes of JSON.`, { param: 'metadata' });
+    throw refuse('validation_error', `\`metadata\` is at most ${maxMetadataBytes} bytes of JSON.`, {
+      param: 'metadata',
+    });
   }
   const description = fields.description?.trim() ? fields.description.trim() : null;
   return { ...fields, name, description, unitPrice };
@@ -100,7 +116,11 @@ function fieldsOf(input: Required<Pick<ProductInput, 'name' | 'unitPrice' | 'nat
   };
 }
 
-export async function createProduct(deps: Pick<Deps, 'db'>, ctx: CallContext, input: Required<Pick<ProductInput, 'name' | 'unitPrice' | 'nature'>> & ProductInput): Promise<Product> {
+export async function createProduct(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  input: Required<Pick<ProductInput, 'name' | 'unitPrice' | 'nature'>> & ProductInput,
+): Promise<Product> {
   const row = productRow(checkProduct(fieldsOf(input)), ctx.scope, ctx.now);
   await inTransaction(deps.db, ctx, (tx) => insertProducts(tx, [row]));
   return toProduct(row);
@@ -120,20 +140,39 @@ export async function getProduct(deps: Pick<Deps, 'db'>, scope: Scope, id: strin
   return toProduct(row);
 }
 
-export async function listProducts(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest, filters: { nature?: ProductNature | undefined }): Promise<ListEnvelope<Product>> {
+export async function listProducts(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  page: PageRequest,
+  filters: { nature?: ProductNature | undefined },
+): Promise<ListEnvelope<Product>> {
   const rows = await pageProducts(deps.db, scope, page, filters);
   return toListEnvelope(rows, page, '/v1/products', (row) => row.id, toProduct);
 }
 
 /** Absent fields are kept, `description: null` clears it, `metadata` is replaced whole. */
-export async function updateProduct(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string, input: ProductInput): Promise<Product> {
+export async function updateProduct(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+  input: ProductInput,
+): Promise<Product> {
   const row = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findProduct(tx, ctx.scope, id, true);
     if (!current) throw productNotFound(id);
     if (current.deletedAt) throw productDeleted(id);
-    const stored: ProductFields = { name: current.name, description: current.description, unitPrice: current.unitPrice, unit: current.unit, nature: current.nature, vatCategory: current.vatCategory, metadata: current.metadata };
+    const stored: ProductFields = {
+      name: current.name,
+      description: current.description,
+      unitPrice: current.unitPrice,
+      unit: current.unit,
+      nature: current.nature,
+      vatCategory: current.vatCategory,
+      metadata: current.metadata,
+    };
     const merged = { ...stored };
-    for (const [key, value] of Object.entries(input)) if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+    for (const [key, value] of Object.entries(input))
+      if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
     const fields = checkProduct(merged);
     if (canonicalJson(fields) === canonicalJson(stored)) return current;
     return (await updateProductRow(tx, ctx.scope, id, { ...fields, updated: ctx.now }))!;
@@ -141,7 +180,11 @@ export async function updateProduct(deps: Pick<Deps, 'db'>, ctx: CallContext, id
   return toProduct(row);
 }
 
-export async function deleteProduct(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string): Promise<{ id: string; object: 'product'; deleted: true }> {
+export async function deleteProduct(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+): Promise<{ id: string; object: 'product'; deleted: true }> {
   await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findProduct(tx, ctx.scope, id, true);
     if (!current) throw productNotFound(id);

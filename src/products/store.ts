@@ -16,19 +16,41 @@ export async function insertProducts(db: Executor, rows: ProductRow[]): Promise<
 }
 
 /** A product of the scope, deleted or not (a deleted one stays readable). */
-export async function findProduct(db: Executor, scope: Scope, id: string, forUpdate = false): Promise<ProductRow | undefined> {
+export async function findProduct(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  forUpdate = false,
+): Promise<ProductRow | undefined> {
   const query = db.select().from(products).where(ofProduct(scope, id)).limit(1);
   const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }
 
-export async function updateProduct(db: Executor, scope: Scope, id: string, changes: Partial<ProductRow>): Promise<ProductRow | undefined> {
-  const [row] = await db.update(products).set(changes).where(and(ofProduct(scope, id), notDeleted)).returning();
+export async function updateProduct(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  changes: Partial<ProductRow>,
+): Promise<ProductRow | undefined> {
+  const [row] = await db
+    .update(products)
+    .set(changes)
+    .where(and(ofProduct(scope, id), notDeleted))
+    .returning();
   return row;
 }
 
-export async function pageProducts(db: Executor, scope: Scope, page: PageRequest, filters: { nature?: string | undefined }): Promise<ProductRow[]> {
-  return keysetPage(db, products, scope, page, { where: filters.nature ? eq(products.nature, filters.nature) : undefined, visible: notDeleted });
+export async function pageProducts(
+  db: Executor,
+  scope: Scope,
+  page: PageRequest,
+  filters: { nature?: string | undefined },
+): Promise<ProductRow[]> {
+  return keysetPage(db, products, scope, page, {
+    where: filters.nature ? eq(products.nature, filters.nature) : undefined,
+    visible: notDeleted,
+  });
 }
 
 export async function deleteScopeProducts(db: Executor, scope: Scope): Promise<number> {

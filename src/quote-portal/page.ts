@@ -14,7 +14,10 @@ const states: Record<string, string> = {
 };
 
 export function quotePage({ seller, quote }: QuoteView): string {
-  const rows: Html[] = quote.lines.map((line) => html`<tr><td>${line.description}</td><td class="n">${line.quantity}</td><td class="n">${line.unitPrice}</td><td class="n">${euros(line.netAmount)}</td></tr>`);
+  const rows: Html[] = quote.lines.map(
+    (line) =>
+      html`<tr><td>${line.description}</td><td class="n">${line.quantity}</td><td class="n">${line.unitPrice}</td><td class="n">${euros(line.netAmount)}</td></tr>`,
+  );
   const page = html`<!doctype html>
 <html lang="en">
 <head>

@@ -12,11 +12,15 @@ import { quotePage } from './page.js';
  */
 export async function quotePortalRoutes(app: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  typed.get('/quote/:token', {
-    schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 100 }) }) },
-  }, async (request, reply) => {
-    const view = await viewQuote(deps, request.params.token);
-    if (!view) throw refuse('not_found', 'No quote at this address: the link is wrong or the quote was withdrawn.');
-    return sendPublicPage(reply, quotePage(view));
-  });
+  typed.get(
+    '/quote/:token',
+    {
+      schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 100 }) }) },
+    },
+    async (request, reply) => {
+      const view = await viewQuote(deps, request.params.token);
+      if (!view) throw refuse('not_found', 'No quote at this address: the link is wrong or the quote was withdrawn.');
+      return sendPublicPage(reply, quotePage(view));
+    },
+  );
 }

@@ -11,14 +11,46 @@ import { recordEvent } from '../events/service.js';
 import { currentVersion } from '../http/api-version.js';
 import { scopeTime } from '../companies/sandbox-clock.js';
 import {
-  addDays, buyerInput, checkMetadata, partyOf, later, dayOf, draftFields, draftRow, endOfDay, formatNumber, insertDraft, linesField, linesOf, metadataField, readCustomer,
-  moveCounterBeyond, resolveLines, seriesOf, startPeriodicPass, takeNextValue, toDocument,
-  type BuyerInput, type BuyerSnapshot, type DocumentLine, type DocumentResource, type PeriodicPass,
+  addDays,
+  buyerInput,
+  checkMetadata,
+  partyOf,
+  later,
+  dayOf,
+  draftFields,
+  draftRow,
+  endOfDay,
+  formatNumber,
+  insertDraft,
+  linesField,
+  linesOf,
+  metadataField,
+  readCustomer,
+  moveCounterBeyond,
+  resolveLines,
+  seriesOf,
+  startPeriodicPass,
+  takeNextValue,
+  toDocument,
+  type BuyerInput,
+  type BuyerSnapshot,
+  type DocumentLine,
+  type DocumentResource,
+  type PeriodicPass,
 } from '../invoices/service.js';
 import { customerFixtures } from '../customers/service.js';
 import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
 import { checkStillValid, quoteMove, type QuoteAction, type QuoteStatus } from './quote-status.js';
-import { claimExpired, deleteScopeQuotes, findQuote, findQuoteByViewToken, insertQuotes, pageQuotes, updateQuote, type QuoteRow } from './store.js';
+import {
+  claimExpired,
+  deleteScopeQuotes,
+  findQuote,
+  findQuoteByViewToken,
+  insertQuotes,
+  pageQuotes,
+  updateQuote,
+  type QuoteRow,
+} from './store.js';
 
 /** Quotes (devis): drafts, numbered in their own series, sent, accepted or refused, expired, converted into a draft invoice. */
 
@@ -50,11 +82,25 @@ const viewToken = () => randomBytes(24).toString('base64url');
 
 export function toQuote(row: QuoteRow, publicUrl: string): Quote {
   return {
-    id: row.id, object: 'quote', livemode: row.livemode, number: row.number, status: row.status as QuoteStatus, customerId: row.customerId,
-    buyer: (row.buyer as BuyerSnapshot | null) ?? null, currency: row.currency, lines: row.lines as unknown as DocumentLine[], subtotal: row.subtotal,
-    issueDate: row.issueDate, validUntil: row.validUntil, notes: row.notes, metadata: row.metadata, invoiceId: row.invoiceId,
-    publicUrl: row.viewToken ? `${publicUrl}/quote/${row.viewToken}` : null, viewedAt: row.viewedAt?.toISOString() ?? null,
-    created: row.created.toISOString(), updated: row.updated.toISOString(),
+    id: row.id,
+    object: 'quote',
+    livemode: row.livemode,
+    number: row.number,
+    status: row.status as QuoteStatus,
+    customerId: row.customerId,
+    buyer: (row.buyer as BuyerSnapshot | null) ?? null,
+    currency: row.currency,
+    lines: row.lines as unknown as DocumentLine[],
+    subtotal: row.subtotal,
+    issueDate: row.issueDate,
+    validUntil: row.validUntil,
+    notes: row.notes,
+    metadata: row.metadata,
+    invoiceId: row.invoiceId,
+    publicUrl: row.viewToken ? `${publicUrl}/quote/${row.viewToken}` : null,
+    viewedAt: row.viewedAt?.toISOString() ?? null,
+    created: row.created.toISOString(),
+    updated: row.updated.toISOString(),
   };
 }
 
@@ -63,26 +109,39 @@ function quoteEventData(row: QuoteRow, extra: Record<string, unknown> = {}): Rec
   return { id: row.id, object: 'quote', status: row.status, number: row.number, metadata: row.metadata, ...extra };
 }
 
-const validityField = Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date', description: 'Last day the quote may be accepted; default 30 days after its finalization. The day after, it expires (`quote.expired`).' }));
+const validityField = Type.Optional(
+  Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    format: 'date',
+    description:
+      'Last day the quote may be accepted; default 30 days after its finalization. The day after, it expires (`quote.expired`).',
+  }),
+);
 
-export const quoteCreateBody = Type.Object({
-  customerId: draftFields.customerId,
-  buyer: Type.Optional(buyerInput),
-  lines: linesField,
-  currency: draftFields.currency,
-  validUntil: validityField,
-  notes: draftFields.notes,
-  metadata: Type.Optional(metadataField),
-}, { additionalProperties: false });
+export const quoteCreateBody = Type.Object(
+  {
+    customerId: draftFields.customerId,
+    buyer: Type.Optional(buyerInput),
+    lines: linesField,
+    currency: draftFields.currency,
+    validUntil: validityField,
+    notes: draftFields.notes,
+    metadata: Type.Optional(metadataField),
+  },
+  { additionalProperties: false },
+);
 
-export const quoteUpdateBody = Type.Object({
-  customerId: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 255 })),
-  buyer: Type.Optional(Type.Unsafe<BuyerInput | null>({ ...buyerInput, type: ['object', 'null'] })),
-  lines: Type.Optional(linesField),
-  validUntil: validityField,
-  notes: draftFields.notes,
-  metadata: Type.Optional(metadataField),
-}, { additionalProperties: false });
+export const quoteUpdateBody = Type.Object(
+  {
+    customerId: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 255 })),
+    buyer: Type.Optional(Type.Unsafe<BuyerInput | null>({ ...buyerInput, type: ['object', 'null'] })),
+    lines: Type.Optional(linesField),
+    validUntil: validityField,
+    notes: draftFields.notes,
+    metadata: Type.Optional(metadataField),
+  },
+  { additionalProperties: false },
+);
 
 export type QuoteInput = Static<typeof quoteCreateBody>;
 export type QuoteUpdate = Static<typeof quoteUpdateBody>;
@@ -100,10 +159,28 @@ export async function createQuote(deps: Needs, ctx: CallContext, input: QuoteInp
   const metadata = input.metadata ?? {};
   checkMetadata(metadata);
   const row: QuoteRow = {
-    ...ctx.scope, id: newId('quote', ctx.now), number: null, status: 'draft', ...party, buyer: party.buyer as unknown as Record<string, unknown> | null,
-    currency: input.currency ?? 'EUR', lines: lines as unknown as Record<string, unknown>[], subtotal: subtotalOf(lines), issueDate: null,
-    validUntil: input.validUntil ?? null, notes: input.notes ?? null, metadata, invoiceId: null, expiresAt: null, finalizedAt: null, sentAt: null, viewToken: null, viewedAt: null,
-    decidedAt: null, created: ctx.now, updated: ctx.now,
+    ...ctx.scope,
+    id: newId('quote', ctx.now),
+    number: null,
+    status: 'draft',
+    ...party,
+    buyer: party.buyer as unknown as Record<string, unknown> | null,
+    currency: input.currency ?? 'EUR',
+    lines: lines as unknown as Record<string, unknown>[],
+    subtotal: subtotalOf(lines),
+    issueDate: null,
+    validUntil: input.validUntil ?? null,
+    notes: input.notes ?? null,
+    metadata,
+    invoiceId: null,
+    expiresAt: null,
+    finalizedAt: null,
+    sentAt: null,
+    viewToken: null,
+    viewedAt: null,
+    decidedAt: null,
+    created: ctx.now,
+    updated: ctx.now,
   };
   await inTransaction(deps.db, ctx, async (tx) => {
     await insertQuotes(tx, [row]);
@@ -118,21 +195,45 @@ export async function getQuote(deps: Needs, scope: Scope, id: string): Promise<Q
   return toQuote(row, deps.config.publicUrl);
 }
 
-export async function listQuotes(deps: Needs, scope: Scope, page: PageRequest, filters: { status?: string | undefined; customerId?: string | undefined }): Promise<ListEnvelope<Quote>> {
+export async function listQuotes(
+  deps: Needs,
+  scope: Scope,
+  page: PageRequest,
+  filters: { status?: string | undefined; customerId?: string | undefined },
+): Promise<ListEnvelope<Quote>> {
   const rows = await pageQuotes(deps.db, scope, page, filters);
-  return toListEnvelope(rows, page, '/v1/quotes', (row) => row.id, (row) => toQuote(row, deps.config.publicUrl));
+  return toListEnvelope(
+    rows,
+    page,
+    '/v1/quotes',
+    (row) => row.id,
+    (row) => toQuote(row, deps.config.publicUrl),
+  );
 }
 
 export async function updateQuoteDraft(deps: Needs, ctx: CallContext, id: string, input: QuoteUpdate): Promise<Quote> {
-  const party = input.customerId !== undefined || input.buyer !== undefined ? await partyOf(deps, ctx.scope, input.customerId, input.buyer) : null;
+  const party =
+    input.customerId !== undefined || input.buyer !== undefined
+      ? await partyOf(deps, ctx.scope, input.customerId, input.buyer)
+      : null;
   const lines = input.lines ? await linesOf(deps, ctx.scope, input.lines) : null;
   const row = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findQuote(tx, ctx.scope, id, true);
     if (!current) throw notFound(id);
-    if (current.status !== 'draft') throw refuse('invalid_status_transition', `Quote ${id} is ${current.status}: only a draft quote is edited; issue a new quote.`, { param: 'id' });
+    if (current.status !== 'draft')
+      throw refuse(
+        'invalid_status_transition',
+        `Quote ${id} is ${current.status}: only a draft quote is edited; issue a new quote.`,
+        { param: 'id' },
+      );
     const changes: Partial<QuoteRow> = {};
-    if (party) Object.assign(changes, { customerId: party.customerId, buyer: party.buyer as unknown as Record<string, unknown> | null });
-    if (lines) Object.assign(changes, { lines: lines as unknown as Record<string, unknown>[], subtotal: subtotalOf(lines) });
+    if (party)
+      Object.assign(changes, {
+        customerId: party.customerId,
+        buyer: party.buyer as unknown as Record<string, unknown> | null,
+      });
+    if (lines)
+      Object.assign(changes, { lines: lines as unknown as Record<string, unknown>[], subtotal: subtotalOf(lines) });
     if (input.validUntil !== undefined) changes.validUntil = input.validUntil;
     if (input.notes !== undefined) changes.notes = input.notes;
     if (input.metadata !== undefined) {
@@ -146,7 +247,12 @@ export async function updateQuoteDraft(deps: Needs, ctx: CallContext, id: string
 }
 
 /** One move of the table, on the locked quote, with its event. */
-async function move(deps: Needs, ctx: CallContext, id: string, action: Exclude<QuoteAction, 'expire' | 'convert'>): Promise<Quote> {
+async function move(
+  deps: Needs,
+  ctx: CallContext,
+  id: string,
+  action: Exclude<QuoteAction, 'expire' | 'convert'>,
+): Promise<Quote> {
   const row = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findQuote(tx, ctx.scope, id, true);
     if (!current) throw notFound(id);
@@ -154,10 +260,20 @@ async function move(deps: Needs, ctx: CallContext, id: string, action: Exclude<Q
     const today = dayOf(ctx.now);
     if (action === 'finalize') {
       const validUntil = current.validUntil ?? addDays(today, defaultValidityDays);
-      if (validUntil < today) throw refuse('invalid_field_value', `\`validUntil\` ${validUntil} is already past.`, { param: 'validUntil' });
+      if (validUntil < today)
+        throw refuse('invalid_field_value', `\`validUntil\` ${validUntil} is already past.`, { param: 'validUntil' });
       const series = seriesOf('quote', ctx.scope.livemode, Number(today.slice(0, 4)));
       const number = formatNumber(series, await takeNextValue(tx, ctx.scope, series));
-      return updateQuote(tx, ctx.scope, id, { status: next.to, number, issueDate: today, validUntil, expiresAt: endOfDay(validUntil), finalizedAt: ctx.now, viewToken: viewToken(), updated: ctx.now });
+      return updateQuote(tx, ctx.scope, id, {
+        status: next.to,
+        number,
+        issueDate: today,
+        validUntil,
+        expiresAt: endOfDay(validUntil),
+        finalizedAt: ctx.now,
+        viewToken: viewToken(),
+        updated: ctx.now,
+      });
     }
     checkStillValid(id, current.validUntil, today);
     const stamp: Partial<QuoteRow> = action === 'send' ? { sentAt: ctx.now } : { decidedAt: ctx.now };
@@ -174,30 +290,53 @@ export const acceptQuote = (deps: Needs, ctx: CallContext, id: string) => move(d
 export const refuseQuote = (deps: Needs, ctx: CallContext, id: string) => move(deps, ctx, id, 'refuse');
 
 /** `POST /v1/quotes/:id/convert`: a draft invoice with the quote's buyer and lines (`invoice.created`, `quote.converted`). */
-export async function convertQuote(deps: Pick<Deps, 'db' | 'config'>, ctx: CallContext, id: string): Promise<{ quote: Quote; invoice: DocumentResource }> {
+export async function convertQuote(
+  deps: Pick<Deps, 'db' | 'config'>,
+  ctx: CallContext,
+  id: string,
+): Promise<{ quote: Quote; invoice: DocumentResource }> {
   const seen = await findQuote(deps.db, ctx.scope, id);
   if (!seen) throw notFound(id);
   if (seen.customerId) {
     const customer = await readCustomer(deps, ctx.scope, seen.customerId);
-    if (customer.deleted) throw new ApiError('resource_deleted', { values: { resource: 'customer', id: customer.id }, param: 'customerId' });
+    if (customer.deleted)
+      throw new ApiError('resource_deleted', {
+        values: { resource: 'customer', id: customer.id },
+        param: 'customerId',
+      });
   }
   const result = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findQuote(tx, ctx.scope, id, true);
     if (!current) throw notFound(id);
     const next = quoteMove(id, current.status as QuoteStatus, 'convert');
     checkStillValid(id, current.validUntil, dayOf(ctx.now));
-    const invoice = await insertDraft(tx, ctx, draftRow(ctx, {
-      kind: 'invoice',
-      party: { customerId: current.customerId, buyer: current.customerId ? null : (current.buyer as BuyerSnapshot | null) },
-      lines: current.lines as unknown as DocumentLine[],
-      input: { currency: current.currency as 'EUR', notes: current.notes, metadata: current.metadata },
-      extra: { quoteId: current.id },
-    }));
-    const updated = await updateQuote(tx, ctx.scope, id, { status: next.to, invoiceId: invoice.id, decidedAt: current.decidedAt ?? ctx.now, updated: ctx.now });
+    const invoice = await insertDraft(
+      tx,
+      ctx,
+      draftRow(ctx, {
+        kind: 'invoice',
+        party: {
+          customerId: current.customerId,
+          buyer: current.customerId ? null : (current.buyer as BuyerSnapshot | null),
+        },
+        lines: current.lines as unknown as DocumentLine[],
+        input: { currency: current.currency as 'EUR', notes: current.notes, metadata: current.metadata },
+        extra: { quoteId: current.id },
+      }),
+    );
+    const updated = await updateQuote(tx, ctx.scope, id, {
+      status: next.to,
+      invoiceId: invoice.id,
+      decidedAt: current.decidedAt ?? ctx.now,
+      updated: ctx.now,
+    });
     await recordEvent(tx, ctx, next.event!, quoteEventData(updated, { invoiceId: invoice.id }), later(ctx.now, 1));
     return { quote: updated, invoice };
   });
-  return { quote: toQuote(result.quote, deps.config.publicUrl), invoice: toDocument(result.invoice, deps.config.publicUrl) };
+  return {
+    quote: toQuote(result.quote, deps.config.publicUrl),
+    invoice: toDocument(result.invoice, deps.config.publicUrl),
+  };
 }
 
 /** What the public page of a quote shows. */
@@ -226,7 +365,10 @@ export async function viewQuote(deps: Pick<Deps, 'db' | 'clock' | 'config'>, tok
 }
 
 /** Open quotes whose validity date passed (on the sandbox clock for test quotes) expire: `quote.expired`. */
-export async function expireQuotes(deps: Pick<Deps, 'db' | 'clock'>, options: { companyIds?: string[]; batch?: number } = {}): Promise<number> {
+export async function expireQuotes(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  options: { companyIds?: string[]; batch?: number } = {},
+): Promise<number> {
   const batch = options.batch ?? 200;
   let total = 0;
   for (;;) {
@@ -235,7 +377,13 @@ export async function expireQuotes(deps: Pick<Deps, 'db' | 'clock'>, options: { 
       const due = await claimExpired(tx, realNow, batch, options.companyIds);
       for (const { row, sandboxClockOffsetMs } of due) {
         const now = scopeTime(realNow, row.livemode, sandboxClockOffsetMs);
-        const ctx: CallContext = { scope: { companyId: row.companyId, livemode: row.livemode }, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
+        const ctx: CallContext = {
+          scope: { companyId: row.companyId, livemode: row.livemode },
+          requestId: null,
+          idempotencyKey: null,
+          apiVersion: currentVersion,
+          now,
+        };
         const updated = await updateQuote(tx, ctx.scope, row.id, { status: 'expired', decidedAt: now, updated: now });
         await recordEvent(tx, ctx, 'quote.expired', quoteEventData(updated), now);
       }
@@ -264,20 +412,56 @@ export async function seedQuoteFixtures(tx: Executor, ctx: CallContext): Promise
   if (scope.livemode) throw new Error('fixtures are for the sandbox only');
   const index = customerFixtures.findIndex(([name]) => name === 'fr_b2b');
   const customerId = fixtureId('customer', scope.companyId, 'fr_b2b', customerFixtures.length - index);
-  const lines = resolveLines([{ description: 'Conseil en organisation', quantity: '10', unitPrice: '90.00', unit: 'HUR', nature: 'services' }], new Map());
+  const lines = resolveLines(
+    [{ description: 'Conseil en organisation', quantity: '10', unitPrice: '90.00', unit: 'HUR', nature: 'services' }],
+    new Map(),
+  );
   const today = dayOf(ctx.now);
   const issueDate = addDays(today, -3);
   const series = seriesOf('quote', false, Number(issueDate.slice(0, 4)));
   const validUntil = addDays(issueDate, defaultValidityDays);
-  const common = { ...scope, customerId, buyer: null, currency: 'EUR', lines: lines as unknown as Record<string, unknown>[], subtotal: subtotalOf(lines), notes: null, invoiceId: null, decidedAt: null, viewedAt: null };
+  const common = {
+    ...scope,
+    customerId,
+    buyer: null,
+    currency: 'EUR',
+    lines: lines as unknown as Record<string, unknown>[],
+    subtotal: subtotalOf(lines),
+    notes: null,
+    invoiceId: null,
+    decidedAt: null,
+    viewedAt: null,
+  };
   const rows: QuoteRow[] = [
     {
-      ...common, id: fixtureId('quote', scope.companyId, 'sent', 2), number: formatNumber(series, 1), status: 'sent', issueDate, validUntil, metadata: { fixture: 'sent' }, viewToken: viewToken(),
-      expiresAt: endOfDay(validUntil), finalizedAt: new Date(`${issueDate}T09:00:00Z`), sentAt: new Date(`${issueDate}T09:05:00Z`), created: fixtureCreated(2), updated: new Date(`${issueDate}T09:05:00Z`),
+      ...common,
+      id: fixtureId('quote', scope.companyId, 'sent', 2),
+      number: formatNumber(series, 1),
+      status: 'sent',
+      issueDate,
+      validUntil,
+      metadata: { fixture: 'sent' },
+      viewToken: viewToken(),
+      expiresAt: endOfDay(validUntil),
+      finalizedAt: new Date(`${issueDate}T09:00:00Z`),
+      sentAt: new Date(`${issueDate}T09:05:00Z`),
+      created: fixtureCreated(2),
+      updated: new Date(`${issueDate}T09:05:00Z`),
     },
     {
-      ...common, id: fixtureId('quote', scope.companyId, 'draft', 1), number: null, status: 'draft', issueDate: null, validUntil: null, metadata: { fixture: 'draft' }, viewToken: null,
-      expiresAt: null, finalizedAt: null, sentAt: null, created: fixtureCreated(1), updated: fixtureCreated(1),
+      ...common,
+      id: fixtureId('quote', scope.companyId, 'draft', 1),
+      number: null,
+      status: 'draft',
+      issueDate: null,
+      validUntil: null,
+      metadata: { fixture: 'draft' },
+      viewToken: null,
+      expiresAt: null,
+      finalizedAt: null,
+      sentAt: null,
+      created: fixtureCreated(1),
+      updated: fixtureCreated(1),
     },
   ];
   await insertQuotes(tx, rows);

@@ -12,19 +12,42 @@ export async function insertQuotes(db: Executor, rows: QuoteRow[]): Promise<void
   if (rows.length > 0) await db.insert(quotes).values(rows);
 }
 
-export async function findQuote(db: Executor, scope: Scope, id: string, forUpdate = false): Promise<QuoteRow | undefined> {
-  const query = db.select().from(quotes).where(and(inScope(quotes, scope), eq(quotes.id, id))).limit(1);
+export async function findQuote(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  forUpdate = false,
+): Promise<QuoteRow | undefined> {
+  const query = db
+    .select()
+    .from(quotes)
+    .where(and(inScope(quotes, scope), eq(quotes.id, id)))
+    .limit(1);
   const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }
 
-export async function updateQuote(db: Executor, scope: Scope, id: string, changes: Partial<QuoteRow>): Promise<QuoteRow> {
-  const [row] = await db.update(quotes).set(changes).where(and(inScope(quotes, scope), eq(quotes.id, id))).returning();
+export async function updateQuote(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  changes: Partial<QuoteRow>,
+): Promise<QuoteRow> {
+  const [row] = await db
+    .update(quotes)
+    .set(changes)
+    .where(and(inScope(quotes, scope), eq(quotes.id, id)))
+    .returning();
   if (!row) throw new Error(`quote ${id} vanished under its lock`);
   return row;
 }
 
-export async function pageQuotes(db: Executor, scope: Scope, page: PageRequest, filters: { status?: string | undefined; customerId?: string | undefined }): Promise<QuoteRow[]> {
+export async function pageQuotes(
+  db: Executor,
+  scope: Scope,
+  page: PageRequest,
+  filters: { status?: string | undefined; customerId?: string | undefined },
+): Promise<QuoteRow[]> {
   const where = and(
     filters.status !== undefined ? eq(quotes.status, filters.status) : undefined,
     filters.customerId !== undefined ? eq(quotes.customerId, filters.customerId) : undefined,
@@ -33,16 +56,25 @@ export async function pageQuotes(db: Executor, scope: Scope, page: PageRequest, 
 }
 
 /** Open quotes past their validity date, locked for this pass, with their company's sandbox offset. */
-export async function claimExpired(tx: Executor, now: Date, limit: number, companyIds?: string[]): Promise<{ row: QuoteRow; sandboxClockOffsetMs: number }[]> {
+export async function claimExpired(
+  tx: Executor,
+  now: Date,
+  limit: number,
+  companyIds?: string[],
+): Promise<{ row: QuoteRow; sandboxClockOffsetMs: number }[]> {
   if (companyIds && companyIds.length === 0) return [];
   const at = sql`${now.toISOString()}::timestamptz`;
-  const rows = await tx.select({ row: quotes, offset: companies.sandboxClockOffsetMs }).from(quotes)
+  const rows = await tx
+    .select({ row: quotes, offset: companies.sandboxClockOffsetMs })
+    .from(quotes)
     .innerJoin(companies, eq(companies.id, quotes.companyId))
-    .where(and(
-      inArray(quotes.status, ['finalized', 'sent']),
-      sql`${quotes.expiresAt} <= case when ${quotes.livemode} then ${at} else ${at} + ${companies.sandboxClockOffsetMs} * interval '1 millisecond' end`,
-      companyIds ? inArray(quotes.companyId, companyIds) : undefined,
-    ))
+    .where(
+      and(
+        inArray(quotes.status, ['finalized', 'sent']),
+        sql`${quotes.expiresAt} <= case when ${quotes.livemode} then ${at} else ${at} + ${companies.sandboxClockOffsetMs} * interval '1 millisecond' end`,
+        companyIds ? inArray(quotes.companyId, companyIds) : undefined,
+      ),
+    )
     .orderBy(quotes.expiresAt)
     .limit(limit)
     .for('update', { of: quotes, skipLocked: true });
@@ -50,8 +82,13 @@ export async function claimExpired(tx: Executor, now: Date, limit: number, compa
 }
 
 /** The quote behind a public page's token (any company), locked, with its seller's name and sandbox offset. */
-export async function findQuoteByViewToken(tx: Executor, token: string): Promise<{ row: QuoteRow; seller: string; sandboxClockOffsetMs: number } | undefined> {
-  const [found] = await tx.select({ row: quotes, seller: companies.name, offset: companies.sandboxClockOffsetMs }).from(quotes)
+export async function findQuoteByViewToken(
+  tx: Executor,
+  token: string,
+): Promise<{ row: QuoteRow; seller: string; sandboxClockOffsetMs: number } | undefined> {
+  const [found] = await tx
+    .select({ row: quotes, seller: companies.name, offset: companies.sandboxClockOffsetMs })
+    .from(quotes)
     .innerJoin(companies, eq(companies.id, quotes.companyId))
     .where(eq(quotes.viewToken, token))
     .limit(1)

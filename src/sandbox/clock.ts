@@ -13,16 +13,29 @@ export interface SandboxClock {
 }
 
 function testOnly(ctx: CallContext): void {
-  if (ctx.scope.livemode) throw refuse('not_supported', 'The sandbox clock only exists in test mode; call it with a `svc_test_` key. Live data always follows real time.');
+  if (ctx.scope.livemode)
+    throw refuse(
+      'not_supported',
+      'The sandbox clock only exists in test mode; call it with a `svc_test_` key. Live data always follows real time.',
+    );
 }
 
 export function readSandboxClock(deps: Pick<Deps, 'clock'>, ctx: CallContext, offsetMs: number): SandboxClock {
   testOnly(ctx);
-  return { object: 'sandbox_clock', livemode: false, now: scopeTime(deps.clock.now(), false, offsetMs).toISOString(), offsetSeconds: offsetMs / 1000 };
+  return {
+    object: 'sandbox_clock',
+    livemode: false,
+    now: scopeTime(deps.clock.now(), false, offsetMs).toISOString(),
+    offsetSeconds: offsetMs / 1000,
+  };
 }
 
 /** Moves the company's sandbox clock forward; whatever falls due (webhook retries...) runs at once. */
-export async function advanceClock(deps: Pick<Deps, 'db' | 'clock'>, ctx: CallContext, seconds: number): Promise<SandboxClock> {
+export async function advanceClock(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  ctx: CallContext,
+  seconds: number,
+): Promise<SandboxClock> {
   testOnly(ctx);
   const offsetMs = await advanceSandboxClock(deps, ctx.scope.companyId, seconds * 1000);
   await wakeDeliveryWorkers(deps);

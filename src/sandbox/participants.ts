@@ -45,7 +45,7 @@ const seeds: ((tx: Tx, ctx: CallContext) => Promise<number>)[] = [
   (tx, ctx) => seedProductFixtures(tx, ctx.scope),
   async (tx, ctx) => {
     const invoices = await seedInvoiceFixtures(tx, ctx);
-    return invoices.count + await seedPaymentFixtures(tx, ctx.scope, invoices.payments);
+    return invoices.count + (await seedPaymentFixtures(tx, ctx.scope, invoices.payments));
   },
   (tx, ctx) => seedQuoteFixtures(tx, ctx),
 ];
@@ -56,7 +56,9 @@ export async function purgeTestData(tx: Tx, ctx: CallContext): Promise<PurgeCoun
   const counts: PurgeCounts = {};
   for (const [name, purge] of Object.entries(purges)) counts[name] = await purge(tx, ctx);
   // A fresh sandbox runs on real time again: the fixtures are dated on it, not on the old sandbox time.
-  const rows = (await tx.execute(sql`select sandbox_clock_offset_ms as offset from companies where id = ${ctx.scope.companyId}`)).rows as { offset: string | number }[];
+  const rows = (
+    await tx.execute(sql`select sandbox_clock_offset_ms as offset from companies where id = ${ctx.scope.companyId}`)
+  ).rows as { offset: string | number }[];
   const fresh = { ...ctx, now: new Date(ctx.now.getTime() - Number(rows[0]?.offset ?? 0)) };
   await resetSandboxClock(tx, ctx.scope.companyId);
   for (const seed of seeds) await seed(tx, fresh);

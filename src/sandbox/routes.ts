@@ -25,34 +25,51 @@ const tags = ['Sandbox'];
 
 export async function sandboxRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  app.post('/sandbox/reset', {
-    config: { access: 'full_access' },
-    schema: {
-      tags,
-      summary: 'Purge the test data of the company (test keys only)',
-      description: 'Purges the test environment (webhook endpoints stay), sets the sandbox clock back to real time, and injects the fixtures of the resources that have them. A live key is refused with `not_supported`.',
-      response: { 200: resetSchema },
+  app.post(
+    '/sandbox/reset',
+    {
+      config: { access: 'full_access' },
+      schema: {
+        tags,
+        summary: 'Purge the test data of the company (test keys only)',
+        description:
+          'Purges the test environment (webhook endpoints stay), sets the sandbox clock back to real time, and injects the fixtures of the resources that have them. A live key is refused with `not_supported`.',
+        response: { 200: resetSchema },
+      },
     },
-  }, async (request) => resetSandbox(deps, callContext(request)));
+    async (request) => resetSandbox(deps, callContext(request)),
+  );
 
-  app.get('/sandbox/clock', {
-    schema: { tags, summary: 'Read the sandbox clock (test keys only)', response: { 200: clockSchema } },
-  }, async (request) => readSandboxClock(deps, callContext(request), authOf(request).company.sandboxClockOffsetMs));
-
-  app.post('/sandbox/clock/advance', {
-    schema: {
-      tags,
-      summary: 'Move the sandbox clock forward (test keys only)',
-      description: 'Webhook retries, overdue invoices, recurring runs and reservation expiries of the test environment happen as if that time had passed. Live data never follows it.',
-      body: Type.Object({ seconds: Type.Integer({ minimum: 1, maximum: 31_536_000 }) }, { additionalProperties: false }),
-      response: { 200: clockSchema },
+  app.get(
+    '/sandbox/clock',
+    {
+      schema: { tags, summary: 'Read the sandbox clock (test keys only)', response: { 200: clockSchema } },
     },
-  }, async (request) => {
-    const clock = await advanceClock(deps, callContext(request), request.body.seconds);
-    // What falls due on the new sandbox time happens now for this company: overdue invoices, expired quotes.
-    const companyIds = [authOf(request).scope.companyId];
-    await markOverdueInvoices(deps, { companyIds });
-    await expireQuotes(deps, { companyIds });
-    return clock;
-  });
+    async (request) => readSandboxClock(deps, callContext(request), authOf(request).company.sandboxClockOffsetMs),
+  );
+
+  app.post(
+    '/sandbox/clock/advance',
+    {
+      schema: {
+        tags,
+        summary: 'Move the sandbox clock forward (test keys only)',
+        description:
+          'Webhook retries, overdue invoices, recurring runs and reservation expiries of the test environment happen as if that time had passed. Live data never follows it.',
+        body: Type.Object(
+          { seconds: Type.Integer({ minimum: 1, maximum: 31_536_000 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: clockSchema },
+      },
+    },
+    async (request) => {
+      const clock = await advanceClock(deps, callContext(request), request.body.seconds);
+      // What falls due on the new sandbox time happens now for this company: overdue invoices, expired quotes.
+      const companyIds = [authOf(request).scope.companyId];
+      await markOverdueInvoices(deps, { companyIds });
+      await expireQuotes(deps, { companyIds });
+      return clock;
+    },
+  );
 }

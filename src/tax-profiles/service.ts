@@ -11,7 +11,16 @@ import { isValidSiret } from '../identifiers/siren.js';
 import { checkVatNumber, normalizeVatNumber, sirenOfVatNumber } from '../identifiers/vat-number.js';
 import { vatTerritoryOf, type TerritoryResult } from '../tax/vat-territory.js';
 import type { Establishment } from './schema.js';
-import { deleteScopeTaxProfiles, findTaxProfile, insertTaxProfile, lockScopeProfiles, overlappingProfiles, pageTaxProfiles, updateTaxProfile, type TaxProfileRow } from './store.js';
+import {
+  deleteScopeTaxProfiles,
+  findTaxProfile,
+  insertTaxProfile,
+  lockScopeProfiles,
+  overlappingProfiles,
+  pageTaxProfiles,
+  updateTaxProfile,
+  type TaxProfileRow,
+} from './store.js';
 
 /**
  * The seller's tax profile: dated revisions that never overlap. The engine reads the one revision
@@ -28,7 +37,11 @@ export type Regime = (typeof regimes)[number];
  */
 export const periodicities = ['three_per_month', 'monthly', 'bimonthly'] as const;
 export type Periodicity = (typeof periodicities)[number];
-const periodicityOf: Record<Regime, readonly Periodicity[]> = { normal: ['three_per_month', 'monthly'], simplified: ['monthly'], franchise: ['bimonthly'] };
+const periodicityOf: Record<Regime, readonly Periodicity[]> = {
+  normal: ['three_per_month', 'monthly'],
+  simplified: ['monthly'],
+  franchise: ['bimonthly'],
+};
 
 export interface TaxProfile {
   id: string;
@@ -81,46 +94,90 @@ export function toTaxProfile(row: TaxProfileRow): TaxProfile {
   };
 }
 
-function checkProfile(input: TaxProfileInput): Omit<TaxProfileRow, 'companyId' | 'livemode' | 'id' | 'created' | 'updated'> {
+function checkProfile(
+  input: TaxProfileInput,
+): Omit<TaxProfileRow, 'companyId' | 'livemode' | 'id' | 'created' | 'updated'> {
   const validTo = input.validTo ?? null;
-  if (validTo !== null && validTo < input.validFrom) throw refuse('invalid_field_value', `\`validTo\` ${validTo} is before \`validFrom\` ${input.validFrom}.`, { param: 'validTo' });
+  if (validTo !== null && validTo < input.validFrom)
+    throw refuse('invalid_field_value', `\`validTo\` ${validTo} is before \`validFrom\` ${input.validFrom}.`, {
+      param: 'validTo',
+    });
   const country = input.establishment.country.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(country) || !countries.isValid(country)) {
-    throw refuse('invalid_field_value', '`establishment.country` must be an ISO 3166-1 alpha-2 country code such as `FR`.', { param: 'establishment.country' });
+    throw refuse(
+      'invalid_field_value',
+      '`establishment.country` must be an ISO 3166-1 alpha-2 country code such as `FR`.',
+      { param: 'establishment.country' },
+    );
   }
   const postalCode = input.establishment.postalCode?.replace(/\s+/g, '') || null;
   if (postalCode !== null && postcodeValidatorExistsForCountry(country) && !postcodeValidator(postalCode, country)) {
-    throw refuse('validation_error', `\`establishment.postalCode\` is not a postal code of ${country}.`, { param: 'establishment.postalCode' });
+    throw refuse('validation_error', `\`establishment.postalCode\` is not a postal code of ${country}.`, {
+      param: 'establishment.postalCode',
+    });
   }
   const siret = input.establishment.siret?.replace(/\s+/g, '') || null;
-  if (siret !== null && !isValidSiret(siret)) throw refuse('validation_error', '`establishment.siret` must be 14 digits with a valid check digit.', { param: 'establishment.siret' });
+  if (siret !== null && !isValidSiret(siret))
+    throw refuse('validation_error', '`establishment.siret` must be 14 digits with a valid check digit.', {
+      param: 'establishment.siret',
+    });
   let vatNumber: string | null = null;
   if (input.vatNumber) {
     const checked = checkVatNumber(input.vatNumber);
     if (!checked.ok) throw refuse('validation_error', `\`vatNumber\`: ${checked.message}`, { param: 'vatNumber' });
     vatNumber = normalizeVatNumber(input.vatNumber);
-    if (!vatNumber.startsWith('FR')) throw refuse('validation_error', '`vatNumber` of an establishment in France is a French number (`FR`...).', { param: 'vatNumber' });
+    if (!vatNumber.startsWith('FR'))
+      throw refuse('validation_error', '`vatNumber` of an establishment in France is a French number (`FR`...).', {
+        param: 'vatNumber',
+      });
     const siren = sirenOfVatNumber(vatNumber);
-    if (siret !== null && siren !== null && siren !== siret.slice(0, 9)) throw refuse('validation_error', '`vatNumber` carries another SIREN than `establishment.siret`.', { param: 'vatNumber' });
+    if (siret !== null && siren !== null && siren !== siret.slice(0, 9))
+      throw refuse('validation_error', '`vatNumber` carries another SIREN than `establishment.siret`.', {
+        param: 'vatNumber',
+      });
   }
   const regime = input.regime ?? null;
   const periodicity = input.ereportingPeriodicity ?? null;
   if (regime !== null && periodicity !== null && !periodicityOf[regime].includes(periodicity)) {
-    throw refuse('validation_error', `The ${regime} regime reports ${periodicityOf[regime].join(' or ')}, not ${periodicity}.`, { param: 'ereportingPeriodicity' });
+    throw refuse(
+      'validation_error',
+      `The ${regime} regime reports ${periodicityOf[regime].join(' or ')}, not ${periodicity}.`,
+      { param: 'ereportingPeriodicity' },
+    );
   }
   return {
-    validFrom: input.validFrom, validTo, establishment: { siret, postalCode, country }, vatNumber, regime,
-    vatOnDebits: input.vatOnDebits ?? null, ossRegistered: input.ossRegistered ?? null, ereportingPeriodicity: periodicity,
+    validFrom: input.validFrom,
+    validTo,
+    establishment: { siret, postalCode, country },
+    vatNumber,
+    regime,
+    vatOnDebits: input.vatOnDebits ?? null,
+    ossRegistered: input.ossRegistered ?? null,
+    ereportingPeriodicity: periodicity,
   };
 }
 
 function ambiguous(others: TaxProfileRow[], from: string, to: string | null, param: string) {
-  return refuse('tax_profile_ambiguous', `Revision(s) ${others.map((row) => `${row.id} (${row.validFrom} to ${row.validTo ?? 'open'})`).join(', ')} already cover part of ${from} to ${to ?? 'open'}; revisions never overlap. Close the earlier one with \`validTo\` first.`, { param });
+  return refuse(
+    'tax_profile_ambiguous',
+    `Revision(s) ${others.map((row) => `${row.id} (${row.validFrom} to ${row.validTo ?? 'open'})`).join(', ')} already cover part of ${from} to ${to ?? 'open'}; revisions never overlap. Close the earlier one with \`validTo\` first.`,
+    { param },
+  );
 }
 
-export async function createTaxProfile(deps: Pick<Deps, 'db'>, ctx: CallContext, input: TaxProfileInput): Promise<TaxProfile> {
+export async function createTaxProfile(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  input: TaxProfileInput,
+): Promise<TaxProfile> {
   const fields = checkProfile(input);
-  const row: TaxProfileRow = { ...ctx.scope, id: newId('taxProfile', ctx.now), ...fields, created: ctx.now, updated: ctx.now };
+  const row: TaxProfileRow = {
+    ...ctx.scope,
+    id: newId('taxProfile', ctx.now),
+    ...fields,
+    created: ctx.now,
+    updated: ctx.now,
+  };
   await inTransaction(deps.db, ctx, async (tx) => {
     await lockScopeProfiles(tx, ctx.scope);
     const others = await overlappingProfiles(tx, ctx.scope, row.validFrom, row.validTo);
@@ -139,20 +196,35 @@ export async function getTaxProfile(deps: Pick<Deps, 'db'>, scope: Scope, id: st
 }
 
 /** A revision's declarations never change; only its end (`validTo`) moves, so that a later revision can start. */
-export async function setTaxProfileEnd(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string, validTo: string | null): Promise<TaxProfile> {
+export async function setTaxProfileEnd(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+  validTo: string | null,
+): Promise<TaxProfile> {
   const row = await inTransaction(deps.db, ctx, async (tx) => {
     await lockScopeProfiles(tx, ctx.scope);
     const current = await findTaxProfile(tx, ctx.scope, id, true);
     if (!current) throw notFound(id);
-    if (validTo !== null && validTo < current.validFrom) throw refuse('invalid_field_value', `\`validTo\` ${validTo} is before \`validFrom\` ${current.validFrom}.`, { param: 'validTo' });
-    const others = (await overlappingProfiles(tx, ctx.scope, current.validFrom, validTo)).filter((other) => other.id !== id);
+    if (validTo !== null && validTo < current.validFrom)
+      throw refuse('invalid_field_value', `\`validTo\` ${validTo} is before \`validFrom\` ${current.validFrom}.`, {
+        param: 'validTo',
+      });
+    const others = (await overlappingProfiles(tx, ctx.scope, current.validFrom, validTo)).filter(
+      (other) => other.id !== id,
+    );
     if (others.length > 0) throw ambiguous(others, current.validFrom, validTo, 'validTo');
     return updateTaxProfile(tx, ctx.scope, id, { validTo, updated: ctx.now });
   });
   return toTaxProfile(row);
 }
 
-export async function listTaxProfiles(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest, date?: string): Promise<ListEnvelope<TaxProfile>> {
+export async function listTaxProfiles(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  page: PageRequest,
+  date?: string,
+): Promise<ListEnvelope<TaxProfile>> {
   const rows = await pageTaxProfiles(deps.db, scope, page, date);
   return toListEnvelope(rows, page, '/v1/tax-profiles', (row) => row.id, toTaxProfile);
 }
@@ -160,8 +232,18 @@ export async function listTaxProfiles(deps: Pick<Deps, 'db'>, scope: Scope, page
 /** The one revision covering `date`, for the tax engine: `tax_profile_missing` or `tax_profile_ambiguous` otherwise. */
 export async function taxProfileFor(db: Executor, scope: Scope, date: string): Promise<TaxProfile> {
   const rows = await overlappingProfiles(db, scope, date, date);
-  if (rows.length === 0) throw refuse('tax_profile_missing', `No tax profile revision covers ${date}; declare one with \`POST /v1/tax-profiles\`. Nothing is guessed.`, { param: 'date' });
-  if (rows.length > 1) throw refuse('tax_profile_ambiguous', `Tax profile revisions ${rows.map((row) => row.id).join(' and ')} both cover ${date}; nothing is guessed. Close one with \`validTo\`.`, { param: 'date' });
+  if (rows.length === 0)
+    throw refuse(
+      'tax_profile_missing',
+      `No tax profile revision covers ${date}; declare one with \`POST /v1/tax-profiles\`. Nothing is guessed.`,
+      { param: 'date' },
+    );
+  if (rows.length > 1)
+    throw refuse(
+      'tax_profile_ambiguous',
+      `Tax profile revisions ${rows.map((row) => row.id).join(' and ')} both cover ${date}; nothing is guessed. Close one with \`validTo\`.`,
+      { param: 'date' },
+    );
   return toTaxProfile(rows[0]!);
 }
 

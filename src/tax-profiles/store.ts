@@ -11,24 +11,53 @@ export async function insertTaxProfile(db: Executor, row: TaxProfileRow): Promis
   await db.insert(taxProfiles).values(row);
 }
 
-export async function findTaxProfile(db: Executor, scope: Scope, id: string, forUpdate = false): Promise<TaxProfileRow | undefined> {
-  const query = db.select().from(taxProfiles).where(and(inScope(taxProfiles, scope), eq(taxProfiles.id, id))).limit(1);
+export async function findTaxProfile(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  forUpdate = false,
+): Promise<TaxProfileRow | undefined> {
+  const query = db
+    .select()
+    .from(taxProfiles)
+    .where(and(inScope(taxProfiles, scope), eq(taxProfiles.id, id)))
+    .limit(1);
   const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }
 
-export async function updateTaxProfile(db: Executor, scope: Scope, id: string, changes: Partial<TaxProfileRow>): Promise<TaxProfileRow> {
-  const [row] = await db.update(taxProfiles).set(changes).where(and(inScope(taxProfiles, scope), eq(taxProfiles.id, id))).returning();
+export async function updateTaxProfile(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  changes: Partial<TaxProfileRow>,
+): Promise<TaxProfileRow> {
+  const [row] = await db
+    .update(taxProfiles)
+    .set(changes)
+    .where(and(inScope(taxProfiles, scope), eq(taxProfiles.id, id)))
+    .returning();
   return row!;
 }
 
 /** Revisions whose validity meets [from, to] (to null: open-ended). */
-export async function overlappingProfiles(db: Executor, scope: Scope, from: string, to: string | null): Promise<TaxProfileRow[]> {
-  return db.select().from(taxProfiles).where(and(
-    inScope(taxProfiles, scope),
-    or(isNull(taxProfiles.validTo), gte(taxProfiles.validTo, from)),
-    to === null ? undefined : lte(taxProfiles.validFrom, to),
-  )).orderBy(asc(taxProfiles.validFrom));
+export async function overlappingProfiles(
+  db: Executor,
+  scope: Scope,
+  from: string,
+  to: string | null,
+): Promise<TaxProfileRow[]> {
+  return db
+    .select()
+    .from(taxProfiles)
+    .where(
+      and(
+        inScope(taxProfiles, scope),
+        or(isNull(taxProfiles.validTo), gte(taxProfiles.validTo, from)),
+        to === null ? undefined : lte(taxProfiles.validFrom, to),
+      ),
+    )
+    .orderBy(asc(taxProfiles.validFrom));
 }
 
 /** Serializes the revisions of one scope: two creations cannot both miss each other's overlap. */
@@ -36,8 +65,19 @@ export async function lockScopeProfiles(db: Executor, scope: Scope): Promise<voi
   await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`tax-profiles:${scope.companyId}:${scope.livemode}`}))`);
 }
 
-export async function pageTaxProfiles(db: Executor, scope: Scope, page: PageRequest, coveringDate?: string): Promise<TaxProfileRow[]> {
-  const where = coveringDate === undefined ? undefined : and(lte(taxProfiles.validFrom, coveringDate), or(isNull(taxProfiles.validTo), gte(taxProfiles.validTo, coveringDate)));
+export async function pageTaxProfiles(
+  db: Executor,
+  scope: Scope,
+  page: PageRequest,
+  coveringDate?: string,
+): Promise<TaxProfileRow[]> {
+  const where =
+    coveringDate === undefined
+      ? undefined
+      : and(
+          lte(taxProfiles.validFrom, coveringDate),
+          or(isNull(taxProfiles.validTo), gte(taxProfiles.validTo, coveringDate)),
+        );
   return keysetPage(db, taxProfiles, scope, page, { where });
 }
 

@@ -64,12 +64,19 @@ export function computeTotals(lines: AmountLine[]): { groups: VatGroup[]; totals
   const groups = new Map<string, VatGroup>();
   for (const line of lines) {
     const key = `${line.vatCode}|${line.vatRate ?? ''}|${line.vatexCode ?? ''}`;
-    const group = groups.get(key) ?? { vatCode: line.vatCode, vatRate: line.vatRate, vatexCode: line.vatexCode, taxableAmount: 0, taxAmount: 0 };
+    const group = groups.get(key) ?? {
+      vatCode: line.vatCode,
+      vatRate: line.vatRate,
+      vatexCode: line.vatexCode,
+      taxableAmount: 0,
+      taxAmount: 0,
+    };
     group.taxableAmount += line.netCents;
     groups.set(key, group);
   }
   const list = [...groups.values()];
-  for (const group of list) group.taxAmount = group.vatCode === 'S' ? groupVatCents(group.taxableAmount, group.vatRate) : 0;
+  for (const group of list)
+    group.taxAmount = group.vatCode === 'S' ? groupVatCents(group.taxableAmount, group.vatRate) : 0;
   const net = lines.reduce((sum, line) => sum + line.netCents, 0);
   const vat = list.reduce((sum, group) => sum + group.taxAmount, 0);
   return { groups: list, totals: { net, vat, gross: net + vat, due: net + vat } };

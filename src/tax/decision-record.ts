@@ -27,9 +27,21 @@ export interface TaxDecision {
     deliveryTerritory: string | null;
     location: Plan['location'];
   };
-  seller: { taxProfileId: string; territory: string; regime: string | null; vatOnDebits: boolean | null; ossRegistered: boolean | null };
+  seller: {
+    taxProfileId: string;
+    territory: string;
+    regime: string | null;
+    vatOnDebits: boolean | null;
+    ossRegistered: boolean | null;
+  };
   lines: DecidedLine[];
-  vatBreakdown: { vatCode: string; vatRate: string | null; vatexCode: string | null; taxableAmount: number; taxAmount: number }[];
+  vatBreakdown: {
+    vatCode: string;
+    vatRate: string | null;
+    vatexCode: string | null;
+    taxableAmount: number;
+    taxAmount: number;
+  }[];
   totals: { net: number; vat: number; gross: number; due: number } | null;
   mentions: { code: string; text: string; lines: number[] }[];
   operationCategory: 'goods' | 'services' | 'mixed' | null;
@@ -54,7 +66,10 @@ export interface RecordParts {
   euThreshold: TaxDecision['euThreshold'];
 }
 
-export function decisionRecord(parts: RecordParts, outcome: Concluded | { status: 'suspended'; lines: DecidedLine[]; reasons: Issue[] }): TaxDecision {
+export function decisionRecord(
+  parts: RecordParts,
+  outcome: Concluded | { status: 'suspended'; lines: DecidedLine[]; reasons: Issue[] },
+): TaxDecision {
   const final = outcome.status === 'final' ? outcome : null;
   return {
     id: parts.id,
@@ -74,8 +89,11 @@ export function decisionRecord(parts: RecordParts, outcome: Concluded | { status
       location: parts.plan.location,
     },
     seller: {
-      taxProfileId: parts.seller.profileId, territory: parts.seller.place.territory.id, regime: parts.seller.regime,
-      vatOnDebits: parts.seller.vatOnDebits, ossRegistered: parts.seller.ossRegistered,
+      taxProfileId: parts.seller.profileId,
+      territory: parts.seller.place.territory.id,
+      regime: parts.seller.regime,
+      vatOnDebits: parts.seller.vatOnDebits,
+      ossRegistered: parts.seller.ossRegistered,
     },
     lines: outcome.lines,
     vatBreakdown: final ? final.vatBreakdown : [],
@@ -101,17 +119,34 @@ function operationOf(input: DecisionInput): string {
  * A retry describes the same operation and may only add evidence (contract,
  * `tax_decision_retry_invalid`); a final decision still in its usage window has nothing to retry.
  */
-export function checkRetry(previous: { id: string; status: string; expiresAt: Date | null; input: DecisionInput }, input: DecisionInput, now: Date): void {
+export function checkRetry(
+  previous: { id: string; status: string; expiresAt: Date | null; input: DecisionInput },
+  input: DecisionInput,
+  now: Date,
+): void {
   if (previous.status === 'final' && previous.expiresAt && previous.expiresAt.getTime() > now.getTime()) {
-    throw refuse('tax_decision_retry_invalid', `Tax decision ${previous.id} is final and usable until ${previous.expiresAt.toISOString()}: there is nothing to retry.`, { param: 'retryOf' });
+    throw refuse(
+      'tax_decision_retry_invalid',
+      `Tax decision ${previous.id} is final and usable until ${previous.expiresAt.toISOString()}: there is nothing to retry.`,
+      { param: 'retryOf' },
+    );
   }
   if (operationOf(previous.input) !== operationOf(input)) {
-    throw refuse('tax_decision_retry_invalid', `The retry of ${previous.id} alters the operation (date, currency, buyer, lines or tax source); only missing evidence may be added. Describe a different operation without \`retryOf\`.`, { param: 'retryOf' });
+    throw refuse(
+      'tax_decision_retry_invalid',
+      `The retry of ${previous.id} alters the operation (date, currency, buyer, lines or tax source); only missing evidence may be added. Describe a different operation without \`retryOf\`.`,
+      { param: 'retryOf' },
+    );
   }
   const remaining = (input.locationEvidence ?? []).map((item) => canonicalJson(item));
   for (const item of previous.input.locationEvidence ?? []) {
     const at = remaining.indexOf(canonicalJson(item));
-    if (at < 0) throw refuse('tax_decision_retry_invalid', `The retry of ${previous.id} drops or changes evidence it had; only new items may be added.`, { param: 'locationEvidence' });
+    if (at < 0)
+      throw refuse(
+        'tax_decision_retry_invalid',
+        `The retry of ${previous.id} drops or changes evidence it had; only new items may be added.`,
+        { param: 'locationEvidence' },
+      );
     remaining.splice(at, 1);
   }
 }

@@ -39,7 +39,11 @@ const exempt261 = (tax: LineTax) => tax.vatCode === 'E' && (tax.vatexCode ?? '')
 
 /** Established in France for e-invoicing: a French territory where French VAT applies (Monaco is an international counterparty). */
 export function establishedInFrance(territory: VatTerritory | null): boolean {
-  return territory !== null && territory.id !== 'MC' && (territory.frenchVat === 'mainland' || territory.frenchVat === 'corsica' || territory.frenchVat === 'dom');
+  return (
+    territory !== null &&
+    territory.id !== 'MC' &&
+    (territory.frenchVat === 'mainland' || territory.frenchVat === 'corsica' || territory.frenchVat === 'dom')
+  );
 }
 
 /** Services on which French VAT is charged (not reverse-charged, not exempt): their payments are reported unless the seller opted for debits. */
@@ -50,11 +54,18 @@ export function decideAxes(input: AxesInput): Axes {
   const allExempt = input.lines.length > 0 && input.lines.every((line) => exempt261(line.tax));
   const na = (reason: string): Axis => ({ state: 'not_applicable', reason });
   const due = (reason: string): Axis => ({ state: 'due', reason });
-  if (allExempt) return { einvoicing: na('exempt_operation'), ereportingTransaction: na('exempt_operation'), ereportingPayment: na('exempt_operation') };
+  if (allExempt)
+    return {
+      einvoicing: na('exempt_operation'),
+      ereportingTransaction: na('exempt_operation'),
+      ereportingPayment: na('exempt_operation'),
+    };
 
   const business = input.buyerType === 'company';
   const domesticB2b = business && establishedInFrance(input.buyerEstablishment);
-  const einvoicing = domesticB2b ? due('domestic_b2b') : na(business ? 'buyer_established_outside_france' : 'buyer_not_taxable_person');
+  const einvoicing = domesticB2b
+    ? due('domestic_b2b')
+    : na(business ? 'buyer_established_outside_france' : 'buyer_not_taxable_person');
   const ereportingTransaction = domesticB2b ? na('einvoicing') : due(business ? 'international_b2b' : 'b2c');
 
   let ereportingPayment: Axis;
@@ -77,8 +88,10 @@ const texts: Record<MentionCode, string> = {
   reverse_charge: 'Autoliquidation',
   intra_eu_supply: 'Exonération de TVA, article 262 ter I du CGI',
   export: 'Exonération de TVA, article 262 I du CGI',
-  outside_scope_services: 'TVA non applicable, art. 259-1° du CGI (prestation de services dont le lieu est hors de France)',
-  outside_scope_electronic_services: "TVA non applicable, art. 259 D du CGI (services électroniques à un non-assujetti établi hors de l'Union européenne)",
+  outside_scope_services:
+    'TVA non applicable, art. 259-1° du CGI (prestation de services dont le lieu est hors de France)',
+  outside_scope_electronic_services:
+    "TVA non applicable, art. 259 D du CGI (services électroniques à un non-assujetti établi hors de l'Union européenne)",
   guyane_mayotte: 'TVA non applicable, art. 294-1 du CGI',
 };
 
@@ -88,13 +101,24 @@ export function decideMentions(lines: DecidedLineTax[], vatOnDebits: boolean | n
     const concerned = lines.flatMap((line, index) => (line.tax.mention === code ? [index] : []));
     if (concerned.length > 0) mentions.push({ code, text: texts[code], lines: concerned });
   }
-  const taxedInFrance = lines.flatMap((line, index) => (line.treatment.kind === 'french' && line.tax.vatCode === 'S' ? [index] : []));
+  const taxedInFrance = lines.flatMap((line, index) =>
+    line.treatment.kind === 'french' && line.tax.vatCode === 'S' ? [index] : [],
+  );
   if (vatOnDebits && taxedInFrance.length > 0) {
-    mentions.push({ code: 'vat_on_debits', text: "Option pour le paiement de la taxe d'après les débits", lines: taxedInFrance });
+    mentions.push({
+      code: 'vat_on_debits',
+      text: "Option pour le paiement de la taxe d'après les débits",
+      lines: taxedInFrance,
+    });
   }
   const goods = lines.some((line) => line.nature === 'goods');
   const services = lines.some((line) => line.nature !== 'goods');
-  const category = goods && services ? 'Opération mixte (livraison de biens et prestation de services)' : goods ? 'Livraison de biens' : 'Prestation de services';
+  const category =
+    goods && services
+      ? 'Opération mixte (livraison de biens et prestation de services)'
+      : goods
+        ? 'Livraison de biens'
+        : 'Prestation de services';
   mentions.push({ code: 'operation_category', text: category, lines: lines.map((_, index) => index) });
   return mentions;
 }

@@ -53,7 +53,23 @@ export const frenchAreas: Record<FrenchRateArea, FrenchArea> = {
 };
 
 /** Rates BR-FR-16 accepts on a French invoice (research/fr-einvoicing-domain.md section 5); every area's rates are among them. */
-export const brFr16Rates: readonly string[] = ['0', '0.9', '1.05', '1.75', '2.1', '5.5', '8.5', '9.2', '9.6', '10', '13', '19.6', '20', '20.6', '7'];
+export const brFr16Rates: readonly string[] = [
+  '0',
+  '0.9',
+  '1.05',
+  '1.75',
+  '2.1',
+  '5.5',
+  '8.5',
+  '9.2',
+  '9.6',
+  '10',
+  '13',
+  '19.6',
+  '20',
+  '20.6',
+  '7',
+];
 
 /** Standard rates of the member states, by period (research/eu-vat-domain.md section 1). */
 const standardRates: Record<string, { rate: string; from: string }[]> = {
@@ -64,9 +80,15 @@ const standardRates: Record<string, { rate: string; from: string }[]> = {
   CZ: [{ rate: '21', from: heldFrom() }],
   DE: [{ rate: '19', from: heldFrom() }],
   DK: [{ rate: '25', from: heldFrom() }],
-  EE: [{ rate: '22', from: heldFrom() }, { rate: '24', from: '2025-07-01' }],
+  EE: [
+    { rate: '22', from: heldFrom() },
+    { rate: '24', from: '2025-07-01' },
+  ],
   ES: [{ rate: '21', from: heldFrom() }],
-  FI: [{ rate: '24', from: heldFrom() }, { rate: '25.5', from: '2024-09-01' }],
+  FI: [
+    { rate: '24', from: heldFrom() },
+    { rate: '25.5', from: '2024-09-01' },
+  ],
   FR: [{ rate: '20', from: heldFrom() }],
   GR: [{ rate: '24', from: heldFrom() }],
   HR: [{ rate: '25', from: heldFrom() }],
@@ -80,10 +102,16 @@ const standardRates: Record<string, { rate: string; from: string }[]> = {
   NL: [{ rate: '21', from: heldFrom() }],
   PL: [{ rate: '23', from: heldFrom() }],
   PT: [{ rate: '23', from: heldFrom() }],
-  RO: [{ rate: '19', from: heldFrom() }, { rate: '21', from: '2025-08-01' }],
+  RO: [
+    { rate: '19', from: heldFrom() },
+    { rate: '21', from: '2025-08-01' },
+  ],
   SE: [{ rate: '25', from: heldFrom() }],
   SI: [{ rate: '22', from: heldFrom() }],
-  SK: [{ rate: '20', from: heldFrom() }, { rate: '23', from: '2025-01-01' }],
+  SK: [
+    { rate: '20', from: heldFrom() },
+    { rate: '23', from: '2025-01-01' },
+  ],
 };
 
 /** The rate history is held from this date (the research covers 2024 to 2026). */
@@ -99,15 +127,17 @@ export const ratesHeldFrom = heldFrom();
  * `destination_regional_regime_not_sourced`.
  */
 export const regionalStandardRates: Record<string, { rate: string; source: string } | null> = {
-  'PT-20': { rate: '16', source: 'research/eu-vat-domain.md section 2 (Azores 16 / 9 / 4 since 2021-07-01) [src pages]' },
+  'PT-20': {
+    rate: '16',
+    source: 'research/eu-vat-domain.md section 2 (Azores 16 / 9 / 4 since 2021-07-01) [src pages]',
+  },
   'PT-30': { rate: '22', source: 'research/eu-vat-domain.md section 2 (Madeira 22 / 12 / 5) [src pages]' },
   'AT-JM': null,
   'GB-NIR': null,
 };
 
 export type DestinationRate =
-  | { ok: true; rate: string }
-  | { ok: false; reason: 'regional_not_sourced' | 'date_not_held' | 'unknown_country' };
+  { ok: true; rate: string } | { ok: false; reason: 'regional_not_sourced' | 'date_not_held' | 'unknown_country' };
 
 /** The standard rate of a destination territory of the EU VAT area on a date. */
 export function destinationStandardRate(territoryId: string, country: string, date: string): DestinationRate {

@@ -28,12 +28,25 @@ export interface DecisionHooks {
 /** The seller as the engine needs it, from the revision covering the date. */
 export function sellerOf(profile: TaxProfile): Seller {
   const resolved = vatTerritoryOf(profile.establishment.country, profile.establishment.postalCode);
-  const unresolved = (why: string) => refuse('tax_decision_seller_territory_unresolved', `The establishment of tax profile ${profile.id} ${why}; nothing is guessed.`);
-  if (!resolved.ok) throw unresolved(resolved.code === 'french_postal_code_required' ? 'has no postal code, and several French VAT territories share the country code' : 'has a postal code that designates no French territory of its country');
+  const unresolved = (why: string) =>
+    refuse(
+      'tax_decision_seller_territory_unresolved',
+      `The establishment of tax profile ${profile.id} ${why}; nothing is guessed.`,
+    );
+  if (!resolved.ok)
+    throw unresolved(
+      resolved.code === 'french_postal_code_required'
+        ? 'has no postal code, and several French VAT territories share the country code'
+        : 'has a postal code that designates no French territory of its country',
+    );
   const territory = resolved.territory;
-  if (territory.frenchVat === null || territory.id === 'MC') throw unresolved(`is in ${territory.name}, not a territory where French VAT applies`);
+  if (territory.frenchVat === null || territory.id === 'MC')
+    throw unresolved(`is in ${territory.name}, not a territory where French VAT applies`);
   if (territory.frenchVat === 'suspended') {
-    throw refuse('not_supported', `The establishment of tax profile ${profile.id} is in ${territory.name}, where VAT is provisionally not applicable (CGI art. 294-1): the engine decides for sellers in mainland France, Corsica, Guadeloupe, Martinique and La Réunion.`);
+    throw refuse(
+      'not_supported',
+      `The establishment of tax profile ${profile.id} is in ${territory.name}, where VAT is provisionally not applicable (CGI art. 294-1): the engine decides for sellers in mainland France, Corsica, Guadeloupe, Martinique and La Réunion.`,
+    );
   }
   return {
     profileId: profile.id,
@@ -48,24 +61,44 @@ export function sellerOf(profile: TaxProfile): Seller {
 
 async function buyerInputOf(deps: Pick<Deps, 'db'>, scope: Scope, input: DecisionInput): Promise<BuyerInput> {
   if (input.customerId !== undefined && input.customer !== undefined) {
-    throw refuse('invalid_field_value', 'Give either `customerId` or an inline `customer`, not both.', { param: 'customer' });
+    throw refuse('invalid_field_value', 'Give either `customerId` or an inline `customer`, not both.', {
+      param: 'customer',
+    });
   }
   if (input.customer !== undefined) {
     const inline = input.customer;
-    const address = (value: typeof inline.address) => (value ? { postalCode: value.postalCode ?? null, country: value.country } : null);
-    return { type: inline.type, vatNumber: inline.vatNumber ?? null, address: address(inline.address), deliveryAddress: address(inline.deliveryAddress) };
+    const address = (value: typeof inline.address) =>
+      value ? { postalCode: value.postalCode ?? null, country: value.country } : null;
+    return {
+      type: inline.type,
+      vatNumber: inline.vatNumber ?? null,
+      address: address(inline.address),
+      deliveryAddress: address(inline.deliveryAddress),
+    };
   }
-  if (input.customerId === undefined) throw new ApiError('missing_required_field', { param: 'customerId', values: { detail: 'A decision names its buyer: `customerId` or an inline `customer`.' } });
+  if (input.customerId === undefined)
+    throw new ApiError('missing_required_field', {
+      param: 'customerId',
+      values: { detail: 'A decision names its buyer: `customerId` or an inline `customer`.' },
+    });
   let customer;
   try {
     customer = await getCustomer(deps, scope, input.customerId);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'not_found') throw refuse('not_found', `No customer ${input.customerId}.`, { param: 'customerId' });
+    if (error instanceof ApiError && error.code === 'not_found')
+      throw refuse('not_found', `No customer ${input.customerId}.`, { param: 'customerId' });
     throw error;
   }
-  if (customer.deleted) throw new ApiError('resource_deleted', { values: { resource: 'customer', id: customer.id }, param: 'customerId' });
-  const address = (value: typeof customer.address) => (value ? { postalCode: value.postalCode, country: value.country } : null);
-  return { type: customer.type, vatNumber: customer.vatNumber, address: address(customer.address), deliveryAddress: address(customer.deliveryAddress) };
+  if (customer.deleted)
+    throw new ApiError('resource_deleted', { values: { resource: 'customer', id: customer.id }, param: 'customerId' });
+  const address = (value: typeof customer.address) =>
+    value ? { postalCode: value.postalCode, country: value.country } : null;
+  return {
+    type: customer.type,
+    vatNumber: customer.vatNumber,
+    address: address(customer.address),
+    deliveryAddress: address(customer.deliveryAddress),
+  };
 }
 
 function operationOf(input: DecisionInput): Operation {
@@ -82,7 +115,11 @@ async function previousDecision(deps: Pick<Deps, 'db'>, ctx: CallContext, input:
   if (input.retryOf === undefined) return;
   const row = await findDecision(deps.db, ctx.scope, input.retryOf);
   if (!row) throw refuse('not_found', `No tax decision ${input.retryOf}.`, { param: 'retryOf' });
-  checkRetry({ id: row.id, status: row.status, expiresAt: row.expiresAt, input: row.input as DecisionInput }, input, ctx.now);
+  checkRetry(
+    { id: row.id, status: row.status, expiresAt: row.expiresAt, input: row.input as DecisionInput },
+    input,
+    ctx.now,
+  );
 }
 
 const isUniqueViolation = (error: unknown) => {
@@ -94,11 +131,24 @@ const isUniqueViolation = (error: unknown) => {
   return false;
 };
 
-async function write(deps: Pick<Deps, 'db'>, ctx: CallContext, decision: TaxDecision, input: DecisionInput, beforeInsert?: (tx: Executor) => Promise<void>): Promise<TaxDecision> {
+async function write(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  decision: TaxDecision,
+  input: DecisionInput,
+  beforeInsert?: (tx: Executor) => Promise<void>,
+): Promise<TaxDecision> {
   const row: DecisionRow = {
-    ...ctx.scope, id: decision.id, status: decision.status, date: decision.date, customerId: decision.customerId, retryOf: decision.retryOf,
-    expiresAt: decision.expiresAt ? new Date(decision.expiresAt) : null, input: input as unknown as Record<string, unknown>,
-    body: decision as unknown as Record<string, unknown>, created: ctx.now,
+    ...ctx.scope,
+    id: decision.id,
+    status: decision.status,
+    date: decision.date,
+    customerId: decision.customerId,
+    retryOf: decision.retryOf,
+    expiresAt: decision.expiresAt ? new Date(decision.expiresAt) : null,
+    input: input as unknown as Record<string, unknown>,
+    body: decision as unknown as Record<string, unknown>,
+    created: ctx.now,
   };
   try {
     await inTransaction(deps.db, ctx, async (tx) => {
@@ -107,7 +157,11 @@ async function write(deps: Pick<Deps, 'db'>, ctx: CallContext, decision: TaxDeci
     });
   } catch (error) {
     if (decision.retryOf && isUniqueViolation(error)) {
-      throw refuse('tax_decision_retry_invalid', `Tax decision ${decision.retryOf} was already retried; retry the newest decision of its chain.`, { param: 'retryOf' });
+      throw refuse(
+        'tax_decision_retry_invalid',
+        `Tax decision ${decision.retryOf} was already retried; retry the newest decision of its chain.`,
+        { param: 'retryOf' },
+      );
     }
     throw error;
   }
@@ -120,7 +174,12 @@ async function write(deps: Pick<Deps, 'db'>, ctx: CallContext, decision: TaxDeci
  * written in its own transaction, which must still find its reservation alive; a vanished one is
  * `eu_threshold_reservation_lost` (409), no decision, and the ledger goes under review.
  */
-export async function createTaxDecision(deps: Pick<Deps, 'db' | 'clock'>, ctx: CallContext, input: DecisionInput, hooks: DecisionHooks = {}): Promise<TaxDecision> {
+export async function createTaxDecision(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  ctx: CallContext,
+  input: DecisionInput,
+  hooks: DecisionHooks = {},
+): Promise<TaxDecision> {
   const startedAt = deps.clock.now().getTime();
   // The scope's time now: the request's time plus what has run since (the sandbox clock in test mode).
   const scopeNow = () => new Date(ctx.now.getTime() + (deps.clock.now().getTime() - startedAt));
@@ -130,19 +189,56 @@ export async function createTaxDecision(deps: Pick<Deps, 'db' | 'clock'>, ctx: C
   const operation = operationOf(input);
   const prepared = prepare(operation, seller, buyer);
   const id = newId('taxDecision', ctx.now);
-  const parts = { id, livemode: ctx.scope.livemode, input, seller, buyer, plan: prepared.plan, now: ctx.now, expiresAt: null as Date | null, euThreshold: null as TaxDecision['euThreshold'] };
+  const parts = {
+    id,
+    livemode: ctx.scope.livemode,
+    input,
+    seller,
+    buyer,
+    plan: prepared.plan,
+    now: ctx.now,
+    expiresAt: null as Date | null,
+    euThreshold: null as TaxDecision['euThreshold'],
+  };
 
   if (prepared.plan.locationPending) {
-    return write(deps, ctx, decisionRecord(parts, { status: 'suspended', lines: undecidedLines(operation, prepared), reasons: [prepared.plan.locationPending] }), input);
+    return write(
+      deps,
+      ctx,
+      decisionRecord(parts, {
+        status: 'suspended',
+        lines: undecidedLines(operation, prepared),
+        reasons: [prepared.plan.locationPending],
+      }),
+      input,
+    );
   }
   if (!prepared.needsLedger) {
     const concluded = conclude(operation, seller, buyer, prepared, null);
-    return write(deps, ctx, decisionRecord({ ...parts, expiresAt: new Date(ctx.now.getTime() + usageWindowMs) }, concluded), input);
+    return write(
+      deps,
+      ctx,
+      decisionRecord({ ...parts, expiresAt: new Date(ctx.now.getTime() + usageWindowMs) }, concluded),
+      input,
+    );
   }
 
-  const share = await reserveShare(deps, ctx.scope, ctx.now, { date: input.date, ...prepared.shares, needsRelief: prepared.plan.needsRelief });
+  const share = await reserveShare(deps, ctx.scope, ctx.now, {
+    date: input.date,
+    ...prepared.shares,
+    needsRelief: prepared.plan.needsRelief,
+  });
   if (share.kind === 'suspended') {
-    return write(deps, ctx, decisionRecord(parts, { status: 'suspended', lines: undecidedLines(operation, prepared), reasons: [share.reason] }), input);
+    return write(
+      deps,
+      ctx,
+      decisionRecord(parts, {
+        status: 'suspended',
+        lines: undecidedLines(operation, prepared),
+        reasons: [share.reason],
+      }),
+      input,
+    );
   }
   let concluded;
   try {
@@ -156,13 +252,23 @@ export async function createTaxDecision(deps: Pick<Deps, 'db' | 'clock'>, ctx: C
     return write(deps, ctx, decisionRecord(parts, concluded), input);
   }
   await hooks.afterReservation?.();
-  const decision = decisionRecord({ ...parts, expiresAt: share.expiresAt, euThreshold: { year: share.year, position: share.position, reservationId: share.entryId } }, concluded);
+  const decision = decisionRecord(
+    {
+      ...parts,
+      expiresAt: share.expiresAt,
+      euThreshold: { year: share.year, position: share.position, reservationId: share.entryId },
+    },
+    concluded,
+  );
   let lost = false;
   try {
     return await write(deps, ctx, decision, input, async (tx) => {
       if (!(await attachReservation(tx, ctx.scope, share.entryId, id, scopeNow()))) {
         lost = true;
-        throw refuse('eu_threshold_reservation_lost', `The ledger share reserved for this decision (${share.entryId}) vanished before the decision was written: no decision was created, and the ledger of ${share.year} is now under review. Reconcile it, then ask again.`);
+        throw refuse(
+          'eu_threshold_reservation_lost',
+          `The ledger share reserved for this decision (${share.entryId}) vanished before the decision was written: no decision was created, and the ledger of ${share.year} is now under review. Reconcile it, then ask again.`,
+        );
       }
     });
   } catch (error) {
@@ -182,15 +288,29 @@ export async function getTaxDecision(deps: Pick<Deps, 'db'>, scope: Scope, id: s
   return toTaxDecision(row);
 }
 
-export async function listTaxDecisions(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest, filters: { status?: string | undefined; customerId?: string | undefined }): Promise<ListEnvelope<TaxDecision>> {
+export async function listTaxDecisions(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  page: PageRequest,
+  filters: { status?: string | undefined; customerId?: string | undefined },
+): Promise<ListEnvelope<TaxDecision>> {
   const rows = await pageDecisions(deps.db, scope, page, filters);
   return toListEnvelope(rows, page, '/v1/tax-decisions', (row) => row.id, toTaxDecision);
 }
 
 /** `POST` or `DELETE` on a decision: it is immutable (contract, rule 1 besides the table). */
-export async function refuseDecisionChange(deps: Pick<Deps, 'db'>, scope: Scope, id: string, method: string): Promise<never> {
+export async function refuseDecisionChange(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  id: string,
+  method: string,
+): Promise<never> {
   await getTaxDecision(deps, scope, id);
-  throw refuse('method_not_allowed', `${method} is not allowed on tax decision ${id}: a decision is immutable. Create a new decision linked to it with \`retryOf\`.`, { param: 'id' });
+  throw refuse(
+    'method_not_allowed',
+    `${method} is not allowed on tax decision ${id}: a decision is immutable. Create a new decision linked to it with \`retryOf\`.`,
+    { param: 'id' },
+  );
 }
 
 /** Sandbox reset: every test decision goes. */

@@ -12,11 +12,20 @@ export async function insertDecision(db: Executor, row: DecisionRow): Promise<vo
 }
 
 export async function findDecision(db: Executor, scope: Scope, id: string): Promise<DecisionRow | undefined> {
-  const [row] = await db.select().from(taxDecisions).where(and(inScope(taxDecisions, scope), eq(taxDecisions.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(taxDecisions)
+    .where(and(inScope(taxDecisions, scope), eq(taxDecisions.id, id)))
+    .limit(1);
   return row;
 }
 
-export async function pageDecisions(db: Executor, scope: Scope, page: PageRequest, filters: { status?: string | undefined; customerId?: string | undefined }): Promise<DecisionRow[]> {
+export async function pageDecisions(
+  db: Executor,
+  scope: Scope,
+  page: PageRequest,
+  filters: { status?: string | undefined; customerId?: string | undefined },
+): Promise<DecisionRow[]> {
   const where = and(
     filters.status !== undefined ? eq(taxDecisions.status, filters.status) : undefined,
     filters.customerId !== undefined ? eq(taxDecisions.customerId, filters.customerId) : undefined,

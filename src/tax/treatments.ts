@@ -67,7 +67,8 @@ export function zoneOf(territory: VatTerritory, nature: Nature): Zone {
   return inside ? 'eu' : 'third';
 }
 
-const areaOf = (territory: VatTerritory): FrenchRateArea => (territory.frenchVat === 'corsica' ? 'corsica' : territory.frenchVat === 'dom' ? 'dom' : 'mainland');
+const areaOf = (territory: VatTerritory): FrenchRateArea =>
+  territory.frenchVat === 'corsica' ? 'corsica' : territory.frenchVat === 'dom' ? 'dom' : 'mainland';
 
 /** The member state a VAT number prefix belongs to must be the buyer's: `EL` for Greece, `XI` for Northern Ireland goods. */
 function hasVatNumberOf(buyer: Buyer, territory: VatTerritory): boolean {
@@ -77,7 +78,8 @@ function hasVatNumberOf(buyer: Buyer, territory: VatTerritory): boolean {
 }
 
 function need(territory: VatTerritory | null, param: string, what: string): VatTerritory {
-  if (!territory) throw new ApiError('missing_required_field', { param, values: { detail: `${what} needs the buyer's address.` } });
+  if (!territory)
+    throw new ApiError('missing_required_field', { param, values: { detail: `${what} needs the buyer's address.` } });
   return territory;
 }
 
@@ -91,31 +93,46 @@ function goodsTreatment(seller: SellerPlace, buyer: Buyer): Treatment {
   }
   switch (zone) {
     // CGI art. 297 I-2: Corsica's rates also apply to goods shipped from the mainland to Corsica.
-    case 'metro': return { kind: 'french', area: areaOf(to), place: to.id, origin: false };
+    case 'metro':
+      return { kind: 'french', area: areaOf(to), place: to.id, origin: false };
     case 'dom':
     case 'guyane_mayotte':
-    case 'third': return { kind: 'export', place: to.id };
-    case 'eu': return buyer.type === 'company' && hasVatNumberOf(buyer, to)
-      ? { kind: 'intra_eu_supply', place: to.id }
-      : { kind: 'eu_b2c', destination: to, goods: true };
+    case 'third':
+      return { kind: 'export', place: to.id };
+    case 'eu':
+      return buyer.type === 'company' && hasVatNumberOf(buyer, to)
+        ? { kind: 'intra_eu_supply', place: to.id }
+        : { kind: 'eu_b2c', destination: to, goods: true };
   }
 }
 
 function businessServicesTreatment(seller: SellerPlace, to: VatTerritory, buyer: Buyer): Treatment {
   switch (zoneOf(to, 'services')) {
     case 'metro':
-    case 'dom': return { kind: 'french', area: areaOf(to), place: to.id, origin: false };
-    case 'guyane_mayotte': return { kind: 'outside_scope', place: to.id, basis: 'guyane_mayotte' };
-    case 'third': return { kind: 'outside_scope', place: to.id, basis: 'services_abroad' };
-    case 'eu': return hasVatNumberOf(buyer, to)
-      ? { kind: 'reverse_charge', place: to.id }
-      // No VAT number of its state: treated as a consumer (general rule, at the supplier's place).
-      : { kind: 'french', area: seller.area, place: seller.territory.id, origin: false };
+    case 'dom':
+      return { kind: 'french', area: areaOf(to), place: to.id, origin: false };
+    case 'guyane_mayotte':
+      return { kind: 'outside_scope', place: to.id, basis: 'guyane_mayotte' };
+    case 'third':
+      return { kind: 'outside_scope', place: to.id, basis: 'services_abroad' };
+    case 'eu':
+      return hasVatNumberOf(buyer, to)
+        ? { kind: 'reverse_charge', place: to.id }
+        : // No VAT number of its state: treated as a consumer (general rule, at the supplier's place).
+          { kind: 'french', area: seller.area, place: seller.territory.id, origin: false };
   }
 }
 
 /** Electronic services to a consumer: taxed where the consumer is (Art. 58); the location needs evidence. */
-function consumerLocation(buyer: Buyer, evidence: EvidenceItem[]): { territory: VatTerritory | null; basis: 'address' | 'evidence' | 'relief'; needsRelief: boolean; pending: Issue | null } {
+function consumerLocation(
+  buyer: Buyer,
+  evidence: EvidenceItem[],
+): {
+  territory: VatTerritory | null;
+  basis: 'address' | 'evidence' | 'relief';
+  needsRelief: boolean;
+  pending: Issue | null;
+} {
   const items = [...evidence];
   if (buyer.billing && buyer.billingCountry && !items.some((item) => item.type === 'billing_address')) {
     items.push({ type: 'billing_address', country: buyer.billingCountry, providedBy: 'supplier' });
@@ -123,47 +140,94 @@ function consumerLocation(buyer: Buyer, evidence: EvidenceItem[]): { territory: 
   const finding = locateConsumer(items);
   if (finding.kind === 'contradiction') {
     const issues: Issue[] = evidence.map((item, index) => ({
-      code: 'invalid_field_value', param: `locationEvidence[${index}]`, message: `Item ${index} places the consumer in ${item.country}; the items and the address designate ${finding.countries.join(', ')}.`,
+      code: 'invalid_field_value',
+      param: `locationEvidence[${index}]`,
+      message: `Item ${index} places the consumer in ${item.country}; the items and the address designate ${finding.countries.join(', ')}.`,
     }));
-    throw refuse('invalid_field_value', `The location evidence designates several countries (${finding.countries.join(', ')}): Art. 24b(d) of Regulation 282/2011 needs non-contradictory items, and the engine never picks one.`, {
-      param: issues[0]?.param ?? 'customer.address.country', ...(issues.length > 0 ? { issues } : {}),
-    });
+    throw refuse(
+      'invalid_field_value',
+      `The location evidence designates several countries (${finding.countries.join(', ')}): Art. 24b(d) of Regulation 282/2011 needs non-contradictory items, and the engine never picks one.`,
+      {
+        param: issues[0]?.param ?? 'customer.address.country',
+        ...(issues.length > 0 ? { issues } : {}),
+      },
+    );
   }
   if (finding.kind === 'none') {
-    return { territory: null, basis: 'evidence', needsRelief: false, pending: { code: 'location_evidence_relief_undetermined', param: 'locationEvidence', message: 'No address and no location evidence: an electronic service to a consumer is taxed where the consumer is; bring two non-contradictory items (Art. 24b(d)).' } };
+    return {
+      territory: null,
+      basis: 'evidence',
+      needsRelief: false,
+      pending: {
+        code: 'location_evidence_relief_undetermined',
+        param: 'locationEvidence',
+        message:
+          'No address and no location evidence: an electronic service to a consumer is taxed where the consumer is; bring two non-contradictory items (Art. 24b(d)).',
+      },
+    };
   }
   const located = evidenceTerritory(buyer, finding.country);
-  if ('issue' in located) throw new ApiError('validation_error', { param: located.issue.param ?? undefined, values: { detail: located.issue.message }, issues: [located.issue] });
+  if ('issue' in located)
+    throw new ApiError('validation_error', {
+      param: located.issue.param ?? undefined,
+      values: { detail: located.issue.message },
+      issues: [located.issue],
+    });
   // The evidence rules decide between member states; a consumer placed in France or outside the EU
   // by its address alone is taken there.
   const otherMemberState = zoneOf(located, 'electronic_service') === 'eu';
   if (!otherMemberState || finding.kind === 'established') {
-    return { territory: located, basis: finding.kind === 'established' && evidence.length > 0 ? 'evidence' : 'address', needsRelief: false, pending: null };
+    return {
+      territory: located,
+      basis: finding.kind === 'established' && evidence.length > 0 ? 'evidence' : 'address',
+      needsRelief: false,
+      pending: null,
+    };
   }
   if (finding.kind === 'needs_relief') return { territory: located, basis: 'relief', needsRelief: true, pending: null };
   return {
-    territory: located, basis: 'evidence', needsRelief: false,
-    pending: { code: 'location_evidence_relief_undetermined', param: 'locationEvidence', message: `A single item places the consumer in ${finding.country} and it is not a third party's item of Art. 24f (a)-(e): bring a second, non-contradictory item.` },
+    territory: located,
+    basis: 'evidence',
+    needsRelief: false,
+    pending: {
+      code: 'location_evidence_relief_undetermined',
+      param: 'locationEvidence',
+      message: `A single item places the consumer in ${finding.country} and it is not a third party's item of Art. 24f (a)-(e): bring a second, non-contradictory item.`,
+    },
   };
 }
 
 function electronicTreatment(seller: SellerPlace, to: VatTerritory): Treatment {
   switch (zoneOf(to, 'electronic_service')) {
     case 'metro':
-    case 'dom': return { kind: 'french', area: areaOf(to), place: to.id, origin: false };
-    case 'guyane_mayotte': return { kind: 'outside_scope', place: to.id, basis: 'guyane_mayotte' };
-    case 'third': return { kind: 'outside_scope', place: to.id, basis: 'electronic_services_abroad' };
-    case 'eu': return seller.area === 'dom'
-      ? notModelled('an electronic service from an overseas department (outside the EU VAT area) to a consumer of a member state')
-      : { kind: 'eu_b2c', destination: to, goods: false };
+    case 'dom':
+      return { kind: 'french', area: areaOf(to), place: to.id, origin: false };
+    case 'guyane_mayotte':
+      return { kind: 'outside_scope', place: to.id, basis: 'guyane_mayotte' };
+    case 'third':
+      return { kind: 'outside_scope', place: to.id, basis: 'electronic_services_abroad' };
+    case 'eu':
+      return seller.area === 'dom'
+        ? notModelled(
+            'an electronic service from an overseas department (outside the EU VAT area) to a consumer of a member state',
+          )
+        : { kind: 'eu_b2c', destination: to, goods: false };
   }
 }
 
 function notModelled(what: string): never {
-  throw refuse('not_supported', `The engine does not decide ${what}: the research it rests on does not settle it, and it never guesses.`);
+  throw refuse(
+    'not_supported',
+    `The engine does not decide ${what}: the research it rests on does not settle it, and it never guesses.`,
+  );
 }
 
-export function planOperation(seller: SellerPlace, buyer: Buyer, lines: { nature: Nature }[], evidence: EvidenceItem[]): Plan {
+export function planOperation(
+  seller: SellerPlace,
+  buyer: Buyer,
+  lines: { nature: Nature }[],
+  evidence: EvidenceItem[],
+): Plan {
   const business = buyer.type === 'company';
   const needsConsumerLocation = !business && lines.some((line) => line.nature === 'electronic_service');
   const located = needsConsumerLocation ? consumerLocation(buyer, evidence) : null;
@@ -174,21 +238,35 @@ export function planOperation(seller: SellerPlace, buyer: Buyer, lines: { nature
       if (!business && buyer.billing && zoneOf(buyer.billing, 'services') === 'third') {
         // CGI 259 B puts some services to consumers outside the EU (advice, advertising, financial
         // services...) outside French VAT; the nature alone does not say which: never guess.
-        notModelled('a supply of services to a consumer outside the EU (CGI 259 B moves some of them outside French VAT; the line\'s nature does not say which)');
+        notModelled(
+          "a supply of services to a consumer outside the EU (CGI 259 B moves some of them outside French VAT; the line's nature does not say which)",
+        );
       }
       treatment = business
-        ? businessServicesTreatment(seller, need(buyer.billing, 'customer.address', 'A supply of services to a business'), buyer)
+        ? businessServicesTreatment(
+            seller,
+            need(buyer.billing, 'customer.address', 'A supply of services to a business'),
+            buyer,
+          )
         : { kind: 'french', area: seller.area, place: seller.territory.id, origin: false };
     } else if (business) {
-      treatment = businessServicesTreatment(seller, need(buyer.billing, 'customer.address', 'A supply of services to a business'), buyer);
+      treatment = businessServicesTreatment(
+        seller,
+        need(buyer.billing, 'customer.address', 'A supply of services to a business'),
+        buyer,
+      );
     } else {
-      treatment = located?.territory ? electronicTreatment(seller, located.territory) : { kind: 'eu_b2c', destination: seller.territory, goods: false };
+      treatment = located?.territory
+        ? electronicTreatment(seller, located.territory)
+        : { kind: 'eu_b2c', destination: seller.territory, goods: false };
     }
     return { index, nature: line.nature, treatment };
   });
   return {
     lines: planned,
-    location: located?.territory ? { country: located.territory.id.slice(0, 2), territory: located.territory.id, basis: located.basis } : null,
+    location: located?.territory
+      ? { country: located.territory.id.slice(0, 2), territory: located.territory.id, basis: located.basis }
+      : null,
     needsRelief: located?.needsRelief ?? false,
     locationPending: located?.pending ?? null,
   };
@@ -215,9 +293,10 @@ export function applyThreshold(plan: Plan, seller: SellerPlace, position: 'origi
       if (treatment.kind !== 'eu_b2c') return line;
       return {
         ...line,
-        treatment: position === 'origin'
-          ? { kind: 'french', area: seller.area, place: seller.territory.id, origin: true }
-          : { kind: 'destination', destination: treatment.destination, goods: treatment.goods },
+        treatment:
+          position === 'origin'
+            ? { kind: 'french', area: seller.area, place: seller.territory.id, origin: true }
+            : { kind: 'destination', destination: treatment.destination, goods: treatment.goods },
       };
     }),
   };

@@ -30,15 +30,44 @@ export interface VatTerritory {
 }
 
 export const euMemberStates = [
-  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT',
-  'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
+  'AT',
+  'BE',
+  'BG',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'HU',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
 ] as const;
 
 const inside = { goods: true, services: true };
 const outside = { goods: false, services: false };
 
-const t = (id: string, name: string, euVatArea: VatTerritory['euVatArea'], frenchVat: FrenchVatRegime | null): VatTerritory =>
-  ({ id, name, euVatArea, frenchVat });
+const t = (
+  id: string,
+  name: string,
+  euVatArea: VatTerritory['euVatArea'],
+  frenchVat: FrenchVatRegime | null,
+): VatTerritory => ({ id, name, euVatArea, frenchVat });
 
 /** The French territories, by id. */
 export const frenchTerritories = {
@@ -85,7 +114,22 @@ const frenchPostalRules: { pattern: RegExp; territory: VatTerritory; iso: string
 ];
 
 /** Countries whose addresses use French postal codes: France and the territories with an ISO code. */
-export const frenchPostalCountries = ['FR', 'GP', 'MQ', 'GF', 'RE', 'YT', 'BL', 'MF', 'PM', 'MC', 'TF', 'WF', 'PF', 'NC'] as const;
+export const frenchPostalCountries = [
+  'FR',
+  'GP',
+  'MQ',
+  'GF',
+  'RE',
+  'YT',
+  'BL',
+  'MF',
+  'PM',
+  'MC',
+  'TF',
+  'WF',
+  'PF',
+  'NC',
+] as const;
 
 /** Regional exceptions inside other countries (section 2 of the research), by country. */
 const regionalRules: Record<string, { pattern: RegExp; territory: VatTerritory }[]> = {
@@ -123,7 +167,12 @@ const wholeCountryTerritories: Record<string, VatTerritory> = {
 export type TerritoryResult =
   | { ok: true; territory: VatTerritory }
   /** The contract's issue codes for tax decisions; the customers capability maps them to its own. */
-  | { ok: false; code: 'french_postal_code_required' | 'unknown_french_postal_territory' | 'territory_conflict'; param: 'postalCode' | 'country'; message: string };
+  | {
+      ok: false;
+      code: 'french_postal_code_required' | 'unknown_french_postal_territory' | 'territory_conflict';
+      param: 'postalCode' | 'country';
+      message: string;
+    };
 
 /**
  * The VAT territory of an address. `country` is an ISO 3166-1 alpha-2 code (upper case) already
@@ -135,16 +184,31 @@ export function vatTerritoryOf(country: string, postalCode: string | null | unde
   const code = postalCode?.replace(/\s+/g, '') ?? '';
   if ((frenchPostalCountries as readonly string[]).includes(country)) {
     if (code === '') {
-      return { ok: false, code: 'french_postal_code_required', param: 'postalCode', message: `A postal code is needed to tell the VAT territory of an address in ${country}.` };
+      return {
+        ok: false,
+        code: 'french_postal_code_required',
+        param: 'postalCode',
+        message: `A postal code is needed to tell the VAT territory of an address in ${country}.`,
+      };
     }
     const rule = frenchPostalRules.find((candidate) => candidate.pattern.test(code));
     if (!rule) {
-      return { ok: false, code: 'unknown_french_postal_territory', param: 'postalCode', message: `Postal code ${code} matches no French territory.` };
+      return {
+        ok: false,
+        code: 'unknown_french_postal_territory',
+        param: 'postalCode',
+        message: `Postal code ${code} matches no French territory.`,
+      };
     }
     // `FR` + any French postal code is the usual way to write a DOM or Monaco address; a
     // territory's own ISO code must match the territory its postal code designates.
     if (country !== 'FR' && rule.iso !== country) {
-      return { ok: false, code: 'territory_conflict', param: 'country', message: `Postal code ${code} is in ${rule.territory.name} (${rule.iso}), not in ${country}.` };
+      return {
+        ok: false,
+        code: 'territory_conflict',
+        param: 'country',
+        message: `Postal code ${code} is in ${rule.territory.name} (${rule.iso}), not in ${country}.`,
+      };
     }
     return { ok: true, territory: rule.territory };
   }

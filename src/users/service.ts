@@ -7,8 +7,16 @@ import { hashPassword, verifyPassword } from './password-hash.js';
 import { checkNewPassword } from './password-rules.js';
 import { hashToken, newToken } from './tokens.js';
 import {
-  consumePasswordLink, deleteOtherSessions, expireUnusedLinks, findUser, findUserByEmail, findUsablePasswordLink,
-  insertPasswordLink, insertUser, setPasswordHash, type UserRow,
+  consumePasswordLink,
+  deleteOtherSessions,
+  expireUnusedLinks,
+  findUser,
+  findUserByEmail,
+  findUsablePasswordLink,
+  insertPasswordLink,
+  insertUser,
+  setPasswordHash,
+  type UserRow,
 } from './store.js';
 
 /** A password-setting link is good for 7 days, once. */
@@ -29,14 +37,22 @@ export interface PasswordLink {
 }
 
 function toUser(row: UserRow): User {
-  return { id: row.id, object: 'user', company: row.companyId, email: row.email, passwordSet: row.passwordHash !== null, created: row.created.toISOString() };
+  return {
+    id: row.id,
+    object: 'user',
+    company: row.companyId,
+    email: row.email,
+    passwordSet: row.passwordHash !== null,
+    created: row.created.toISOString(),
+  };
 }
 
 const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (email.length > 254 || !emailShape.test(email)) throw refuse('validation_error', `"${raw}" is not an e-mail address.`, { param: 'email' });
+  if (email.length > 254 || !emailShape.test(email))
+    throw refuse('validation_error', `"${raw}" is not an e-mail address.`, { param: 'email' });
   return email;
 }
 
@@ -44,16 +60,32 @@ export function passwordLinkUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/dashboard/password/${token}`;
 }
 
-async function addUser(deps: Pick<Deps, 'db' | 'clock'>, companyId: string, rawEmail: string, passwordHash: string | null): Promise<UserRow> {
+async function addUser(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  companyId: string,
+  rawEmail: string,
+  passwordHash: string | null,
+): Promise<UserRow> {
   const email = normalizeEmail(rawEmail);
   const company = await getCompany(deps, companyId);
   const now = deps.clock.now();
-  if (await findUserByEmail(deps.db, email)) throw refuse('validation_error', `A user with the e-mail ${email} already exists.`, { param: 'email' });
-  const row: UserRow = { id: newId('user', now), companyId: company.id, email, passwordHash, passwordChangedAt: passwordHash ? now : null, created: now };
+  if (await findUserByEmail(deps.db, email))
+    throw refuse('validation_error', `A user with the e-mail ${email} already exists.`, { param: 'email' });
+  const row: UserRow = {
+    id: newId('user', now),
+    companyId: company.id,
+    email,
+    passwordHash,
+    passwordChangedAt: passwordHash ? now : null,
+    created: now,
+  };
   try {
     await insertUser(deps.db, row);
   } catch (error) {
-    if ((error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') {
+    if (
+      (error as { code?: string }).code === '23505' ||
+      (error as { cause?: { code?: string } }).cause?.code === '23505'
+    ) {
       throw refuse('validation_error', `A user with the e-mail ${email} already exists.`, { param: 'email' });
     }
     throw error;
@@ -62,18 +94,27 @@ async function addUser(deps: Pick<Deps, 'db' | 'clock'>, companyId: string, rawE
 }
 
 /** A user of the company, without a password yet, and the one-time link that sets it. */
-export async function createUser(deps: Pick<Deps, 'db' | 'clock' | 'config'>, input: { companyId: string; email: string }): Promise<{ user: User; passwordLink: PasswordLink }> {
+export async function createUser(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  input: { companyId: string; email: string },
+): Promise<{ user: User; passwordLink: PasswordLink }> {
   const row = await addUser(deps, input.companyId, input.email, null);
   return { user: toUser(row), passwordLink: await issuePasswordLink(deps, row.id) };
 }
 
 /** A user whose password is given (the demo user of the first start). */
-export async function createUserWithPassword(deps: Pick<Deps, 'db' | 'clock'>, input: { companyId: string; email: string; password: string }): Promise<User> {
+export async function createUserWithPassword(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: { companyId: string; email: string; password: string },
+): Promise<User> {
   return toUser(await addUser(deps, input.companyId, input.email, await hashPassword(input.password)));
 }
 
 /** A new one-time link for the user; earlier unused links stop working. */
-export async function issuePasswordLink(deps: Pick<Deps, 'db' | 'clock' | 'config'>, userId: string): Promise<PasswordLink> {
+export async function issuePasswordLink(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  userId: string,
+): Promise<PasswordLink> {
   const now = deps.clock.now();
   const token = newToken();
   const expiresAt = new Date(now.getTime() + passwordLinkTtlMs);
@@ -84,17 +125,29 @@ export async function issuePasswordLink(deps: Pick<Deps, 'db' | 'clock' | 'confi
   return { url: passwordLinkUrl(deps.config.publicUrl, token), expiresAt: expiresAt.toISOString() };
 }
 
-const linkInvalid = () => refuse('not_found', 'This password link is unknown, already used or expired; ask for a new one (`facteur user create`, or an administrator).');
+const linkInvalid = () =>
+  refuse(
+    'not_found',
+    'This password link is unknown, already used or expired; ask for a new one (`facteur user create`, or an administrator).',
+  );
 
 /** The e-mail a link sets the password of, for the form; refuses a used or expired link. */
-export async function describePasswordLink(deps: Pick<Deps, 'db' | 'clock'>, token: string): Promise<{ email: string }> {
+export async function describePasswordLink(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  token: string,
+): Promise<{ email: string }> {
   const link = await findUsablePasswordLink(deps.db, hashToken(token), deps.clock.now());
   if (!link) throw linkInvalid();
   return { email: link.email };
 }
 
 /** Sets the password through a link (once); every session of the user ends. */
-export async function setPasswordWithLink(deps: Pick<Deps, 'db' | 'clock'>, token: string, password: string, confirmation: string): Promise<User> {
+export async function setPasswordWithLink(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  token: string,
+  password: string,
+  confirmation: string,
+): Promise<User> {
   const now = deps.clock.now();
   const link = await findUsablePasswordLink(deps.db, hashToken(token), now);
   if (!link) throw linkInvalid();
@@ -111,7 +164,12 @@ export async function setPasswordWithLink(deps: Pick<Deps, 'db' | 'clock'>, toke
 }
 
 /** Changes the password of a signed-in user; the other sessions of the user end, this one stays. */
-export async function changePassword(deps: Pick<Deps, 'db' | 'clock'>, userId: string, keepSession: string, input: { current: string; password: string; confirmation: string }): Promise<void> {
+export async function changePassword(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+  keepSession: string,
+  input: { current: string; password: string; confirmation: string },
+): Promise<void> {
   const user = await findUser(deps.db, userId);
   if (!user || !(await verifyPassword(input.current, user.passwordHash))) {
     throw refuse('validation_error', 'The current password is not right.', { param: 'current' });

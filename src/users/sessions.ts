@@ -5,8 +5,22 @@ import { verifyPassword } from './password-hash.js';
 import { maxPasswordLength } from './password-rules.js';
 import { hashToken, newToken } from './tokens.js';
 import {
-  challengeRequiredUntil, countReauthFailure, deleteExpiredChallenges, deleteExpiredSessions, deleteSession, deleteStaleThrottles, findLiveSession,
-  findUser, findUserByEmail, insertChallenge, insertSession, recordLoginFailure, takeChallenge, touchSession, type SessionWithCompany, type ThrottlePolicy,
+  challengeRequiredUntil,
+  countReauthFailure,
+  deleteExpiredChallenges,
+  deleteExpiredSessions,
+  deleteSession,
+  deleteStaleThrottles,
+  findLiveSession,
+  findUser,
+  findUserByEmail,
+  insertChallenge,
+  insertSession,
+  recordLoginFailure,
+  takeChallenge,
+  touchSession,
+  type SessionWithCompany,
+  type ThrottlePolicy,
 } from './store.js';
 
 /** A session ends after 1 hour without use, and 12 hours after log-in whatever happens. */
@@ -51,7 +65,11 @@ export async function challengeFor(deps: Pick<Deps, 'db' | 'clock'>, ip: string)
   if (!(await challengeRequiredUntil(deps.db, ip, now))) return null;
   const challenge = drawChallenge();
   const id = randomBytes(16).toString('base64url');
-  await insertChallenge(deps.db, { id, ip, answer: challenge.answer, expiresAt: new Date(now.getTime() + challengeTtlMs) }, 5);
+  await insertChallenge(
+    deps.db,
+    { id, ip, answer: challenge.answer, expiresAt: new Date(now.getTime() + challengeTtlMs) },
+    5,
+  );
   return { id, question: challenge.question };
 }
 
@@ -116,7 +134,11 @@ export async function logOut(deps: Pick<Deps, 'db'>, token: string): Promise<voi
  * Re-entering the password inside a session (before revealing a secret). Too many wrong ones
  * end the session: a stolen cookie cannot be used to guess the password.
  */
-export async function confirmPassword(deps: Pick<Deps, 'db'>, session: DashboardSession, password: string): Promise<'ok' | 'wrong' | 'session_ended'> {
+export async function confirmPassword(
+  deps: Pick<Deps, 'db'>,
+  session: DashboardSession,
+  password: string,
+): Promise<'ok' | 'wrong' | 'session_ended'> {
   const user = await findUser(deps.db, session.user.id);
   if (await verifyPassword(password.slice(0, maxPasswordLength), user?.passwordHash ?? null)) return 'ok';
   const failures = await countReauthFailure(deps.db, hashToken(session.token));

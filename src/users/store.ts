@@ -35,15 +35,23 @@ export async function insertPasswordLink(db: Executor, row: typeof passwordLinks
 
 /** Uses the link once: returns its user when it was unused and unexpired, and marks it used. */
 export async function consumePasswordLink(db: Executor, tokenHash: string, now: Date): Promise<string | undefined> {
-  const [row] = await db.update(passwordLinks).set({ usedAt: now })
+  const [row] = await db
+    .update(passwordLinks)
+    .set({ usedAt: now })
     .where(and(eq(passwordLinks.tokenHash, tokenHash), isNull(passwordLinks.usedAt), gt(passwordLinks.expiresAt, now)))
     .returning({ userId: passwordLinks.userId });
   return row?.userId;
 }
 
-export async function findUsablePasswordLink(db: Executor, tokenHash: string, now: Date): Promise<{ userId: string; email: string } | undefined> {
-  const [row] = await db.select({ userId: passwordLinks.userId, email: users.email })
-    .from(passwordLinks).innerJoin(users, eq(users.id, passwordLinks.userId))
+export async function findUsablePasswordLink(
+  db: Executor,
+  tokenHash: string,
+  now: Date,
+): Promise<{ userId: string; email: string } | undefined> {
+  const [row] = await db
+    .select({ userId: passwordLinks.userId, email: users.email })
+    .from(passwordLinks)
+    .innerJoin(users, eq(users.id, passwordLinks.userId))
     .where(and(eq(passwordLinks.tokenHash, tokenHash), isNull(passwordLinks.usedAt), gt(passwordLinks.expiresAt, now)))
     .limit(1);
   return row;
@@ -51,7 +59,10 @@ export async function findUsablePasswordLink(db: Executor, tokenHash: string, no
 
 /** A new link replaces the user's earlier unused ones. */
 export async function expireUnusedLinks(db: Executor, userId: string, now: Date): Promise<void> {
-  await db.update(passwordLinks).set({ usedAt: now }).where(and(eq(passwordLinks.userId, userId), isNull(passwordLinks.usedAt)));
+  await db
+    .update(passwordLinks)
+    .set({ usedAt: now })
+    .where(and(eq(passwordLinks.userId, userId), isNull(passwordLinks.usedAt)));
 }
 
 // Sessions
@@ -67,23 +78,52 @@ export interface SessionWithCompany {
 }
 
 /** The session, its user and what the pages need of the company, in one read; null when expired. */
-export async function findLiveSession(db: Executor, tokenHash: string, now: Date): Promise<SessionWithCompany | undefined> {
+export async function findLiveSession(
+  db: Executor,
+  tokenHash: string,
+  now: Date,
+): Promise<SessionWithCompany | undefined> {
   const [row] = await db
     .select({
       session: dashboardSessions,
       user: { id: users.id, email: users.email },
-      company: { id: companies.id, name: companies.name, siren: companies.siren, plan: companies.plan, created: companies.created, sandboxClockOffsetMs: companies.sandboxClockOffsetMs },
+      company: {
+        id: companies.id,
+        name: companies.name,
+        siren: companies.siren,
+        plan: companies.plan,
+        created: companies.created,
+        sandboxClockOffsetMs: companies.sandboxClockOffsetMs,
+      },
     })
     .from(dashboardSessions)
     .innerJoin(users, eq(users.id, dashboardSessions.userId))
     .innerJoin(companies, eq(companies.id, users.companyId))
-    .where(and(eq(dashboardSessions.tokenHash, tokenHash), gt(dashboardSessions.expiresAt, now), gt(dashboardSessions.absoluteExpiresAt, now)))
+    .where(
+      and(
+        eq(dashboardSessions.tokenHash, tokenHash),
+        gt(dashboardSessions.expiresAt, now),
+        gt(dashboardSessions.absoluteExpiresAt, now),
+      ),
+    )
     .limit(1);
-  return row && { ...row, company: { ...row.company, plan: row.company.plan as PlanName, sandboxClockOffsetMs: Number(row.company.sandboxClockOffsetMs) } };
+  return (
+    row && {
+      ...row,
+      company: {
+        ...row.company,
+        plan: row.company.plan as PlanName,
+        sandboxClockOffsetMs: Number(row.company.sandboxClockOffsetMs),
+      },
+    }
+  );
 }
 
 export async function touchSession(db: Executor, tokenHash: string, now: Date, expiresAt: Date): Promise<void> {
-  await db.update(dashboardSessions).set({ lastSeenAt: now, expiresAt }).where(eq(dashboardSessions.tokenHash, tokenHash));
+  await db
+    .update(dashboardSessions)
+    .set({ lastSeenAt: now, expiresAt })
+    .where(eq(dashboardSessions.tokenHash, tokenHash));
 }
 
 export async function deleteSession(db: Executor, tokenHash: string): Promise<void> {
@@ -92,12 +132,17 @@ export async function deleteSession(db: Executor, tokenHash: string): Promise<vo
 
 /** Ends every session of the user but `keep` (after a password change). */
 export async function deleteOtherSessions(db: Executor, userId: string, keep: string | null): Promise<void> {
-  await db.delete(dashboardSessions).where(and(eq(dashboardSessions.userId, userId), keep ? ne(dashboardSessions.tokenHash, keep) : undefined));
+  await db
+    .delete(dashboardSessions)
+    .where(and(eq(dashboardSessions.userId, userId), keep ? ne(dashboardSessions.tokenHash, keep) : undefined));
 }
 
 export async function countReauthFailure(db: Executor, tokenHash: string): Promise<number> {
-  const [row] = await db.update(dashboardSessions).set({ reauthFailures: sql`${dashboardSessions.reauthFailures} + 1` })
-    .where(eq(dashboardSessions.tokenHash, tokenHash)).returning({ failures: dashboardSessions.reauthFailures });
+  const [row] = await db
+    .update(dashboardSessions)
+    .set({ reauthFailures: sql`${dashboardSessions.reauthFailures} + 1` })
+    .where(eq(dashboardSessions.tokenHash, tokenHash))
+    .returning({ failures: dashboardSessions.reauthFailures });
   return row?.failures ?? 0;
 }
 
@@ -118,7 +163,12 @@ export interface ThrottlePolicy {
  * A window opens at the first failure; past `limit` failures in it, a challenge is required for
  * `challengeSeconds` after each further failure. Once that time passes, the count starts again.
  */
-export async function recordLoginFailure(db: Executor, ip: string, now: Date, policy: ThrottlePolicy): Promise<Date | null> {
+export async function recordLoginFailure(
+  db: Executor,
+  ip: string,
+  now: Date,
+  policy: ThrottlePolicy,
+): Promise<Date | null> {
   const f = loginThrottle;
   const at = sql`${now.toISOString()}::timestamptz`;
   const challenged = sql`(${f.challengeUntil} is not null and ${f.challengeUntil} > ${at})`;
@@ -126,7 +176,12 @@ export async function recordLoginFailure(db: Executor, ip: string, now: Date, po
   const until = sql`${at} + make_interval(secs => ${policy.challengeSeconds}::int)`;
   const [row] = await db
     .insert(f)
-    .values({ ip, windowStartedAt: now, failures: 1, challengeUntil: policy.limit <= 1 ? new Date(now.getTime() + policy.challengeSeconds * 1000) : null })
+    .values({
+      ip,
+      windowStartedAt: now,
+      failures: 1,
+      challengeUntil: policy.limit <= 1 ? new Date(now.getTime() + policy.challengeSeconds * 1000) : null,
+    })
     .onConflictDoUpdate({
       target: f.ip,
       set: {
@@ -146,17 +201,25 @@ export async function recordLoginFailure(db: Executor, ip: string, now: Date, po
 /** Addresses whose window ended and whose challenge, if any, lifted: nothing left to remember. */
 export async function deleteStaleThrottles(db: Executor, now: Date, windowSeconds: number): Promise<void> {
   const at = sql`${now.toISOString()}::timestamptz`;
-  await db.delete(loginThrottle).where(sql`${loginThrottle.windowStartedAt} < ${at} - make_interval(secs => ${windowSeconds}::int)
+  await db.delete(loginThrottle)
+    .where(sql`${loginThrottle.windowStartedAt} < ${at} - make_interval(secs => ${windowSeconds}::int)
     and (${loginThrottle.challengeUntil} is null or ${loginThrottle.challengeUntil} < ${at})`);
 }
 
 export async function challengeRequiredUntil(db: Executor, ip: string, now: Date): Promise<Date | null> {
-  const [row] = await db.select({ until: loginThrottle.challengeUntil }).from(loginThrottle)
-    .where(and(eq(loginThrottle.ip, ip), gt(loginThrottle.challengeUntil, now))).limit(1);
+  const [row] = await db
+    .select({ until: loginThrottle.challengeUntil })
+    .from(loginThrottle)
+    .where(and(eq(loginThrottle.ip, ip), gt(loginThrottle.challengeUntil, now)))
+    .limit(1);
   return row?.until ?? null;
 }
 
-export async function insertChallenge(db: Executor, row: typeof loginChallenges.$inferSelect, keepPerIp: number): Promise<void> {
+export async function insertChallenge(
+  db: Executor,
+  row: typeof loginChallenges.$inferSelect,
+  keepPerIp: number,
+): Promise<void> {
   await db.insert(loginChallenges).values(row);
   // Bounded per address: only its newest challenges stay open.
   await db.execute(sql`delete from ${loginChallenges} where ${loginChallenges.ip} = ${row.ip} and ${loginChallenges.id} not in
@@ -165,7 +228,8 @@ export async function insertChallenge(db: Executor, row: typeof loginChallenges.
 
 /** Takes the challenge (single use): its answer when it was open for this address. */
 export async function takeChallenge(db: Executor, id: string, ip: string, now: Date): Promise<string | undefined> {
-  const [row] = await db.delete(loginChallenges)
+  const [row] = await db
+    .delete(loginChallenges)
     .where(and(eq(loginChallenges.id, id), eq(loginChallenges.ip, ip), gt(loginChallenges.expiresAt, now)))
     .returning({ answer: loginChallenges.answer });
   return row?.answer;

@@ -28,23 +28,36 @@ class BlockedAddress extends Error {
 export function createDeliveryClient(policy: UrlPolicy, timeoutMs: number): DeliveryClient {
   const allowed = (address: string) => policy.allowPrivate || isPublicAddress(address);
   const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    policy.resolve(hostname).then((addresses) => {
-      const usable = addresses.filter(allowed);
-      if (usable.length === 0) return callback(new BlockedAddress(`${hostname} resolves to no public address`));
-      const family = (address: string) => (address.includes(':') ? 6 : 4);
-      if (options.all) return callback(null, usable.map((address) => ({ address, family: family(address) })));
-      return callback(null, usable[0], family(usable[0]!));
-    }, (error: unknown) => callback(error));
+    policy.resolve(hostname).then(
+      (addresses) => {
+        const usable = addresses.filter(allowed);
+        if (usable.length === 0) return callback(new BlockedAddress(`${hostname} resolves to no public address`));
+        const family = (address: string) => (address.includes(':') ? 6 : 4);
+        if (options.all)
+          return callback(
+            null,
+            usable.map((address) => ({ address, family: family(address) })),
+          );
+        return callback(null, usable[0], family(usable[0]!));
+      },
+      (error: unknown) => callback(error),
+    );
   }) as unknown as LookupFunction;
 
-  const agent = new Agent({ connect: { lookup, timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 64 });
+  const agent = new Agent({
+    connect: { lookup, timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connections: 64,
+  });
 
   return {
     async post(delivery) {
       const started = performance.now();
       const done = (outcome: Outcome) => ({ ...outcome, durationMs: Math.round(performance.now() - started) });
       const literal = literalAddress(new URL(delivery.url).hostname);
-      if (literal !== null && !allowed(literal)) return done({ kind: 'failed', status: null, error: `blocked: ${literal} is not a public address` });
+      if (literal !== null && !allowed(literal))
+        return done({ kind: 'failed', status: null, error: `blocked: ${literal} is not a public address` });
       try {
         const response = await request(delivery.url, {
           method: 'POST',
@@ -65,12 +78,24 @@ export function createDeliveryClient(policy: UrlPolicy, timeoutMs: number): Deli
 }
 
 function describeFailure(error: unknown, timeoutMs: number): string {
-  const failure = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const failure = error as {
+    name?: string;
+    code?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
   const code = failure.code ?? failure.cause?.code;
-  if (failure.name === 'TimeoutError' || failure.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    failure.name === 'TimeoutError' ||
+    failure.name === 'AbortError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return `timeout: no answer within ${timeoutMs / 1000} s`;
   }
-  if (code === 'EBLOCKED' || failure.cause instanceof BlockedAddress || error instanceof BlockedAddress) return `blocked: ${failure.cause?.message ?? failure.message}`;
+  if (code === 'EBLOCKED' || failure.cause instanceof BlockedAddress || error instanceof BlockedAddress)
+    return `blocked: ${failure.cause?.message ?? failure.message}`;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';

@@ -39,7 +39,9 @@ export function summarizeDeliveries(deliveries: DeliveryRow[], attempts: Attempt
     if (!current || delivery.generation > current.generation) latest.set(delivery.endpointId, delivery);
   }
   const current = [...latest.values()];
-  const pending = current.filter((d) => d.state === 'pending' && d.nextAttemptAt).map((d) => d.nextAttemptAt!.getTime());
+  const pending = current
+    .filter((d) => d.state === 'pending' && d.nextAttemptAt)
+    .map((d) => d.nextAttemptAt!.getTime());
   return {
     deliveries: attempts.map((a) => ({
       endpointId: a.endpointId,

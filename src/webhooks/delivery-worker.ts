@@ -13,8 +13,18 @@ import { afterFailure, afterSuccess, type HealthChange } from './endpoint-health
 import { afterAttempt, deliveryTimeoutMs, maxAttempts, type Outcome } from './retry-schedule.js';
 import { signatureHeader } from './signature.js';
 import {
-  claimDueDeliveries, deliveryChannel, extendRetention, insertAttempts, loadTargets, lockEndpoints, settleDeliveries, updateEndpointHealth,
-  type ClaimedDelivery, type DeliveryTarget, type EndpointRow, type Settlement,
+  claimDueDeliveries,
+  deliveryChannel,
+  extendRetention,
+  insertAttempts,
+  loadTargets,
+  lockEndpoints,
+  settleDeliveries,
+  updateEndpointHealth,
+  type ClaimedDelivery,
+  type DeliveryTarget,
+  type EndpointRow,
+  type Settlement,
 } from './store.js';
 
 export type DeliveryWorker = ClaimLoop;
@@ -50,7 +60,12 @@ interface Result {
  * a few statements per batch rather than per delivery.
  */
 export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): DeliveryWorker {
-  const client = options.client ?? createDeliveryClient({ resolve: deps.resolveHost, allowPrivate: deps.config.allowPrivateWebhooks }, deliveryTimeoutMs);
+  const client =
+    options.client ??
+    createDeliveryClient(
+      { resolve: deps.resolveHost, allowPrivate: deps.config.allowPrivateWebhooks },
+      deliveryTimeoutMs,
+    );
   const recorder = createRecorder(deps);
   const loop = createClaimLoop<Claimed>({
     pool: deps.pool,
@@ -59,9 +74,19 @@ export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): D
     concurrency: options.concurrency ?? 32,
     pollMs: options.pollMs ?? 1000,
     claim: async (limit) => {
-      const claimed = await claimDueDeliveries(deps.db, deps.clock.now(), limit, claimMs, randomUUID(), options.companies);
+      const claimed = await claimDueDeliveries(
+        deps.db,
+        deps.clock.now(),
+        limit,
+        claimMs,
+        randomUUID(),
+        options.companies,
+      );
       if (claimed.length === 0) return [];
-      const targets = await loadTargets(deps.db, claimed.map((c) => c.delivery));
+      const targets = await loadTargets(
+        deps.db,
+        claimed.map((c) => c.delivery),
+      );
       return claimed.map((c) => ({ ...c, target: targets.get(c.delivery.id) ?? { endpoint: null, event: null } }));
     },
     handle: async (claimed) => recorder.record(await attempt(deps, client, claimed)),
@@ -88,9 +113,10 @@ async function attempt(deps: Deps, client: DeliveryClient, claimed: Claimed): Pr
   }
   const body = JSON.stringify(toEvent(event));
   const realNow = deps.clock.now();
-  const secrets = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > realNow
-    ? [endpoint.secret, endpoint.previousSecret]
-    : [endpoint.secret];
+  const secrets =
+    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > realNow
+      ? [endpoint.secret, endpoint.previousSecret]
+      : [endpoint.secret];
   const outcome = await client.post({
     url: endpoint.url,
     body,
@@ -122,7 +148,13 @@ function createRecorder(deps: Deps): { record(result: Result): Promise<void> } {
     const batch = queue;
     queue = [];
     try {
-      const alerts = await deps.db.transaction((tx) => recordBatch(tx, deps, batch.map((item) => item.result)));
+      const alerts = await deps.db.transaction((tx) =>
+        recordBatch(
+          tx,
+          deps,
+          batch.map((item) => item.result),
+        ),
+      );
       for (const item of batch) item.done();
       if (alerts > 0 && deps.mailer) void sendPendingEmails(deps).catch(() => undefined);
     } catch (error) {
@@ -149,26 +181,43 @@ async function recordBatch(tx: Tx, deps: Deps, results: Result[]): Promise<numbe
   const settlements: Settlement[] = results.map(({ claimed, outcome, at }) => {
     const number = claimed.delivery.attemptCount + 1;
     const next = outcome ? afterAttempt(number, outcome, at) : { state: 'failed', nextAttemptAt: null };
-    return { delivery: claimed.delivery, token: claimed.delivery.lockToken!, state: next.state, attemptCount: outcome ? number : claimed.delivery.attemptCount, nextAttemptAt: next.nextAttemptAt, at };
+    return {
+      delivery: claimed.delivery,
+      token: claimed.delivery.lockToken!,
+      state: next.state,
+      attemptCount: outcome ? number : claimed.delivery.attemptCount,
+      nextAttemptAt: next.nextAttemptAt,
+      at,
+    };
   });
   const settled = await settleDeliveries(tx, settlements);
   // A delivery taken over by another worker (its claim lapsed) is that worker's to record.
   const kept = results.filter((r) => settled.has(r.claimed.delivery.id) && r.outcome !== null);
-  await insertAttempts(tx, kept.map(({ claimed, outcome, startedAt }) => ({
-    companyId: claimed.delivery.companyId,
-    deliveryId: claimed.delivery.id,
-    attempt: claimed.delivery.attemptCount + 1,
-    eventId: claimed.delivery.eventId,
-    endpointId: claimed.delivery.endpointId,
-    generation: claimed.delivery.generation,
-    startedAt,
-    durationMs: outcome!.durationMs,
-    statusCode: outcome!.status,
-    error: outcome!.kind === 'failed' ? outcome!.error : null,
-  })));
-  await extendRetention(tx, kept.filter((r) => r.outcome!.kind === 'delivered').map(({ claimed, at }) => ({
-    companyId: claimed.delivery.companyId, eventId: claimed.delivery.eventId, until: new Date(at.getTime() + retentionMs),
-  })));
+  await insertAttempts(
+    tx,
+    kept.map(({ claimed, outcome, startedAt }) => ({
+      companyId: claimed.delivery.companyId,
+      deliveryId: claimed.delivery.id,
+      attempt: claimed.delivery.attemptCount + 1,
+      eventId: claimed.delivery.eventId,
+      endpointId: claimed.delivery.endpointId,
+      generation: claimed.delivery.generation,
+      startedAt,
+      durationMs: outcome!.durationMs,
+      statusCode: outcome!.status,
+      error: outcome!.kind === 'failed' ? outcome!.error : null,
+    })),
+  );
+  await extendRetention(
+    tx,
+    kept
+      .filter((r) => r.outcome!.kind === 'delivered')
+      .map(({ claimed, at }) => ({
+        companyId: claimed.delivery.companyId,
+        eventId: claimed.delivery.eventId,
+        until: new Date(at.getTime() + retentionMs),
+      })),
+  );
   return applyHealth(tx, deps, kept, settlements);
 }
 
@@ -180,42 +229,78 @@ async function applyHealth(tx: Tx, deps: Deps, kept: Result[], settlements: Sett
     byEndpoint.set(key, [...(byEndpoint.get(key) ?? []), result]);
   }
   // Nothing to change for an endpoint that only succeeds and was not failing.
-  const concerned = [...byEndpoint.values()].filter((results) =>
-    results.some((r) => r.outcome!.kind === 'failed') || results[0]!.claimed.target.endpoint?.failingSince);
-  const rows = await lockEndpoints(tx, concerned.map((results) => ({ companyId: results[0]!.claimed.delivery.companyId, id: results[0]!.claimed.delivery.endpointId })));
+  const concerned = [...byEndpoint.values()].filter(
+    (results) => results.some((r) => r.outcome!.kind === 'failed') || results[0]!.claimed.target.endpoint?.failingSince,
+  );
+  const rows = await lockEndpoints(
+    tx,
+    concerned.map((results) => ({
+      companyId: results[0]!.claimed.delivery.companyId,
+      id: results[0]!.claimed.delivery.endpointId,
+    })),
+  );
   const stateOf = new Map(settlements.map((s) => [s.delivery.id, s.state]));
   let alerts = 0;
   for (const endpoint of rows) {
     let health = { status: endpoint.status, failingSince: endpoint.failingSince, lastAlertAt: endpoint.lastAlertAt };
     const changes: Partial<EndpointRow> = {};
     for (const result of byEndpoint.get(`${endpoint.companyId}/${endpoint.id}`) ?? []) {
-      const change: HealthChange = result.outcome!.kind === 'delivered'
-        ? afterSuccess(health)
-        : afterFailure(health, result.at, stateOf.get(result.claimed.delivery.id) === 'failed');
-      if (change.disable) Object.assign(changes, { status: 'disabled', disabledReason: 'failing for three days', updated: result.at });
-      health = { status: change.disable ? 'disabled' : health.status, failingSince: change.failingSince, lastAlertAt: change.lastAlertAt };
+      const change: HealthChange =
+        result.outcome!.kind === 'delivered'
+          ? afterSuccess(health)
+          : afterFailure(health, result.at, stateOf.get(result.claimed.delivery.id) === 'failed');
+      if (change.disable)
+        Object.assign(changes, { status: 'disabled', disabledReason: 'failing for three days', updated: result.at });
+      health = {
+        status: change.disable ? 'disabled' : health.status,
+        failingSince: change.failingSince,
+        lastAlertAt: change.lastAlertAt,
+      };
       if (change.alert) {
         alerts++;
         await queueAlert(tx, deps, endpoint, change.alert, result);
       }
     }
     const same = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
-    if (same(health.failingSince, endpoint.failingSince) && same(health.lastAlertAt, endpoint.lastAlertAt) && !changes.status) continue;
+    if (
+      same(health.failingSince, endpoint.failingSince) &&
+      same(health.lastAlertAt, endpoint.lastAlertAt) &&
+      !changes.status
+    )
+      continue;
     Object.assign(changes, { failingSince: health.failingSince, lastAlertAt: health.lastAlertAt });
     await updateEndpointHealth(tx, endpoint, changes);
   }
   return alerts;
 }
 
-async function queueAlert(tx: Tx, deps: Deps, endpoint: EndpointRow, alert: 'deactivated' | 'delivery_failed', result: Result): Promise<void> {
-  const [company] = await tx.select({ email: companies.email }).from(companies).where(eq(companies.id, endpoint.companyId)).limit(1);
+async function queueAlert(
+  tx: Tx,
+  deps: Deps,
+  endpoint: EndpointRow,
+  alert: 'deactivated' | 'delivery_failed',
+  result: Result,
+): Promise<void> {
+  const [company] = await tx
+    .select({ email: companies.email })
+    .from(companies)
+    .where(eq(companies.id, endpoint.companyId))
+    .limit(1);
   const failure = result.outcome?.kind === 'failed' ? result.outcome.error : '';
-  const subject = alert === 'deactivated'
-    ? `Webhook endpoint ${endpoint.id} deactivated after three days of failures`
-    : `Webhook deliveries to ${endpoint.id} are failing`;
-  const body = alert === 'deactivated'
-    ? `Every delivery to ${endpoint.url} has failed since ${endpoint.failingSince?.toISOString() ?? result.at.toISOString()} (last: ${failure}). The endpoint is now disabled; fix it, enable it again, then replay the failed events.`
-    : `A delivery to ${endpoint.url} failed ${maxAttempts} times (last: ${failure}) and will not be retried. Replay it with POST /v1/events/:id/retry once the endpoint answers.`;
-  await queueEmail(tx, { companyId: endpoint.companyId, livemode: endpoint.livemode }, { to: company?.email ?? null, subject, body }, result.at, deps.mailer !== null);
+  const subject =
+    alert === 'deactivated'
+      ? `Webhook endpoint ${endpoint.id} deactivated after three days of failures`
+      : `Webhook deliveries to ${endpoint.id} are failing`;
+  const body =
+    alert === 'deactivated'
+      ? `Every delivery to ${endpoint.url} has failed since ${endpoint.failingSince?.toISOString() ?? result.at.toISOString()} (last: ${failure}). The endpoint is now disabled; fix it, enable it again, then replay the failed events.`
+      : `A delivery to ${endpoint.url} failed ${maxAttempts} times (last: ${failure}) and will not be retried. Replay it with POST /v1/events/:id/retry once the endpoint answers.`;
+  await queueEmail(
+    tx,
+    { companyId: endpoint.companyId, livemode: endpoint.livemode },
+    { to: company?.email ?? null, subject, body },
+    result.at,
+    deps.mailer !== null,
+  );
   deps.log.info({ endpoint: endpoint.id, livemode: endpoint.livemode, alert }, subject);
 }

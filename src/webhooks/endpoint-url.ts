@@ -43,6 +43,7 @@ export async function checkEndpointUrl(raw: string, policy: UrlPolicy): Promise<
   }
   if (addresses.length === 0) throw invalid(`The host ${url.hostname} does not resolve.`);
   const internal = addresses.filter((address) => !isPublicAddress(address));
-  if (!policy.allowPrivate && internal.length > 0) throw invalid(`The host ${url.hostname} resolves to a non-public address.`);
+  if (!policy.allowPrivate && internal.length > 0)
+    throw invalid(`The host ${url.hostname} resolves to a non-public address.`);
   return url.toString();
 }

@@ -11,15 +11,30 @@ import { webhookDeliveries, webhookEndpoints } from './schema.js';
  * jobs: nothing is lost if the process dies right after the commit. `alongside`, a data-modifying
  * statement (the events' own insert), runs in the same statement: one round trip for both.
  */
-export async function enqueueDeliveries(tx: Executor, scope: Scope, type: string, events: { id: string; created: Date }[], options: { onlyEndpoints?: string[] | undefined; alongside?: SQL } = {}): Promise<void> {
+export async function enqueueDeliveries(
+  tx: Executor,
+  scope: Scope,
+  type: string,
+  events: { id: string; created: Date }[],
+  options: { onlyEndpoints?: string[] | undefined; alongside?: SQL } = {},
+): Promise<void> {
   const { onlyEndpoints, alongside } = options;
   if (events.length === 0) return;
   const e = webhookEndpoints;
   const targets = onlyEndpoints
-    ? sql`${e.id} = any(${sql`array[${sql.join(onlyEndpoints.map((id) => sql`${id}`), sql`, `)}]::text[]`})`
+    ? sql`${e.id} = any(${sql`array[${sql.join(
+        onlyEndpoints.map((id) => sql`${id}`),
+        sql`, `,
+      )}]::text[]`})`
     : sql`(${e.events} @> array[${type}]::text[] or ${e.events} @> array['*']::text[])`;
-  const ids = sql`array[${sql.join(events.map((event) => sql`${event.id}`), sql`, `)}]::text[]`;
-  const times = sql`array[${sql.join(events.map((event) => sql`${event.created.toISOString()}`), sql`, `)}]::timestamptz[]`;
+  const ids = sql`array[${sql.join(
+    events.map((event) => sql`${event.id}`),
+    sql`, `,
+  )}]::text[]`;
+  const times = sql`array[${sql.join(
+    events.map((event) => sql`${event.created.toISOString()}`),
+    sql`, `,
+  )}]::timestamptz[]`;
   await tx.execute(sql`
     with ${alongside ? sql`alongside as (${alongside}), ` : sql``}created as (
       insert into ${webhookDeliveries} (company_id, livemode, id, event_id, endpoint_id, generation, state, attempt_count, next_attempt_at, created, updated)

@@ -14,7 +14,8 @@ export function isPublicAddress(address: string): boolean {
   if (v6.isIPv4MappedAddress()) return isPublicAddress(v6.toIPv4Address().toString());
   const range = v6.range();
   const bytes = v6.toByteArray();
-  if (range === 'rfc6052' || range === 'rfc6145') return isPublicAddress(ipaddr.fromByteArray(bytes.slice(12)).toString());
+  if (range === 'rfc6052' || range === 'rfc6145')
+    return isPublicAddress(ipaddr.fromByteArray(bytes.slice(12)).toString());
   if (range === '6to4') return isPublicAddress(ipaddr.fromByteArray(bytes.slice(2, 6)).toString());
   if (range === 'teredo') return isPublicAddress(ipaddr.fromByteArray(bytes.slice(12).map((b) => b ^ 0xff)).toString());
   return range === 'unicast';

@@ -11,9 +11,7 @@ export const deactivationAfterMs = 3 * 86_400_000;
 /** Alerts about one endpoint are at least this far apart. */
 export const alertIntervalMs = 86_400_000;
 
-export type Outcome =
-  | { kind: 'delivered'; status: number }
-  | { kind: 'failed'; status: number | null; error: string };
+export type Outcome = { kind: 'delivered'; status: number } | { kind: 'failed'; status: number | null; error: string };
 
 export interface AfterAttempt {
   state: 'pending' | 'delivered' | 'failed';
@@ -29,5 +27,7 @@ export function afterAttempt(attempt: number, outcome: Outcome, at: Date): After
 
 /** A 2xx is the only success: 3xx (never followed), 4xx and 5xx are failures. */
 export function outcomeOfStatus(status: number): Outcome {
-  return status >= 200 && status < 300 ? { kind: 'delivered', status } : { kind: 'failed', status, error: `HTTP ${status}` };
+  return status >= 200 && status < 300
+    ? { kind: 'delivered', status }
+    : { kind: 'failed', status, error: `HTTP ${status}` };
 }

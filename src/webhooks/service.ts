@@ -12,11 +12,22 @@ import { checkEndpointUrl } from './endpoint-url.js';
 import { generateEndpointSecret, maskSecret } from './endpoint-secret.js';
 import { summarizeDeliveries, type DeliverySummary } from './delivery-summary.js';
 import {
-  attemptsOfEvent, countEndpoints, deliveriesOfEvent, findEndpoint, insertDeliveries, insertEndpoint, latestDeliveries,
-  deleteExpiredEvents, deleteScopeDeliveries, deliveredFilter, deliveryChannel, pageEndpoints, updateEndpoint, type EndpointRow,
+  attemptsOfEvent,
+  countEndpoints,
+  deliveriesOfEvent,
+  findEndpoint,
+  insertDeliveries,
+  insertEndpoint,
+  latestDeliveries,
+  deleteExpiredEvents,
+  deleteScopeDeliveries,
+  deliveredFilter,
+  deliveryChannel,
+  pageEndpoints,
+  updateEndpoint,
+  type EndpointRow,
 } from './store.js';
 import type { Executor } from '../db/database.js';
-
 
 /** A secret rotation keeps the old secret signing this long. */
 const rotationOverlapMs = 24 * 3_600_000;
@@ -54,10 +65,13 @@ function toEndpoint(row: EndpointRow, revealSecret = false): WebhookEndpoint {
 }
 
 function checkEvents(types: string[]): string[] {
-  if (types.length === 0) throw refuse('validation_error', 'Subscribe to at least one event type, or to "*" for all.', { param: 'events' });
-  if (types.length > maxEvents) throw refuse('validation_error', `At most ${maxEvents} event types.`, { param: 'events' });
+  if (types.length === 0)
+    throw refuse('validation_error', 'Subscribe to at least one event type, or to "*" for all.', { param: 'events' });
+  if (types.length > maxEvents)
+    throw refuse('validation_error', `At most ${maxEvents} event types.`, { param: 'events' });
   types.forEach((type, index) => {
-    if (type !== '*' && !isEventType(type)) throw refuse('validation_error', `"${type}" is not an event type.`, { param: `events[${index}]` });
+    if (type !== '*' && !isEventType(type))
+      throw refuse('validation_error', `"${type}" is not an event type.`, { param: `events[${index}]` });
   });
   return [...new Set(types)];
 }
@@ -72,15 +86,25 @@ export interface NewEndpoint {
   description?: string;
 }
 
-export async function createEndpoint(deps: Deps, ctx: CallContext, plan: PlanName, input: NewEndpoint): Promise<WebhookEndpoint> {
+export async function createEndpoint(
+  deps: Deps,
+  ctx: CallContext,
+  plan: PlanName,
+  input: NewEndpoint,
+): Promise<WebhookEndpoint> {
   const url = await checkEndpointUrl(input.url, urlPolicy(deps));
   const types = checkEvents(input.events ?? ['*']);
   return inTransaction(deps.db, ctx, async (tx) => {
     // Serializes creations of one company so two concurrent ones cannot pass the plan limit together.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`webhook_endpoints:${ctx.scope.companyId}:${ctx.scope.livemode}`}))`);
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext(${`webhook_endpoints:${ctx.scope.companyId}:${ctx.scope.livemode}`}))`,
+    );
     const limit = plans[plan].webhookEndpoints;
     if ((await countEndpoints(tx, ctx.scope)) >= limit) {
-      throw new ApiError('plan_limit_error', { values: { plan }, hint: `The ${plan} plan allows ${limit} webhook endpoint(s) per environment; delete one or upgrade.` });
+      throw new ApiError('plan_limit_error', {
+        values: { plan },
+        hint: `The ${plan} plan allows ${limit} webhook endpoint(s) per environment; delete one or upgrade.`,
+      });
     }
     const row: EndpointRow = {
       ...ctx.scope,
@@ -114,9 +138,19 @@ export async function getEndpoint(deps: Pick<Deps, 'db'>, scope: Scope, id: stri
   return toEndpoint(row);
 }
 
-export async function listEndpoints(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest): Promise<ListEnvelope<WebhookEndpoint>> {
+export async function listEndpoints(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  page: PageRequest,
+): Promise<ListEnvelope<WebhookEndpoint>> {
   const rows = await pageEndpoints(deps.db, scope, page);
-  return toListEnvelope(rows, page, '/v1/webhook-endpoints', (row) => row.id, (row) => toEndpoint(row));
+  return toListEnvelope(
+    rows,
+    page,
+    '/v1/webhook-endpoints',
+    (row) => row.id,
+    (row) => toEndpoint(row),
+  );
 }
 
 export interface EndpointUpdate {
@@ -126,7 +160,12 @@ export interface EndpointUpdate {
   status?: 'enabled' | 'disabled';
 }
 
-export async function updateEndpointSettings(deps: Deps, ctx: CallContext, id: string, input: EndpointUpdate): Promise<WebhookEndpoint> {
+export async function updateEndpointSettings(
+  deps: Deps,
+  ctx: CallContext,
+  id: string,
+  input: EndpointUpdate,
+): Promise<WebhookEndpoint> {
   const changes: Partial<EndpointRow> = { updated: ctx.now };
   if (input.url !== undefined) changes.url = await checkEndpointUrl(input.url, urlPolicy(deps));
   if (input.events !== undefined) changes.events = checkEvents(input.events);
@@ -143,13 +182,23 @@ export async function updateEndpointSettings(deps: Deps, ctx: CallContext, id: s
 }
 
 /** Deletion keeps the row (its deliveries' history refers to it); pending deliveries to it end unsent. */
-export async function deleteEndpoint(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
-  const row = await inTransaction(deps.db, ctx, (tx) => updateEndpoint(tx, ctx.scope, id, { deletedAt: ctx.now, status: 'disabled', updated: ctx.now }));
+export async function deleteEndpoint(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
+  const row = await inTransaction(deps.db, ctx, (tx) =>
+    updateEndpoint(tx, ctx.scope, id, { deletedAt: ctx.now, status: 'disabled', updated: ctx.now }),
+  );
   if (!row) throw endpointNotFound(id);
   return { id, object: 'webhook_endpoint', deleted: true };
 }
 
-export async function rotateSecret(deps: Pick<Deps, 'db' | 'clock'>, ctx: CallContext, id: string): Promise<WebhookEndpoint> {
+export async function rotateSecret(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  ctx: CallContext,
+  id: string,
+): Promise<WebhookEndpoint> {
   const row = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findEndpoint(tx, ctx.scope, id, true);
     if (!current) throw endpointNotFound(id);
@@ -169,8 +218,11 @@ export async function pingEndpoint(deps: Pick<Deps, 'db'>, ctx: CallContext, id:
   const event = await inTransaction(deps.db, ctx, async (tx) => {
     const endpoint = await findEndpoint(tx, ctx.scope, id);
     if (!endpoint) throw endpointNotFound(id);
-    if (endpoint.status !== 'enabled') throw new ApiError('endpoint_not_subscribed', { values: { id, type: 'ping' }, param: 'id' });
-    return recordEvent(tx, ctx, 'ping', { id: endpoint.id, object: 'webhook_endpoint', url: endpoint.url }, ctx.now, { onlyEndpoints: [endpoint.id] });
+    if (endpoint.status !== 'enabled')
+      throw new ApiError('endpoint_not_subscribed', { values: { id, type: 'ping' }, param: 'id' });
+    return recordEvent(tx, ctx, 'ping', { id: endpoint.id, object: 'webhook_endpoint', url: endpoint.url }, ctx.now, {
+      onlyEndpoints: [endpoint.id],
+    });
   });
   return withDeliveries(deps, ctx.scope, event);
 }
@@ -178,11 +230,18 @@ export async function pingEndpoint(deps: Pick<Deps, 'db'>, ctx: CallContext, id:
 export type EventWithDeliveries = Event & DeliverySummary;
 
 export async function withDeliveries(deps: Pick<Deps, 'db'>, scope: Scope, event: Event): Promise<EventWithDeliveries> {
-  const [deliveries, attempts] = await Promise.all([deliveriesOfEvent(deps.db, scope, event.id), attemptsOfEvent(deps.db, scope.companyId, event.id)]);
+  const [deliveries, attempts] = await Promise.all([
+    deliveriesOfEvent(deps.db, scope, event.id),
+    attemptsOfEvent(deps.db, scope.companyId, event.id),
+  ]);
   return { ...event, ...summarizeDeliveries(deliveries, attempts) };
 }
 
-export async function getEventWithDeliveries(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<EventWithDeliveries> {
+export async function getEventWithDeliveries(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  id: string,
+): Promise<EventWithDeliveries> {
   return withDeliveries(deps, scope, await getEvent(deps, scope, id));
 }
 
@@ -191,7 +250,12 @@ export async function getEventWithDeliveries(deps: Pick<Deps, 'db'>, scope: Scop
  * (attempts exhausted). With it: to that endpoint alone, even if delivered. Each replay is a new
  * generation with its own five attempts; earlier generations stay in the history.
  */
-export async function retryEvent(deps: Pick<Deps, 'db'>, ctx: CallContext, eventId: string, endpointId: string | undefined): Promise<EventWithDeliveries> {
+export async function retryEvent(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  eventId: string,
+  endpointId: string | undefined,
+): Promise<EventWithDeliveries> {
   const event = await getEvent(deps, ctx.scope, eventId);
   await inTransaction(deps.db, ctx, async (tx) => {
     const latest = await latestDeliveries(tx, ctx.scope, eventId);
@@ -199,30 +263,41 @@ export async function retryEvent(deps: Pick<Deps, 'db'>, ctx: CallContext, event
     if (endpointId !== undefined) {
       const endpoint = await findEndpoint(tx, ctx.scope, endpointId);
       const previous = latest.find((d) => d.endpointId === endpointId);
-      const subscribed = endpoint && (endpoint.events.includes(event.type) || endpoint.events.includes('*') || previous !== undefined);
+      const subscribed =
+        endpoint && (endpoint.events.includes(event.type) || endpoint.events.includes('*') || previous !== undefined);
       if (!endpoint || endpoint.status !== 'enabled' || !subscribed) {
-        throw new ApiError('endpoint_not_subscribed', { values: { id: endpointId, type: event.type }, param: 'endpointId' });
+        throw new ApiError('endpoint_not_subscribed', {
+          values: { id: endpointId, type: event.type },
+          param: 'endpointId',
+        });
       }
       targets = [{ endpointId, generation: (previous?.generation ?? 0) + 1 }];
     } else {
       const failed = latest.filter((d) => d.state === 'failed');
-      const enabled = await Promise.all(failed.map(async (d) => ((await findEndpoint(tx, ctx.scope, d.endpointId))?.status === 'enabled' ? d : null)));
-      targets = enabled.filter((d) => d !== null).map((d) => ({ endpointId: d.endpointId, generation: d.generation + 1 }));
+      const enabled = await Promise.all(
+        failed.map(async (d) => ((await findEndpoint(tx, ctx.scope, d.endpointId))?.status === 'enabled' ? d : null)),
+      );
+      targets = enabled
+        .filter((d) => d !== null)
+        .map((d) => ({ endpointId: d.endpointId, generation: d.generation + 1 }));
     }
-    await insertDeliveries(tx, targets.map((target) => ({
-      ...ctx.scope,
-      id: newId('delivery', ctx.now),
-      eventId,
-      endpointId: target.endpointId,
-      generation: target.generation,
-      state: 'pending',
-      attemptCount: 0,
-      nextAttemptAt: ctx.now,
-      lockedUntil: null,
-      lockToken: null,
-      created: ctx.now,
-      updated: ctx.now,
-    })));
+    await insertDeliveries(
+      tx,
+      targets.map((target) => ({
+        ...ctx.scope,
+        id: newId('delivery', ctx.now),
+        eventId,
+        endpointId: target.endpointId,
+        generation: target.generation,
+        state: 'pending',
+        attemptCount: 0,
+        nextAttemptAt: ctx.now,
+        lockedUntil: null,
+        lockToken: null,
+        created: ctx.now,
+        updated: ctx.now,
+      })),
+    );
   });
   return getEventWithDeliveries(deps, ctx.scope, eventId);
 }
@@ -233,8 +308,19 @@ export interface EventListFilters {
   delivered?: boolean | undefined;
 }
 
-export async function listEventsByDelivery(deps: Pick<Deps, 'db'>, scope: Scope, page: PageRequest, filters: EventListFilters): Promise<ListEnvelope<Event>> {
-  return listEvents(deps, scope, page, { type: filters.type, where: filters.delivered === undefined ? undefined : deliveredFilter(filters.delivered) }, '/v1/events');
+export async function listEventsByDelivery(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  page: PageRequest,
+  filters: EventListFilters,
+): Promise<ListEnvelope<Event>> {
+  return listEvents(
+    deps,
+    scope,
+    page,
+    { type: filters.type, where: filters.delivered === undefined ? undefined : deliveredFilter(filters.delivered) },
+    '/v1/events',
+  );
 }
 
 /** Sandbox reset: the deliveries of purged events go; endpoints are configuration and stay. */

@@ -15,7 +15,8 @@ export type AttemptRow = typeof webhookAttempts.$inferSelect;
 export const deliveryChannel = 'facteur_webhook_deliveries';
 
 const live = isNull(webhookEndpoints.deletedAt);
-const ofEndpoint = (scope: Scope, id: string) => and(inScope(webhookEndpoints, scope), eq(webhookEndpoints.id, id), live);
+const ofEndpoint = (scope: Scope, id: string) =>
+  and(inScope(webhookEndpoints, scope), eq(webhookEndpoints.id, id), live);
 
 // Endpoints
 
@@ -23,14 +24,22 @@ export async function insertEndpoint(db: Executor, row: EndpointRow): Promise<vo
   await db.insert(webhookEndpoints).values(row);
 }
 
-export async function findEndpoint(db: Executor, scope: Scope, id: string, forUpdate = false): Promise<EndpointRow | undefined> {
+export async function findEndpoint(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  forUpdate = false,
+): Promise<EndpointRow | undefined> {
   const query = db.select().from(webhookEndpoints).where(ofEndpoint(scope, id)).limit(1);
   const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }
 
 export async function countEndpoints(db: Executor, scope: Scope): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(and(inScope(webhookEndpoints, scope), live));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(webhookEndpoints)
+    .where(and(inScope(webhookEndpoints, scope), live));
   return row?.n ?? 0;
 }
 
@@ -38,7 +47,12 @@ export async function pageEndpoints(db: Executor, scope: Scope, page: PageReques
   return keysetPage(db, webhookEndpoints, scope, page, { visible: live });
 }
 
-export async function updateEndpoint(db: Executor, scope: Scope, id: string, changes: Partial<EndpointRow>): Promise<EndpointRow | undefined> {
+export async function updateEndpoint(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  changes: Partial<EndpointRow>,
+): Promise<EndpointRow | undefined> {
   const [row] = await db.update(webhookEndpoints).set(changes).where(ofEndpoint(scope, id)).returning();
   return row;
 }
@@ -52,13 +66,17 @@ export async function insertDeliveries(db: Executor, rows: DeliveryRow[]): Promi
 }
 
 export async function deliveriesOfEvent(db: Executor, scope: Scope, eventId: string): Promise<DeliveryRow[]> {
-  return db.select().from(webhookDeliveries)
+  return db
+    .select()
+    .from(webhookDeliveries)
     .where(and(inScope(webhookDeliveries, scope), eq(webhookDeliveries.eventId, eventId)))
     .orderBy(asc(webhookDeliveries.endpointId), asc(webhookDeliveries.generation));
 }
 
 export async function attemptsOfEvent(db: Executor, companyId: string, eventId: string): Promise<AttemptRow[]> {
-  return db.select().from(webhookAttempts)
+  return db
+    .select()
+    .from(webhookAttempts)
     .where(and(eq(webhookAttempts.companyId, companyId), eq(webhookAttempts.eventId, eventId)))
     .orderBy(asc(webhookAttempts.startedAt), asc(webhookAttempts.attempt));
 }
@@ -73,7 +91,14 @@ export interface ClaimedDelivery {
  * clock. A claim lasts past the delivery time-out, so a worker that dies mid-attempt releases
  * its deliveries to the others: delivery is at least once.
  */
-export async function claimDueDeliveries(db: Executor, now: Date, limit: number, lockMs: number, token: string, companyIds?: string[]): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: Executor,
+  now: Date,
+  limit: number,
+  lockMs: number,
+  token: string,
+  companyIds?: string[],
+): Promise<ClaimedDelivery[]> {
   if (companyIds && companyIds.length === 0) return [];
   const at = sql`${now.toISOString()}::timestamptz`;
   const result = await db.execute(sql`
@@ -83,7 +108,14 @@ export async function claimDueDeliveries(db: Executor, now: Date, limit: number,
       where d.state = 'pending'
         and d.next_attempt_at <= ${at} + make_interval(secs => (case when d.livemode then 0 else c.sandbox_clock_offset_ms end) / 1000.0)
         and (d.locked_until is null or d.locked_until < ${at})
-        ${companyIds ? sql`and d.company_id in (${sql.join(companyIds.map((id) => sql`${id}`), sql`, `)})` : sql``}
+        ${
+          companyIds
+            ? sql`and d.company_id in (${sql.join(
+                companyIds.map((id) => sql`${id}`),
+                sql`, `,
+              )})`
+            : sql``
+        }
       order by d.next_attempt_at
       limit ${limit}
       for update of d skip locked
@@ -119,17 +151,32 @@ export interface DeliveryTarget {
 
 /** The endpoints and events of a batch of claimed deliveries, in two reads; by delivery id. */
 export async function loadTargets(db: Executor, deliveries: DeliveryRow[]): Promise<Map<string, DeliveryTarget>> {
-  const pairs = (ids: (d: DeliveryRow) => string) => sql.join(deliveries.map((d) => sql`(${d.companyId}, ${ids(d)})`), sql`, `);
+  const pairs = (ids: (d: DeliveryRow) => string) =>
+    sql.join(
+      deliveries.map((d) => sql`(${d.companyId}, ${ids(d)})`),
+      sql`, `,
+    );
   const [endpointRows, eventRows] = await Promise.all([
-    db.select().from(webhookEndpoints).where(sql`(${webhookEndpoints.companyId}, ${webhookEndpoints.id}) in (${pairs((d) => d.endpointId)})`),
-    db.select().from(events).where(sql`(${events.companyId}, ${events.id}) in (${pairs((d) => d.eventId)})`),
+    db
+      .select()
+      .from(webhookEndpoints)
+      .where(sql`(${webhookEndpoints.companyId}, ${webhookEndpoints.id}) in (${pairs((d) => d.endpointId)})`),
+    db
+      .select()
+      .from(events)
+      .where(sql`(${events.companyId}, ${events.id}) in (${pairs((d) => d.eventId)})`),
   ]);
   const endpointsByKey = new Map(endpointRows.map((row) => [`${row.companyId}/${row.id}`, row]));
   const eventsByKey = new Map(eventRows.map((row) => [`${row.companyId}/${row.id}`, row]));
-  return new Map(deliveries.map((d) => [d.id, {
-    endpoint: endpointsByKey.get(`${d.companyId}/${d.endpointId}`) ?? null,
-    event: eventsByKey.get(`${d.companyId}/${d.eventId}`) ?? null,
-  }]));
+  return new Map(
+    deliveries.map((d) => [
+      d.id,
+      {
+        endpoint: endpointsByKey.get(`${d.companyId}/${d.endpointId}`) ?? null,
+        event: eventsByKey.get(`${d.companyId}/${d.eventId}`) ?? null,
+      },
+    ]),
+  );
 }
 
 export interface Settlement {
@@ -147,8 +194,13 @@ export interface Settlement {
  */
 export async function settleDeliveries(db: Executor, settlements: Settlement[]): Promise<Set<string>> {
   if (settlements.length === 0) return new Set();
-  const values = sql.join(settlements.map((s) => sql`(${s.delivery.companyId}, ${s.delivery.id}, ${s.token}, ${s.state}, ${s.attemptCount}::int,
-    ${s.nextAttemptAt?.toISOString() ?? null}::timestamptz, ${s.at.toISOString()}::timestamptz)`), sql`, `);
+  const values = sql.join(
+    settlements.map(
+      (s) => sql`(${s.delivery.companyId}, ${s.delivery.id}, ${s.token}, ${s.state}, ${s.attemptCount}::int,
+    ${s.nextAttemptAt?.toISOString() ?? null}::timestamptz, ${s.at.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  );
   const result = await db.execute(sql`
     update ${webhookDeliveries} d set state = v.state, attempt_count = v.attempt_count, next_attempt_at = v.next_attempt_at,
       updated = v.at, locked_until = null, lock_token = null
@@ -166,9 +218,15 @@ export async function insertAttempts(db: Executor, rows: AttemptRow[]): Promise<
  * Pushes events' retention to `until` (90 days after a successful delivery), skipping those
  * already kept within a day of it: a first delivery rarely rewrites its event row.
  */
-export async function extendRetention(db: Executor, items: { companyId: string; eventId: string; until: Date }[]): Promise<void> {
+export async function extendRetention(
+  db: Executor,
+  items: { companyId: string; eventId: string; until: Date }[],
+): Promise<void> {
   if (items.length === 0) return;
-  const values = sql.join(items.map((i) => sql`(${i.companyId}, ${i.eventId}, ${i.until.toISOString()}::timestamptz)`), sql`, `);
+  const values = sql.join(
+    items.map((i) => sql`(${i.companyId}, ${i.eventId}, ${i.until.toISOString()}::timestamptz)`),
+    sql`, `,
+  );
   await db.execute(sql`
     update ${events} e set retained_until = v.until
     from (values ${values}) as v(company_id, id, until)
@@ -178,25 +236,43 @@ export async function extendRetention(db: Executor, items: { companyId: string; 
 /** The endpoints of a batch, locked until the batch commits: health changes apply to fresh rows. */
 export async function lockEndpoints(db: Executor, keys: { companyId: string; id: string }[]): Promise<EndpointRow[]> {
   if (keys.length === 0) return [];
-  const pairs = sql.join(keys.map((k) => sql`(${k.companyId}, ${k.id})`), sql`, `);
-  return db.select().from(webhookEndpoints).where(sql`(${webhookEndpoints.companyId}, ${webhookEndpoints.id}) in (${pairs})`)
-    .orderBy(webhookEndpoints.companyId, webhookEndpoints.id).for('update');
+  const pairs = sql.join(
+    keys.map((k) => sql`(${k.companyId}, ${k.id})`),
+    sql`, `,
+  );
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(sql`(${webhookEndpoints.companyId}, ${webhookEndpoints.id}) in (${pairs})`)
+    .orderBy(webhookEndpoints.companyId, webhookEndpoints.id)
+    .for('update');
 }
 
-export async function updateEndpointHealth(db: Executor, endpoint: EndpointRow, changes: Partial<EndpointRow>): Promise<void> {
-  await db.update(webhookEndpoints).set(changes)
+export async function updateEndpointHealth(
+  db: Executor,
+  endpoint: EndpointRow,
+  changes: Partial<EndpointRow>,
+): Promise<void> {
+  await db
+    .update(webhookEndpoints)
+    .set(changes)
     .where(and(eq(webhookEndpoints.companyId, endpoint.companyId), eq(webhookEndpoints.id, endpoint.id)));
 }
 
 export async function latestDeliveries(db: Executor, scope: Scope, eventId: string): Promise<DeliveryRow[]> {
-  return db.selectDistinctOn([webhookDeliveries.endpointId]).from(webhookDeliveries)
+  return db
+    .selectDistinctOn([webhookDeliveries.endpointId])
+    .from(webhookDeliveries)
     .where(and(inScope(webhookDeliveries, scope), eq(webhookDeliveries.eventId, eventId)))
     .orderBy(webhookDeliveries.endpointId, desc(webhookDeliveries.generation));
 }
 
 export async function endpointsByIds(db: Executor, scope: Scope, ids: string[]): Promise<EndpointRow[]> {
   if (ids.length === 0) return [];
-  return db.select().from(webhookEndpoints).where(and(inScope(webhookEndpoints, scope), inArray(webhookEndpoints.id, ids)));
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(inScope(webhookEndpoints, scope), inArray(webhookEndpoints.id, ids)));
 }
 
 /** Event ids of the scope whose latest deliveries are all delivered (`true`) or not (`false`). */
@@ -212,7 +288,10 @@ export function deliveredFilter(delivered: boolean) {
 export async function deleteScopeDeliveries(db: Executor, scope: Scope): Promise<number> {
   await db.delete(webhookAttempts).where(sql`(${webhookAttempts.companyId}, ${webhookAttempts.deliveryId}) in
     (select company_id, id from ${webhookDeliveries} where company_id = ${scope.companyId} and livemode = ${scope.livemode})`);
-  const deliveries = await db.delete(webhookDeliveries).where(inScope(webhookDeliveries, scope)).returning({ id: webhookDeliveries.id });
+  const deliveries = await db
+    .delete(webhookDeliveries)
+    .where(inScope(webhookDeliveries, scope))
+    .returning({ id: webhookDeliveries.id });
   return deliveries.length;
 }
 

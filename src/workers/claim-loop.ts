@@ -44,7 +44,10 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
     void pump().catch(() => undefined);
   };
 
-  const handle = (item: T) => options.handle(item).catch((error: unknown) => options.log.error({ err: error, ...options.describe(item) }, 'worker item failed'));
+  const handle = (item: T) =>
+    options
+      .handle(item)
+      .catch((error: unknown) => options.log.error({ err: error, ...options.describe(item) }, 'worker item failed'));
 
   async function pump(): Promise<void> {
     if (pumping) {

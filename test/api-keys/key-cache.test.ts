@@ -7,7 +7,18 @@ import type { KeyWithCompany } from '../../src/api-keys/store.js';
 import { startHarness } from '../support/harness.js';
 
 const entry = (keyId: string, companyId: string): KeyWithCompany => ({
-  key: { id: keyId, companyId, livemode: false, secretHash: 'h', secretLast4: 'abcd', scopes: null, expiresAt: null, revokedAt: null, lastUsedAt: null, created: new Date() },
+  key: {
+    id: keyId,
+    companyId,
+    livemode: false,
+    secretHash: 'h',
+    secretLast4: 'abcd',
+    scopes: null,
+    expiresAt: null,
+    revokedAt: null,
+    lastUsedAt: null,
+    created: new Date(),
+  },
   company: { id: companyId, name: 'n', siren: '732829320', plan: 'free', created: new Date(), sandboxClockOffsetMs: 0 },
 });
 
@@ -66,9 +77,14 @@ test('a revocation on one node is refused on every node', async (t) => {
   }
   const other = await nodeB.tenant();
   await nodeB.call('GET', '/v1/account', { key: other.key });
-  const [row] = (await nodeB.deps.pool.query('select id from api_keys where secret_hash = $1', [hashSecret(other.key)])).rows;
+  const [row] = (await nodeB.deps.pool.query('select id from api_keys where secret_hash = $1', [hashSecret(other.key)]))
+    .rows;
   await revokeApiKey(nodeB.deps, row.id);
-  assert.equal((await nodeB.call('GET', '/v1/account', { key: other.key })).data.error.code, 'api_key_revoked', 'on the revoking node, at once');
+  assert.equal(
+    (await nodeB.call('GET', '/v1/account', { key: other.key })).data.error.code,
+    'api_key_revoked',
+    'on the revoking node, at once',
+  );
 });
 
 test('a sandbox clock move reaches cached authentications', async (t) => {
@@ -86,7 +102,11 @@ test('a revocation scoped to a company cannot revoke another company’s key', a
   t.after(() => h.close());
   const mine = await h.tenant();
   const theirs = await h.tenant();
-  const [row] = (await h.deps.pool.query('select id from api_keys where secret_hash = $1', [hashSecret(theirs.key)])).rows;
-  await assert.rejects(revokeApiKey(h.deps, row.id, { companyId: mine.companyId }), (error: { code?: string }) => error.code === 'not_found');
+  const [row] = (await h.deps.pool.query('select id from api_keys where secret_hash = $1', [hashSecret(theirs.key)]))
+    .rows;
+  await assert.rejects(
+    revokeApiKey(h.deps, row.id, { companyId: mine.companyId }),
+    (error: { code?: string }) => error.code === 'not_found',
+  );
   assert.equal((await h.call('GET', '/v1/account', { key: theirs.key })).statusCode, 200);
 });

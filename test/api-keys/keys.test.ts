@@ -14,7 +14,13 @@ test('secrets: prefix by environment, 32 base62 characters, all different', () =
 });
 
 test('livemodeOfSecret refuses what is not a key of ours', () => {
-  for (const bad of ['svc_prod_' + 'a'.repeat(32), 'svc_test_' + 'a'.repeat(31), 'svc_test_' + 'a'.repeat(31) + '-', 'sk_test_abc', '']) {
+  for (const bad of [
+    'svc_prod_' + 'a'.repeat(32),
+    'svc_test_' + 'a'.repeat(31),
+    'svc_test_' + 'a'.repeat(31) + '-',
+    'sk_test_abc',
+    '',
+  ]) {
     assert.equal(livemodeOfSecret(bad), null, bad);
   }
 });
@@ -26,8 +32,20 @@ test('keys are stored as SHA-256 hex', () => {
 
 test('the contract scope pairs', () => {
   assert.deepEqual([...allScopes].sort(), [
-    'credit_notes:read', 'credit_notes:write', 'customers:read', 'customers:write', 'invoices:read', 'invoices:write',
-    'payments:read', 'payments:write', 'products:read', 'products:write', 'quotes:read', 'quotes:write', 'webhooks:read', 'webhooks:write',
+    'credit_notes:read',
+    'credit_notes:write',
+    'customers:read',
+    'customers:write',
+    'invoices:read',
+    'invoices:write',
+    'payments:read',
+    'payments:write',
+    'products:read',
+    'products:write',
+    'quotes:read',
+    'quotes:write',
+    'webhooks:read',
+    'webhooks:write',
   ]);
 });
 

@@ -39,9 +39,12 @@ async function refused(...args: string[]): Promise<{ type: string; code: string;
   assert.notEqual(run.code, 0, `facteur ${args.join(' ')} should have been refused\n${describeRun(run)}`);
   assert.equal(run.stdout, '', describeRun(run));
   let parsed: any;
-  assert.doesNotThrow(() => {
-    parsed = JSON.parse(run.stderr);
-  }, `stderr is not one JSON document\n${describeRun(run)}`);
+  assert.doesNotThrow(
+    () => {
+      parsed = JSON.parse(run.stderr);
+    },
+    `stderr is not one JSON document\n${describeRun(run)}`,
+  );
   assert.equal(typeof parsed.error?.code, 'string', describeRun(run));
   assert.equal(typeof parsed.error?.message, 'string', describeRun(run));
   return parsed.error;
@@ -55,7 +58,15 @@ function sharedCompany(): Promise<string> {
 }
 
 async function newCompany(plan?: string): Promise<string> {
-  const company = await succeed('company', 'create', '--name', 'CLI SARL', '--siren', '732829320', ...(plan ? ['--plan', plan] : []));
+  const company = await succeed(
+    'company',
+    'create',
+    '--name',
+    'CLI SARL',
+    '--siren',
+    '732829320',
+    ...(plan ? ['--plan', plan] : []),
+  );
   return company.id as string;
 }
 
@@ -74,7 +85,16 @@ async function apiKeyRow(id: string): Promise<Record<string, unknown>> {
 // Each command is a process that loads the sources through tsx: a few at a time keep the file short.
 describe('facteur company create', { concurrency: 4, timeout }, () => {
   test('creates a company and prints it as JSON with a co_ id', async () => {
-    const company = await succeed('company', 'create', '--name', 'Boulangerie Martin', '--siren', '552100554', '--plan', 'essential');
+    const company = await succeed(
+      'company',
+      'create',
+      '--name',
+      'Boulangerie Martin',
+      '--siren',
+      '552100554',
+      '--plan',
+      'essential',
+    );
     assert.match(company.id, /^co_[0-9a-z]{26}$/);
     assert.equal(company.object, 'company');
     assert.equal(company.name, 'Boulangerie Martin');
@@ -84,7 +104,16 @@ describe('facteur company create', { concurrency: 4, timeout }, () => {
   });
 
   test('defaults to the free plan; --email sets where operational alerts go', async () => {
-    const company = await succeed('company', 'create', '--name', 'Sans Plan', '--siren', '123456782', '--email', 'ops@sans-plan.fr');
+    const company = await succeed(
+      'company',
+      'create',
+      '--name',
+      'Sans Plan',
+      '--siren',
+      '123456782',
+      '--email',
+      'ops@sans-plan.fr',
+    );
     assert.equal(company.plan, 'free');
     assert.equal(company.email, 'ops@sans-plan.fr');
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -100,7 +129,6 @@ describe('facteur company create', { concurrency: 4, timeout }, () => {
     assert.equal(error.param, 'siren');
   });
 
-
   test('refuses a missing --name (missing_required_field)', async () => {
     const error = await refused('company', 'create', '--siren', '732829320');
     assert.equal(error.code, 'missing_required_field');
@@ -108,7 +136,16 @@ describe('facteur company create', { concurrency: 4, timeout }, () => {
   });
 
   test('refuses an unknown plan', async () => {
-    const error = await refused('company', 'create', '--name', 'Plan Inconnu', '--siren', '732829320', '--plan', 'platinum');
+    const error = await refused(
+      'company',
+      'create',
+      '--name',
+      'Plan Inconnu',
+      '--siren',
+      '732829320',
+      '--plan',
+      'platinum',
+    );
     assert.equal(error.code, 'validation_error');
     assert.equal(error.param, 'plan');
   });
@@ -145,7 +182,18 @@ describe('facteur key create', { concurrency: 4, timeout }, () => {
   test('creates a live key with scopes and an expiry', async () => {
     const companyId = await newCompany('pro');
     const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const key = await succeed('key', 'create', '--company', companyId, '--env', 'live', '--scopes', 'invoices:read,customers:write', '--expires-at', expiresAt);
+    const key = await succeed(
+      'key',
+      'create',
+      '--company',
+      companyId,
+      '--env',
+      'live',
+      '--scopes',
+      'invoices:read,customers:write',
+      '--expires-at',
+      expiresAt,
+    );
     assert.match(key.id, /^key_/);
     assert.match(key.secret, secretPattern);
     assert.ok(key.secret.startsWith('svc_live_'));
@@ -159,10 +207,18 @@ describe('facteur key create', { concurrency: 4, timeout }, () => {
     assert.equal((row.expires_at as Date).toISOString(), expiresAt);
   });
 
-
   test('refuses an unknown scope', async () => {
     const companyId = await sharedCompany();
-    const error = await refused('key', 'create', '--company', companyId, '--env', 'test', '--scopes', 'invoices:read,invoices:delete');
+    const error = await refused(
+      'key',
+      'create',
+      '--company',
+      companyId,
+      '--env',
+      'test',
+      '--scopes',
+      'invoices:read,invoices:delete',
+    );
     assert.equal(error.code, 'validation_error');
     assert.equal(error.param, 'scopes');
     assert.match(error.message, /invoices:delete/);
@@ -170,14 +226,32 @@ describe('facteur key create', { concurrency: 4, timeout }, () => {
 
   test('refuses an expiry in the past', async () => {
     const companyId = await sharedCompany();
-    const error = await refused('key', 'create', '--company', companyId, '--env', 'test', '--expires-at', new Date(Date.now() - 60_000).toISOString());
+    const error = await refused(
+      'key',
+      'create',
+      '--company',
+      companyId,
+      '--env',
+      'test',
+      '--expires-at',
+      new Date(Date.now() - 60_000).toISOString(),
+    );
     assert.equal(error.code, 'invalid_field_value');
     assert.equal(error.param, 'expiresAt');
   });
 
   test('refuses an expiry that is not a date', async () => {
     const companyId = await sharedCompany();
-    const error = await refused('key', 'create', '--company', companyId, '--env', 'test', '--expires-at', 'next tuesday');
+    const error = await refused(
+      'key',
+      'create',
+      '--company',
+      companyId,
+      '--env',
+      'test',
+      '--expires-at',
+      'next tuesday',
+    );
     assert.equal(error.code, 'validation_error');
     assert.equal(error.param, 'expiresAt');
   });
@@ -225,7 +299,10 @@ describe('facteur key list and key revoke', { concurrency: 4, timeout }, () => {
     assert.ok(!list.data.some((key: { id: string }) => key.id === other.id), 'another company key is listed');
     for (const key of list.data) {
       assert.equal(key.company, companyId);
-      assert.ok(!('secret' in key) && !('secretHash' in key) && !('secret_hash' in key), `key ${key.id} exposes a secret field`);
+      assert.ok(
+        !('secret' in key) && !('secretHash' in key) && !('secret_hash' in key),
+        `key ${key.id} exposes a secret field`,
+      );
     }
     for (const created of [first, second]) {
       assert.ok(!run.stdout.includes(created.secret), 'the list prints a secret');
@@ -286,7 +363,8 @@ describe('facteur migrate and unknown commands', { concurrency: 4, timeout }, ()
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      const count = async () => (await client.query('select count(*)::int as n from drizzle.__drizzle_migrations')).rows[0].n as number;
+      const count = async () =>
+        (await client.query('select count(*)::int as n from drizzle.__drizzle_migrations')).rows[0].n as number;
       const applied = await count();
       assert.deepEqual(await succeed('migrate'), { migrated: true });
       assert.deepEqual(await succeed('migrate'), { migrated: true });

@@ -5,8 +5,18 @@ import { sandboxDirectory } from '../../src/customers/directory.js';
 import { ApiError } from '../../src/kernel/errors.js';
 
 const base: CustomerDraft = {
-  type: 'company', name: 'Atelier', email: null, siren: null, siret: null, vatNumber: null, electronicAddress: null,
-  routingCode: null, address: null, deliveryAddress: null, registryNonDisclosure: [], metadata: {},
+  type: 'company',
+  name: 'Atelier',
+  email: null,
+  siren: null,
+  siret: null,
+  vatNumber: null,
+  electronicAddress: null,
+  routingCode: null,
+  address: null,
+  deliveryAddress: null,
+  registryNonDisclosure: [],
+  metadata: {},
 };
 
 function refusal(draft: Partial<CustomerDraft>): [string, string | undefined] {
@@ -52,18 +62,37 @@ test('identifiers are normalized and derived: SIREN from the SIRET or a French V
   assert.equal(fromVat.siren, '732829320');
   const foreign = checkCustomer({ ...base, vatNumber: 'DE136695976' });
   assert.equal(foreign.siren, null);
-  const full = checkCustomer({ ...base, siren: '732829320', siret: '73282932000017', electronicAddress: '732829320_FACTURES', routingCode: 'SERVICE-A/1', email: ' a@b.fr ' });
+  const full = checkCustomer({
+    ...base,
+    siren: '732829320',
+    siret: '73282932000017',
+    electronicAddress: '732829320_FACTURES',
+    routingCode: 'SERVICE-A/1',
+    email: ' a@b.fr ',
+  });
   assert.equal(full.electronicAddress, '732829320_FACTURES');
   assert.equal(full.email, 'a@b.fr');
-  const consumer = checkCustomer({ ...base, type: 'individual', name: ' Camille ', address: { country: 'fr', postalCode: '69002', line1: ' 8 place ', line2: '' } });
+  const consumer = checkCustomer({
+    ...base,
+    type: 'individual',
+    name: ' Camille ',
+    address: { country: 'fr', postalCode: '69002', line1: ' 8 place ', line2: '' },
+  });
   assert.equal(consumer.name, 'Camille');
   assert.deepEqual(consumer.address, { line1: '8 place', line2: null, postalCode: '69002', city: null, country: 'FR' });
 });
 
 test('the directory: siret_not_found for an unknown SIRET; its non-disclosure markers are added', async () => {
   const unknown = checkCustomer({ ...base, siret: '73282932099902' });
-  await assert.rejects(consultDirectory(unknown, sandboxDirectory), (error: unknown) => error instanceof ApiError && error.code === 'siret_not_found' && error.param === 'siret' && error.status === 422);
-  const hidden = await consultDirectory(checkCustomer({ ...base, siret: '73282932099803', registryNonDisclosure: ['address.city'] }), sandboxDirectory);
+  await assert.rejects(
+    consultDirectory(unknown, sandboxDirectory),
+    (error: unknown) =>
+      error instanceof ApiError && error.code === 'siret_not_found' && error.param === 'siret' && error.status === 422,
+  );
+  const hidden = await consultDirectory(
+    checkCustomer({ ...base, siret: '73282932099803', registryNonDisclosure: ['address.city'] }),
+    sandboxDirectory,
+  );
   assert.deepEqual(hidden.registryNonDisclosure, ['address.city', 'name']);
   const live = await consultDirectory(unknown, null);
   assert.equal(live.siret, '73282932099902', 'without a directory (live), check digits only');

@@ -28,7 +28,20 @@ test('VAT numbers: syntax and check digits per country (research/eu-vat-domain.m
   for (const [input, value, country] of valid) {
     assert.deepEqual(checkVatNumber(input), { ok: true, value, country }, input);
   }
-  const invalid = ['FR00303265045', 'FR40303265046', 'FR4030326504', 'DE136695977', 'BE0403019262', 'IT00743110158', 'GR094259216', 'US123456789', 'EU123456789', 'ATU1358562', 'XI123456789', ''];
+  const invalid = [
+    'FR00303265045',
+    'FR40303265046',
+    'FR4030326504',
+    'DE136695977',
+    'BE0403019262',
+    'IT00743110158',
+    'GR094259216',
+    'US123456789',
+    'EU123456789',
+    'ATU1358562',
+    'XI123456789',
+    '',
+  ];
   for (const input of invalid) assert.equal(checkVatNumber(input).ok, false, input);
   assert.equal(normalizeVatNumber(' fr-40.303 265045 '), 'FR40303265045');
   assert.equal(sirenOfVatNumber('FR40303265045'), '303265045');
@@ -47,8 +60,18 @@ function refusal(run: () => unknown): { code: string; param: string | undefined 
 
 test('addresses: ISO country (invalid_field_value), postal code syntax per country and territory (validation_error)', () => {
   const accepted: [string, string | null][] = [
-    ['FR', '75002'], ['fr', '75002'], ['GP', '97110'], ['MC', '98000'], ['DE', '10117'], ['PT', '1000-001'], ['GB', 'SW1A 1AA'],
-    ['US', '10118'], ['CA', 'H0H 0H0'], ['NL', '1012 AB'], ['FR', null], ['XK', '10000'],
+    ['FR', '75002'],
+    ['fr', '75002'],
+    ['GP', '97110'],
+    ['MC', '98000'],
+    ['DE', '10117'],
+    ['PT', '1000-001'],
+    ['GB', 'SW1A 1AA'],
+    ['US', '10118'],
+    ['CA', 'H0H 0H0'],
+    ['NL', '1012 AB'],
+    ['FR', null],
+    ['XK', '10000'],
   ];
   for (const [country, postalCode] of accepted) {
     const address = checkAddress({ country, postalCode }, 'address');
@@ -67,9 +90,16 @@ test('addresses: ISO country (invalid_field_value), postal code syntax per count
     ['US', 'ABCDE', 'validation_error', 'address.postalCode'],
   ];
   for (const [country, postalCode, code, param] of refused) {
-    assert.deepEqual(refusal(() => checkAddress({ country, postalCode }, 'address')), { code, param }, `${country} ${postalCode}`);
+    assert.deepEqual(
+      refusal(() => checkAddress({ country, postalCode }, 'address')),
+      { code, param },
+      `${country} ${postalCode}`,
+    );
   }
-  assert.deepEqual(refusal(() => checkAddress({ country: 'FR', postalCode: '7500' }, 'deliveryAddress')), { code: 'validation_error', param: 'deliveryAddress.postalCode' });
+  assert.deepEqual(
+    refusal(() => checkAddress({ country: 'FR', postalCode: '7500' }, 'deliveryAddress')),
+    { code: 'validation_error', param: 'deliveryAddress.postalCode' },
+  );
 });
 
 test('the sandbox directory: known, unknown (NIC 999..), name (998..) or address (997..) non-disclosed', () => {
@@ -82,8 +112,21 @@ test('the sandbox directory: known, unknown (NIC 999..), name (998..) or address
 
 test('unit prices are decimal strings', () => {
   const rows: [string, string | null][] = [
-    ['12.50', '12.50'], ['12.5', '12.5'], ['0', '0'], ['007.50', '7.50'], ['0.000001', '0.000001'], ['999999999999.999999', '999999999999.999999'],
-    ['-1', null], ['1e3', null], ['12,50', null], ['12.', null], ['.5', null], ['1.1234567', null], ['1234567890123', null], ['', null], ['NaN', null],
+    ['12.50', '12.50'],
+    ['12.5', '12.5'],
+    ['0', '0'],
+    ['007.50', '7.50'],
+    ['0.000001', '0.000001'],
+    ['999999999999.999999', '999999999999.999999'],
+    ['-1', null],
+    ['1e3', null],
+    ['12,50', null],
+    ['12.', null],
+    ['.5', null],
+    ['1.1234567', null],
+    ['1234567890123', null],
+    ['', null],
+    ['NaN', null],
   ];
   for (const [input, expected] of rows) assert.equal(normalizeUnitPrice(input), expected, input);
 });

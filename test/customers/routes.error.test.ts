@@ -16,22 +16,88 @@ test('customers: every refusal with its contract code and param', async (t) => {
     ['a name too long', { name: 'x'.repeat(201) }, 422, 'validation_error', 'name'],
     ['a SIREN check digit', { name: 'A', siren: '732829321' }, 422, 'validation_error', 'siren'],
     ['a SIRET check digit', { name: 'A', siret: '73282932000018' }, 422, 'validation_error', 'siret'],
-    ['a SIRET of another SIREN', { name: 'A', siren: '552100554', siret: '73282932000017' }, 422, 'validation_error', 'siret'],
+    [
+      'a SIRET of another SIREN',
+      { name: 'A', siren: '552100554', siret: '73282932000017' },
+      422,
+      'validation_error',
+      'siret',
+    ],
     ['a SIRET unknown to the directory', { name: 'A', siret: '73282932099902' }, 422, 'siret_not_found', 'siret'],
     ['a VAT number check digit', { name: 'A', vatNumber: 'FR45732829320' }, 422, 'validation_error', 'vatNumber'],
-    ['a VAT number of another SIREN', { name: 'A', siren: '552100554', vatNumber: 'FR44732829320' }, 422, 'validation_error', 'vatNumber'],
+    [
+      'a VAT number of another SIREN',
+      { name: 'A', siren: '552100554', vatNumber: 'FR44732829320' },
+      422,
+      'validation_error',
+      'vatNumber',
+    ],
     ['a Greek VAT number written GR', { name: 'A', vatNumber: 'GR094259216' }, 422, 'validation_error', 'vatNumber'],
     ['an unknown country', { name: 'A', address: { country: 'ZZ' } }, 400, 'invalid_field_value', 'address.country'],
-    ['a country of three letters', { name: 'A', address: { country: 'FRA' } }, 422, 'validation_error', 'address.country'],
-    ['an address without country', { name: 'A', address: { city: 'Paris' } }, 400, 'missing_required_field', 'address.country'],
-    ['a French postal code of 4 digits', { name: 'A', address: { postalCode: '7500', country: 'FR' } }, 422, 'validation_error', 'address.postalCode'],
-    ['a postal code of no French territory', { name: 'A', address: { postalCode: '00100', country: 'FR' } }, 422, 'validation_error', 'address.postalCode'],
-    ['Saint-Barthélemy written GP', { name: 'A', address: { postalCode: '97133', country: 'GP' } }, 422, 'validation_error', 'address.country'],
-    ['a bad delivery postal code', { name: 'A', deliveryAddress: { postalCode: 'ABC', country: 'DE' } }, 422, 'validation_error', 'deliveryAddress.postalCode'],
-    ['a consumer with a SIREN', { type: 'individual', name: 'A', siren: '732829320' }, 422, 'validation_error', 'siren'],
+    [
+      'a country of three letters',
+      { name: 'A', address: { country: 'FRA' } },
+      422,
+      'validation_error',
+      'address.country',
+    ],
+    [
+      'an address without country',
+      { name: 'A', address: { city: 'Paris' } },
+      400,
+      'missing_required_field',
+      'address.country',
+    ],
+    [
+      'a French postal code of 4 digits',
+      { name: 'A', address: { postalCode: '7500', country: 'FR' } },
+      422,
+      'validation_error',
+      'address.postalCode',
+    ],
+    [
+      'a postal code of no French territory',
+      { name: 'A', address: { postalCode: '00100', country: 'FR' } },
+      422,
+      'validation_error',
+      'address.postalCode',
+    ],
+    [
+      'Saint-Barthélemy written GP',
+      { name: 'A', address: { postalCode: '97133', country: 'GP' } },
+      422,
+      'validation_error',
+      'address.country',
+    ],
+    [
+      'a bad delivery postal code',
+      { name: 'A', deliveryAddress: { postalCode: 'ABC', country: 'DE' } },
+      422,
+      'validation_error',
+      'deliveryAddress.postalCode',
+    ],
+    [
+      'a consumer with a SIREN',
+      { type: 'individual', name: 'A', siren: '732829320' },
+      422,
+      'validation_error',
+      'siren',
+    ],
     ['a routing code without SIRET', { name: 'A', routingCode: 'X' }, 422, 'validation_error', 'routingCode'],
-    ['an unknown non-disclosure field', { name: 'A', registryNonDisclosure: ['email'] }, 422, 'validation_error', 'registryNonDisclosure[0]'],
-    ['metadata with too many keys', { name: 'A', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, 422, 'validation_error', 'metadata'],
+    [
+      'an unknown non-disclosure field',
+      { name: 'A', registryNonDisclosure: ['email'] },
+      422,
+      'validation_error',
+      'registryNonDisclosure[0]',
+    ],
+    [
+      'metadata with too many keys',
+      { name: 'A', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) },
+      422,
+      'validation_error',
+      'metadata',
+    ],
   ];
   for (const [what, body, status, code, param] of refusals) {
     await t.test(`${what}: ${status} ${code} ${param ?? ''}`, async () => {
@@ -43,7 +109,11 @@ test('customers: every refusal with its contract code and param', async (t) => {
   }
 
   await t.test('CSV is accepted by the import alone: elsewhere it is invalid_content_type', async () => {
-    const response = await h.call('POST', '/v1/customers', { key, body: 'name\nA\n', headers: { 'content-type': 'text/csv' } });
+    const response = await h.call('POST', '/v1/customers', {
+      key,
+      body: 'name\nA\n',
+      headers: { 'content-type': 'text/csv' },
+    });
     assert.equal(response.statusCode, 400);
     assert.equal(response.data.error.code, 'invalid_content_type');
   });
@@ -62,14 +132,20 @@ test('customers: every refusal with its contract code and param', async (t) => {
     const nullName = await h.call('POST', `/v1/customers/${created.id}`, { key, body: { name: null } });
     assert.equal(nullName.statusCode, 400);
     assert.equal(nullName.data.error.param, 'name');
-    const unknownSiret = await h.call('POST', `/v1/customers/${created.id}`, { key, body: { siret: '73282932099910' } });
+    const unknownSiret = await h.call('POST', `/v1/customers/${created.id}`, {
+      key,
+      body: { siret: '73282932099910' },
+    });
     assert.equal(unknownSiret.data.error.code, 'siret_not_found');
   });
 
   await t.test('a deleted customer: writes answer 409 resource_deleted, reads still work', async () => {
     const created = (await h.call('POST', '/v1/customers', { key, body: { name: 'B' } })).data;
     await h.call('DELETE', `/v1/customers/${created.id}`, { key });
-    for (const [method, body] of [['POST', { name: 'C' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['POST', { name: 'C' }],
+      ['DELETE', undefined],
+    ] as const) {
       const response = await h.call(method, `/v1/customers/${created.id}`, { key, ...(body ? { body } : {}) });
       assert.equal(response.statusCode, 409, method);
       assert.equal(response.data.error.type, 'conflict_error');
@@ -103,7 +179,11 @@ test('customers: every refusal with its contract code and param', async (t) => {
 
   await t.test('an unknown id is 404 not_found on every route', async () => {
     const id = 'cus_01m80kd1cn1220tzdk3rc8ms8q';
-    for (const [method, body] of [['GET', undefined], ['POST', { name: 'X' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['POST', { name: 'X' }],
+      ['DELETE', undefined],
+    ] as const) {
       const response = await h.call(method, `/v1/customers/${id}`, { key, ...(body ? { body } : {}) });
       assert.equal(response.statusCode, 404, method);
       assert.equal(response.data.error.code, 'not_found');

@@ -26,7 +26,11 @@ test('customers: scopes, companies and environments', async (t) => {
       assert.equal(response.statusCode, 403, `${method} ${url}`);
       assert.equal(response.data.error.code, 'scope_insufficient');
     }
-    const csv = await h.call('POST', '/v1/customers/import', { key: reader, body: 'name\nA\n', headers: { 'content-type': 'text/csv' } });
+    const csv = await h.call('POST', '/v1/customers/import', {
+      key: reader,
+      body: 'name\nA\n',
+      headers: { 'content-type': 'text/csv' },
+    });
     assert.equal(csv.statusCode, 403);
     for (const url of ['/v1/customers', `/v1/customers/${id}`]) {
       const response = await h.call('GET', url, { key: other });
@@ -35,26 +39,48 @@ test('customers: scopes, companies and environments', async (t) => {
     }
   });
 
-  await t.test("another company's customer, or the other environment's, is 404 not_found everywhere and never listed", async () => {
-    const a = await h.tenant();
-    const aLive = await h.key(a.companyId, { env: 'live' });
-    const b = await h.tenant();
-    const mine = (await h.call('POST', '/v1/customers', { key: a.key, body: { name: 'A test', email: 'same@example.com', siren: '732829320' } })).data;
-    const mineLive = (await h.call('POST', '/v1/customers', { key: aLive, body: { name: 'A live', email: 'same@example.com', siren: '732829320' } })).data;
-    for (const [key, id] of [[b.key, mine.id], [aLive, mine.id], [a.key, mineLive.id]] as const) {
-      for (const [method, body] of [['GET', undefined], ['POST', { name: 'X' }], ['DELETE', undefined]] as const) {
-        const response = await h.call(method, `/v1/customers/${id}`, { key, ...(body ? { body } : {}) });
-        assert.equal(response.statusCode, 404, `${method} ${id}`);
-        assert.equal(response.data.error.code, 'not_found');
+  await t.test(
+    "another company's customer, or the other environment's, is 404 not_found everywhere and never listed",
+    async () => {
+      const a = await h.tenant();
+      const aLive = await h.key(a.companyId, { env: 'live' });
+      const b = await h.tenant();
+      const mine = (
+        await h.call('POST', '/v1/customers', {
+          key: a.key,
+          body: { name: 'A test', email: 'same@example.com', siren: '732829320' },
+        })
+      ).data;
+      const mineLive = (
+        await h.call('POST', '/v1/customers', {
+          key: aLive,
+          body: { name: 'A live', email: 'same@example.com', siren: '732829320' },
+        })
+      ).data;
+      for (const [key, id] of [
+        [b.key, mine.id],
+        [aLive, mine.id],
+        [a.key, mineLive.id],
+      ] as const) {
+        for (const [method, body] of [
+          ['GET', undefined],
+          ['POST', { name: 'X' }],
+          ['DELETE', undefined],
+        ] as const) {
+          const response = await h.call(method, `/v1/customers/${id}`, { key, ...(body ? { body } : {}) });
+          assert.equal(response.statusCode, 404, `${method} ${id}`);
+          assert.equal(response.data.error.code, 'not_found');
+        }
       }
-    }
-    const listed = async (key: string, query = '') => (await h.call('GET', `/v1/customers${query}`, { key })).data.data.map((c: { id: string }) => c.id);
-    assert.deepEqual(await listed(a.key, '?email=same@example.com'), [mine.id]);
-    assert.deepEqual(await listed(aLive, '?siren=732829320'), [mineLive.id]);
-    assert.deepEqual(await listed(b.key, '?email=same@example.com'), []);
-    const foreignCursor = await h.call('GET', `/v1/customers?starting_after=${mine.id}`, { key: b.key });
-    assert.equal(foreignCursor.statusCode, 400);
-    assert.equal(foreignCursor.data.error.param, 'starting_after');
-    assert.equal((await h.call('GET', `/v1/customers/${mine.id}`, { key: a.key })).data.name, 'A test', 'untouched');
-  });
+      const listed = async (key: string, query = '') =>
+        (await h.call('GET', `/v1/customers${query}`, { key })).data.data.map((c: { id: string }) => c.id);
+      assert.deepEqual(await listed(a.key, '?email=same@example.com'), [mine.id]);
+      assert.deepEqual(await listed(aLive, '?siren=732829320'), [mineLive.id]);
+      assert.deepEqual(await listed(b.key, '?email=same@example.com'), []);
+      const foreignCursor = await h.call('GET', `/v1/customers?starting_after=${mine.id}`, { key: b.key });
+      assert.equal(foreignCursor.statusCode, 400);
+      assert.equal(foreignCursor.data.error.param, 'starting_after');
+      assert.equal((await h.call('GET', `/v1/customers/${mine.id}`, { key: a.key })).data.name, 'A test', 'untouched');
+    },
+  );
 });

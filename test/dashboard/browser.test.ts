@@ -29,8 +29,16 @@ import { userOf } from './support.js';
 
 const chromiumPath = process.env.FACTEUR_CHROMIUM ?? '/usr/bin/chromium';
 const artifactsDir = process.env.FACTEUR_ARTIFACTS_DIR ?? join(tmpdir(), 'facteur-artifacts', 'dashboard');
-const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync'];
+const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 let deps: Deps;
 let closePool: () => Promise<void>;
@@ -88,8 +96,29 @@ async function deliver(tenant: Tenant): Promise<void> {
   await workers.get(tenant.companyId)!.drain();
 }
 
-const numberWords = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
-  'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
+const numberWords = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'twenty',
+];
 
 function solve(question: string): string {
   const match = /What is (\w+) (plus|minus) (\w+)\?/.exec(question);
@@ -99,9 +128,10 @@ function solve(question: string): string {
   return String(match[2] === 'plus' ? a + b : a - b);
 }
 
-const missingChromium = existsSync(chromiumPath) ? null
-  : `Chromium is missing at ${chromiumPath}. The browser tests need Debian's chromium: run \`apt-get install -y chromium\` `
-    + '(.ci/run does), or set FACTEUR_CHROMIUM to its path.';
+const missingChromium = existsSync(chromiumPath)
+  ? null
+  : `Chromium is missing at ${chromiumPath}. The browser tests need Debian's chromium: run \`apt-get install -y chromium\` ` +
+    '(.ci/run does), or set FACTEUR_CHROMIUM to its path.';
 
 /** A step of the scenario; without Chromium every step fails with the reason (never skipped). */
 function step(name: string, run: () => Promise<void>): void {
@@ -125,7 +155,10 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     deps = makeDeps(connection, config, log, { mailer: null, resolveHost: resolver });
     client = createDeliveryClient({ resolve: resolver, allowPrivate: true }, 5000);
     // The certificate `npm test` made for local HTTPS servers (localhost, 127.0.0.1).
-    const tls = { cert: readFileSync(process.env.FACTEUR_TEST_RECEIVER_CERT!, 'utf8'), key: readFileSync(process.env.FACTEUR_TEST_RECEIVER_KEY!, 'utf8') };
+    const tls = {
+      cert: readFileSync(process.env.FACTEUR_TEST_RECEIVER_CERT!, 'utf8'),
+      key: readFileSync(process.env.FACTEUR_TEST_RECEIVER_KEY!, 'utf8'),
+    };
     app = await buildApp(deps, { https: { ...tls, minVersion: 'TLSv1.2' } });
     await app.listen({ host: '127.0.0.1', port: 0 });
     base = `https://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -163,8 +196,14 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     made.keyId = (await page.textContent('#new-key-title'))!.replace('Your new key ', '').trim();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     await page.click('button[data-copy="new-secret"]');
-    await page.waitForFunction(() => document.querySelector('button[data-copy="new-secret"]')?.textContent === 'Copied');
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret, 'the copy button copies the secret');
+    await page.waitForFunction(
+      () => document.querySelector('button[data-copy="new-secret"]')?.textContent === 'Copied',
+    );
+    assert.equal(
+      await page.evaluate(() => navigator.clipboard.readText()),
+      secret,
+      'the copy button copies the secret',
+    );
     await shot(page, '02-keys-secret-shown-once');
 
     await page.goto(`${base}/dashboard/test/keys`);
@@ -180,7 +219,10 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
   step('revokes the key, and the API refuses it at once', async () => {
     const { page } = alice;
     await page.goto(`${base}/dashboard/test/keys`);
-    await Promise.all([page.waitForURL(/notice=key_revoked/), page.click(`tr[data-key="${made.keyId}"] button:has-text("Revoke")`)]);
+    await Promise.all([
+      page.waitForURL(/notice=key_revoked/),
+      page.click(`tr[data-key="${made.keyId}"] button:has-text("Revoke")`),
+    ]);
     assert.match((await page.locator(`tr[data-key="${made.keyId}"]`).textContent())!, /revoked/);
     assert.match((await page.textContent('.notice'))!, /revoked/);
     const answer = await api('/v1/events', made.secret);
@@ -215,90 +257,106 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     await shot(page, '05-event-delivered');
   });
 
-  step('replays to the failing receiver as a new generation, then to every failed endpoint once it answers again', async () => {
-    const { page } = alice;
-    receiver.fallback = { status: 500 };
-    await Promise.all([page.waitForURL(/notice=replayed/), page.click(`tr[data-endpoint="${made.endpointId}"] button:has-text("Replay to this endpoint")`)]);
-    await deliver(alice);
-    await page.reload();
-    const endpointRow = page.locator(`#endpoints tr[data-endpoint="${made.endpointId}"]`);
-    assert.match((await endpointRow.locator('td').nth(1).textContent())!, /^2$/, 'generation 2');
-    assert.match((await page.locator('#attempts tbody tr').last().textContent())!, /500/);
-    await shot(page, '06-event-replay-failing');
-
-    // The four retries on the sandbox clock: the delivery of generation 2 ends failed.
-    for (const minutes of [1, 5, 30, 120]) {
-      await advanceSandboxClock(deps, alice.companyId, minutes * 60_000 + 1000);
+  step(
+    'replays to the failing receiver as a new generation, then to every failed endpoint once it answers again',
+    async () => {
+      const { page } = alice;
+      receiver.fallback = { status: 500 };
+      await Promise.all([
+        page.waitForURL(/notice=replayed/),
+        page.click(`tr[data-endpoint="${made.endpointId}"] button:has-text("Replay to this endpoint")`),
+      ]);
       await deliver(alice);
-    }
-    await page.reload();
-    assert.match((await endpointRow.textContent())!, /failed/);
-    assert.equal(await page.locator('#attempts tbody tr').count(), 6, 'one attempt in generation 1, five in generation 2');
+      await page.reload();
+      const endpointRow = page.locator(`#endpoints tr[data-endpoint="${made.endpointId}"]`);
+      assert.match((await endpointRow.locator('td').nth(1).textContent())!, /^2$/, 'generation 2');
+      assert.match((await page.locator('#attempts tbody tr').last().textContent())!, /500/);
+      await shot(page, '06-event-replay-failing');
 
-    receiver.fallback = { status: 200 };
-    await Promise.all([page.waitForURL(/notice=replayed/), page.click('button:has-text("Replay to every failed endpoint")')]);
-    await deliver(alice);
-    await page.reload();
-    assert.match((await endpointRow.locator('td').nth(1).textContent())!, /^3$/, 'generation 3');
-    assert.match((await endpointRow.textContent())!, /delivered/);
-    assert.match((await page.locator('#attempts tbody tr').last().textContent())!, /200/);
-    await shot(page, '07-event-replayed-to-failed');
-  });
+      // The four retries on the sandbox clock: the delivery of generation 2 ends failed.
+      for (const minutes of [1, 5, 30, 120]) {
+        await advanceSandboxClock(deps, alice.companyId, minutes * 60_000 + 1000);
+        await deliver(alice);
+      }
+      await page.reload();
+      assert.match((await endpointRow.textContent())!, /failed/);
+      assert.equal(
+        await page.locator('#attempts tbody tr').count(),
+        6,
+        'one attempt in generation 1, five in generation 2',
+      );
 
-  step('edits, rotates, reveals after the password, disables the endpoint; lists events; shows the account, live side and phone size', async () => {
-    const { page } = alice;
-    await page.goto(`${base}/dashboard/test/webhooks/${made.endpointId}`);
-    await page.uncheck('input[name=events][value="*"]');
-    await page.click('summary:has-text("Or choose event types")');
-    await page.check('input[name=events][value="invoice.paid"]');
-    await Promise.all([page.waitForURL(/notice=endpoint_updated/), page.click('button:has-text("Save")')]);
-    assert.match((await page.locator('dl.facts').textContent())!, /invoice\.paid/);
+      receiver.fallback = { status: 200 };
+      await Promise.all([
+        page.waitForURL(/notice=replayed/),
+        page.click('button:has-text("Replay to every failed endpoint")'),
+      ]);
+      await deliver(alice);
+      await page.reload();
+      assert.match((await endpointRow.locator('td').nth(1).textContent())!, /^3$/, 'generation 3');
+      assert.match((await endpointRow.textContent())!, /delivered/);
+      assert.match((await page.locator('#attempts tbody tr').last().textContent())!, /200/);
+      await shot(page, '07-event-replayed-to-failed');
+    },
+  );
 
-    await page.click('button:has-text("Rotate the secret")');
-    const rotated = await page.inputValue('#endpoint-secret');
-    assert.match(rotated, /^whsec_/);
-    await page.goto(`${base}/dashboard/test/webhooks/${made.endpointId}`);
-    assert.ok(!(await page.content()).includes(rotated), 'the secret is masked on later reads');
-    await page.fill('#reveal-password', 'not the password');
-    await page.click('button:has-text("Reveal")');
-    assert.match((await page.textContent('.error'))!, /not right/);
-    await page.fill('#reveal-password', alice.user.password);
-    await page.click('button:has-text("Reveal")');
-    assert.equal(await page.inputValue('#endpoint-secret'), rotated);
-    await shot(page, '08-endpoint-secret-revealed');
+  step(
+    'edits, rotates, reveals after the password, disables the endpoint; lists events; shows the account, live side and phone size',
+    async () => {
+      const { page } = alice;
+      await page.goto(`${base}/dashboard/test/webhooks/${made.endpointId}`);
+      await page.uncheck('input[name=events][value="*"]');
+      await page.click('summary:has-text("Or choose event types")');
+      await page.check('input[name=events][value="invoice.paid"]');
+      await Promise.all([page.waitForURL(/notice=endpoint_updated/), page.click('button:has-text("Save")')]);
+      assert.match((await page.locator('dl.facts').textContent())!, /invoice\.paid/);
 
-    await Promise.all([page.waitForURL(/notice=endpoint_disabled/), page.click('button:has-text("Disable")')]);
-    assert.match((await page.locator('dl.facts').textContent())!, /disabled/);
+      await page.click('button:has-text("Rotate the secret")');
+      const rotated = await page.inputValue('#endpoint-secret');
+      assert.match(rotated, /^whsec_/);
+      await page.goto(`${base}/dashboard/test/webhooks/${made.endpointId}`);
+      assert.ok(!(await page.content()).includes(rotated), 'the secret is masked on later reads');
+      await page.fill('#reveal-password', 'not the password');
+      await page.click('button:has-text("Reveal")');
+      assert.match((await page.textContent('.error'))!, /not right/);
+      await page.fill('#reveal-password', alice.user.password);
+      await page.click('button:has-text("Reveal")');
+      assert.equal(await page.inputValue('#endpoint-secret'), rotated);
+      await shot(page, '08-endpoint-secret-revealed');
 
-    await page.goto(`${base}/dashboard/test/events`);
-    assert.equal(await page.locator(`tr[data-event="${made.eventId}"]`).count(), 1);
-    await page.selectOption('#type', 'invoice.paid');
-    await page.click('button:has-text("Filter")');
-    assert.equal(await page.locator(`tr[data-event="${made.eventId}"]`).count(), 0, 'filtered out by type');
-    await page.goto(`${base}/dashboard/test/events?type=ping&delivery=delivered`);
-    assert.equal(await page.locator(`tr[data-event="${made.eventId}"]`).count(), 1);
-    await shot(page, '09-events');
+      await Promise.all([page.waitForURL(/notice=endpoint_disabled/), page.click('button:has-text("Disable")')]);
+      assert.match((await page.locator('dl.facts').textContent())!, /disabled/);
 
-    await page.goto(`${base}/dashboard/test/account`);
-    assert.match((await page.textContent('main'))!, /Alice SAS/);
-    assert.match((await page.textContent('#usage'))!, /of 10,000 live documents/);
-    await shot(page, '10-account');
+      await page.goto(`${base}/dashboard/test/events`);
+      assert.equal(await page.locator(`tr[data-event="${made.eventId}"]`).count(), 1);
+      await page.selectOption('#type', 'invoice.paid');
+      await page.click('button:has-text("Filter")');
+      assert.equal(await page.locator(`tr[data-event="${made.eventId}"]`).count(), 0, 'filtered out by type');
+      await page.goto(`${base}/dashboard/test/events?type=ping&delivery=delivered`);
+      assert.equal(await page.locator(`tr[data-event="${made.eventId}"]`).count(), 1);
+      await shot(page, '09-events');
 
-    await page.click('.env-switch a:has-text("Live")');
-    assert.match(page.url(), /\/dashboard\/live\/account$/);
-    assert.equal(await page.locator('.banner-live').count(), 1, 'the live side is clearly marked');
-    await page.click('nav.sections a:has-text("Webhooks")');
-    assert.ok(!(await page.content()).includes(made.endpointId), 'the live side does not show test endpoints');
-    await page.goto(`${base}/dashboard/live/keys`);
-    await shot(page, '11-live-keys');
+      await page.goto(`${base}/dashboard/test/account`);
+      assert.match((await page.textContent('main'))!, /Alice SAS/);
+      assert.match((await page.textContent('#usage'))!, /of 10,000 live documents/);
+      await shot(page, '10-account');
 
-    const phone = await newPage({ width: 390, height: 844 });
-    await logIn(phone, alice.user);
-    await phone.goto(`${base}/dashboard/test/events/${made.eventId}`);
-    const width = await phone.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(width <= 390, `the page fits a phone's width (${width}px)`);
-    await shot(phone, '12-phone-event');
-  });
+      await page.click('.env-switch a:has-text("Live")');
+      assert.match(page.url(), /\/dashboard\/live\/account$/);
+      assert.equal(await page.locator('.banner-live').count(), 1, 'the live side is clearly marked');
+      await page.click('nav.sections a:has-text("Webhooks")');
+      assert.ok(!(await page.content()).includes(made.endpointId), 'the live side does not show test endpoints');
+      await page.goto(`${base}/dashboard/live/keys`);
+      await shot(page, '11-live-keys');
+
+      const phone = await newPage({ width: 390, height: 844 });
+      await logIn(phone, alice.user);
+      await phone.goto(`${base}/dashboard/test/events/${made.eventId}`);
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `the page fits a phone's width (${width}px)`);
+      await shot(phone, '12-phone-event');
+    },
+  );
 
   step('a user of another company sees none of it', async () => {
     const bob = await tenant('Bob SARL');
@@ -306,7 +364,8 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     for (const section of ['keys', 'webhooks', 'events', 'account']) {
       await bob.page.goto(`${base}/dashboard/test/${section}`);
       const content = await bob.page.content();
-      for (const id of [made.keyId, made.endpointId, made.eventId, alice.companyId]) assert.ok(!content.includes(id), `${section} shows ${id} of another company`);
+      for (const id of [made.keyId, made.endpointId, made.eventId, alice.companyId])
+        assert.ok(!content.includes(id), `${section} shows ${id} of another company`);
     }
     const endpoint = await bob.page.goto(`${base}/dashboard/test/webhooks/${made.endpointId}`);
     assert.equal(endpoint!.status(), 404);

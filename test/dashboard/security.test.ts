@@ -12,27 +12,38 @@ test('dashboard security', async (t) => {
   const h = await startHarness();
   t.after(() => h.close());
 
-  await t.test('every page carries a CSP, no framing, no-store; the API does not get the dashboard headers', async () => {
-    const client = new PageClient(h);
-    const page = await client.get('/dashboard/login');
-    assert.equal(page.statusCode, 200);
-    assert.match(String(page.headers['content-type']), /^text\/html/);
-    const csp = String(page.headers['content-security-policy']);
-    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'", "object-src 'none'"]) {
-      assert.ok(csp.includes(directive), `CSP has ${directive}: ${csp}`);
-    }
-    assert.ok(!csp.includes('unsafe-inline'), 'no inline script or style allowed');
-    assert.equal(page.headers['x-frame-options'], 'DENY');
-    assert.equal(page.headers['x-content-type-options'], 'nosniff');
-    assert.equal(page.headers['referrer-policy'], 'same-origin');
-    assert.match(String(page.headers['strict-transport-security']), /max-age=31536000/);
-    assert.equal(page.headers['cache-control'], 'no-store');
-    assert.ok(!/<script>|style=|onclick=/i.test(page.body), 'no inline script, style or handler');
+  await t.test(
+    'every page carries a CSP, no framing, no-store; the API does not get the dashboard headers',
+    async () => {
+      const client = new PageClient(h);
+      const page = await client.get('/dashboard/login');
+      assert.equal(page.statusCode, 200);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      const csp = String(page.headers['content-security-policy']);
+      for (const directive of [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "object-src 'none'",
+      ]) {
+        assert.ok(csp.includes(directive), `CSP has ${directive}: ${csp}`);
+      }
+      assert.ok(!csp.includes('unsafe-inline'), 'no inline script or style allowed');
+      assert.equal(page.headers['x-frame-options'], 'DENY');
+      assert.equal(page.headers['x-content-type-options'], 'nosniff');
+      assert.equal(page.headers['referrer-policy'], 'same-origin');
+      assert.match(String(page.headers['strict-transport-security']), /max-age=31536000/);
+      assert.equal(page.headers['cache-control'], 'no-store');
+      assert.ok(!/<script>|style=|onclick=/i.test(page.body), 'no inline script, style or handler');
 
-    const api = await h.call('GET', '/v1/openapi.json');
-    assert.equal(api.statusCode, 200);
-    assert.equal(api.headers['content-security-policy'], undefined, 'the dashboard headers stay in its context');
-  });
+      const api = await h.call('GET', '/v1/openapi.json');
+      assert.equal(api.statusCode, 200);
+      assert.equal(api.headers['content-security-policy'], undefined, 'the dashboard headers stay in its context');
+    },
+  );
 
   await t.test('the session cookie is __Host-, HttpOnly, Secure, SameSite=Strict, for path /', async () => {
     const companyId = await h.company();
@@ -40,14 +51,20 @@ test('dashboard security', async (t) => {
     const client = new PageClient(h);
     const login = await client.get('/dashboard/login');
     const formCookie = String(login.headers['set-cookie']);
-    assert.match(formCookie, /^__Host-facteur_form=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=Strict$/);
+    assert.match(
+      formCookie,
+      /^__Host-facteur_form=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=Strict$/,
+    );
     const response = await client.post('/dashboard/login', { email: user.email, password: user.password });
     assert.equal(response.statusCode, 303);
     assert.equal(response.headers.location, '/dashboard/test/keys');
     const cookies = [response.headers['set-cookie']].flat().map(String);
     const session = cookies.find((cookie) => cookie.startsWith('__Host-facteur_session='));
     assert.ok(session, `a session cookie: ${cookies.join(' | ')}`);
-    assert.match(session, /^__Host-facteur_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=43200; Secure; HttpOnly; SameSite=Strict$/);
+    assert.match(
+      session,
+      /^__Host-facteur_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=43200; Secure; HttpOnly; SameSite=Strict$/,
+    );
     const keys = await client.get('/dashboard/test/keys');
     assert.equal(keys.statusCode, 200);
     assert.ok(keys.body.includes(user.email));
@@ -56,7 +73,10 @@ test('dashboard security', async (t) => {
   await t.test('only the token is in the cookie; the database keeps its SHA-256', async () => {
     const { client } = await signedIn(h);
     const token = client.cookies.get('__Host-facteur_session')!;
-    const { rows } = await h.deps.pool.query('select token_hash from dashboard_sessions where token_hash = encode(sha256($1::bytea), \'hex\')', [token]);
+    const { rows } = await h.deps.pool.query(
+      "select token_hash from dashboard_sessions where token_hash = encode(sha256($1::bytea), 'hex')",
+      [token],
+    );
     assert.equal(rows.length, 1);
     const plain = await h.deps.pool.query('select 1 from dashboard_sessions where token_hash = $1', [token]);
     assert.equal(plain.rows.length, 0);
@@ -79,46 +99,64 @@ test('dashboard security', async (t) => {
     const client = new PageClient(h);
     const response = await client.get('/dashboard/live/events?type=ping');
     assert.equal(response.statusCode, 303);
-    assert.equal(response.headers.location, `/dashboard/login?next=${encodeURIComponent('/dashboard/live/events?type=ping')}`);
+    assert.equal(
+      response.headers.location,
+      `/dashboard/login?next=${encodeURIComponent('/dashboard/live/events?type=ping')}`,
+    );
     const forged = new PageClient(h);
     forged.cookies.set('__Host-facteur_session', 'A'.repeat(43));
     assert.equal((await forged.get('/dashboard/test/keys')).statusCode, 303, 'an unknown token is no session');
   });
 
-  await t.test('CSRF: a form without the token, with another token, or from another site is refused and does nothing', async () => {
-    const { client, companyId } = await signedIn(h);
-    await client.get('/dashboard/test/keys');
-    const count = async () => (await listApiKeys(h.deps, companyId)).length;
-    const before = await count();
-    const refusals = [
-      await client.post('/dashboard/test/keys', {}, { csrf: null }),
-      await client.post('/dashboard/test/keys', {}, { csrf: 'x'.repeat(43) }),
-      await client.post('/dashboard/test/keys', {}, { headers: { origin: 'https://evil.example' } }),
-      await client.post('/dashboard/test/keys', {}, { headers: { 'sec-fetch-site': 'cross-site' } }),
-      await client.post('/dashboard/test/keys', {}, { headers: { origin: 'null' } }),
-    ];
-    for (const refusal of refusals) {
-      assert.equal(refusal.statusCode, 403, refusal.body.slice(0, 300));
-      assert.match(refusal.body, /data-code="csrf_token_invalid"/);
-    }
-    assert.equal(await count(), before, 'no key was created');
-    const other = await signedIn(h);
-    await other.client.get('/dashboard/test/keys');
-    const crossed = await client.post('/dashboard/test/keys', {}, { csrf: other.client.csrf });
-    assert.equal(crossed.statusCode, 403, "another session's token does not do");
-    const accepted = await client.post('/dashboard/test/keys', {}, { headers: { origin: 'https://api.facteur.test', 'sec-fetch-site': 'same-origin' } });
-    assert.equal(accepted.statusCode, 201);
-    assert.equal(await count(), before + 1);
-  });
+  await t.test(
+    'CSRF: a form without the token, with another token, or from another site is refused and does nothing',
+    async () => {
+      const { client, companyId } = await signedIn(h);
+      await client.get('/dashboard/test/keys');
+      const count = async () => (await listApiKeys(h.deps, companyId)).length;
+      const before = await count();
+      const refusals = [
+        await client.post('/dashboard/test/keys', {}, { csrf: null }),
+        await client.post('/dashboard/test/keys', {}, { csrf: 'x'.repeat(43) }),
+        await client.post('/dashboard/test/keys', {}, { headers: { origin: 'https://evil.example' } }),
+        await client.post('/dashboard/test/keys', {}, { headers: { 'sec-fetch-site': 'cross-site' } }),
+        await client.post('/dashboard/test/keys', {}, { headers: { origin: 'null' } }),
+      ];
+      for (const refusal of refusals) {
+        assert.equal(refusal.statusCode, 403, refusal.body.slice(0, 300));
+        assert.match(refusal.body, /data-code="csrf_token_invalid"/);
+      }
+      assert.equal(await count(), before, 'no key was created');
+      const other = await signedIn(h);
+      await other.client.get('/dashboard/test/keys');
+      const crossed = await client.post('/dashboard/test/keys', {}, { csrf: other.client.csrf });
+      assert.equal(crossed.statusCode, 403, "another session's token does not do");
+      const accepted = await client.post(
+        '/dashboard/test/keys',
+        {},
+        { headers: { origin: 'https://api.facteur.test', 'sec-fetch-site': 'same-origin' } },
+      );
+      assert.equal(accepted.statusCode, 201);
+      assert.equal(await count(), before + 1);
+    },
+  );
 
   await t.test('CSRF on the log-in form: the form cookie and the field must match', async () => {
     const companyId = await h.company();
     const user = await userOf(h.deps, companyId);
     const client = new PageClient(h);
-    const noCookie = await client.post('/dashboard/login', { email: user.email, password: user.password }, { csrf: 'A'.repeat(43) });
+    const noCookie = await client.post(
+      '/dashboard/login',
+      { email: user.email, password: user.password },
+      { csrf: 'A'.repeat(43) },
+    );
     assert.equal(noCookie.statusCode, 403);
     await client.get('/dashboard/login');
-    const mismatch = await client.post('/dashboard/login', { email: user.email, password: user.password }, { csrf: 'B'.repeat(43) });
+    const mismatch = await client.post(
+      '/dashboard/login',
+      { email: user.email, password: user.password },
+      { csrf: 'B'.repeat(43) },
+    );
     assert.equal(mismatch.statusCode, 403);
     assert.equal(client.cookies.has('__Host-facteur_session'), false);
   });
@@ -143,7 +181,11 @@ test('dashboard security', async (t) => {
         assert.equal((await busy.client.get('/dashboard/test/account')).statusCode, 200, `hour ${hour + 1}`);
       }
       h.clock.advance(13 * 60_000);
-      assert.equal((await busy.client.get('/dashboard/test/account')).statusCode, 303, 'over 12 hours after the log-in');
+      assert.equal(
+        (await busy.client.get('/dashboard/test/account')).statusCode,
+        303,
+        'over 12 hours after the log-in',
+      );
     } finally {
       h.clock.set(start);
     }

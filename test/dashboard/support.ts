@@ -14,7 +14,10 @@ export class PageClient {
   /** The `_csrf` of the last page read that had one. */
   csrf: string | null = null;
 
-  constructor(readonly h: Harness, readonly ip: string = randomIp()) {}
+  constructor(
+    readonly h: Harness,
+    readonly ip: string = randomIp(),
+  ) {}
 
   private remember(response: LightMyRequestResponse): void {
     const header = response.headers['set-cookie'];
@@ -32,21 +35,33 @@ export class PageClient {
   }
 
   private cookieHeader(): Record<string, string> {
-    return this.cookies.size === 0 ? {} : { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    return this.cookies.size === 0
+      ? {}
+      : { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
   }
 
   async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    const response = await this.h.app.inject({ method: 'GET', url, remoteAddress: this.ip, headers: { ...this.cookieHeader(), ...headers } });
+    const response = await this.h.app.inject({
+      method: 'GET',
+      url,
+      remoteAddress: this.ip,
+      headers: { ...this.cookieHeader(), ...headers },
+    });
     this.remember(response);
     return response;
   }
 
   /** Posts a form; the page's CSRF token is added unless `_csrf` is given (null: none at all). */
-  async post(url: string, fields: Fields = {}, options: { csrf?: string | null; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
+  async post(
+    url: string,
+    fields: Fields = {},
+    options: { csrf?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<LightMyRequestResponse> {
     const body = new URLSearchParams();
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
     if (csrf !== null) body.append('_csrf', csrf);
-    for (const [name, value] of Object.entries(fields)) for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+    for (const [name, value] of Object.entries(fields))
+      for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
     const response = await this.h.app.inject({
       method: 'POST',
       url,
@@ -68,7 +83,10 @@ export class PageClient {
 let counter = 0;
 
 /** A user with a known password in the company. */
-export async function userOf(deps: Pick<Deps, 'db' | 'clock'>, companyId: string): Promise<{ email: string; password: string }> {
+export async function userOf(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  companyId: string,
+): Promise<{ email: string; password: string }> {
   const email = `user${Date.now()}.${counter++}.${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = 'correct horse battery staple';
   await createUserWithPassword(deps, { companyId, email, password });
@@ -76,11 +94,14 @@ export async function userOf(deps: Pick<Deps, 'db' | 'clock'>, companyId: string
 }
 
 /** A client signed in as a new user of a new company. */
-export async function signedIn(h: Harness): Promise<{ client: PageClient; companyId: string; user: { email: string; password: string } }> {
+export async function signedIn(
+  h: Harness,
+): Promise<{ client: PageClient; companyId: string; user: { email: string; password: string } }> {
   const companyId = await h.company();
   const user = await userOf(h.deps, companyId);
   const client = new PageClient(h);
   const response = await client.logIn(user.email, user.password);
-  if (response.statusCode !== 303) throw new Error(`log-in failed: ${response.statusCode} ${response.body.slice(0, 500)}`);
+  if (response.statusCode !== 303)
+    throw new Error(`log-in failed: ${response.statusCode} ${response.body.slice(0, 500)}`);
   return { client, companyId, user };
 }

@@ -17,16 +17,21 @@ test('a transaction that loses a deadlock runs again; other errors do not', asyn
   assert.equal(runs, 2);
 
   let failures = 0;
-  await assert.rejects(inTransaction(h.deps.db, null, async () => {
-    failures++;
-    throw Object.assign(new Error('could not serialize'), { code: '40001' });
-  }), /could not serialize/);
+  await assert.rejects(
+    inTransaction(h.deps.db, null, async () => {
+      failures++;
+      throw Object.assign(new Error('could not serialize'), { code: '40001' });
+    }),
+    /could not serialize/,
+  );
   assert.equal(failures, 3, 'at most three attempts');
 
   let once = 0;
-  await assert.rejects(inTransaction(h.deps.db, null, async () => {
-    once++;
-    throw Object.assign(new Error('unique violation'), { code: '23505' });
-  }));
+  await assert.rejects(
+    inTransaction(h.deps.db, null, async () => {
+      once++;
+      throw Object.assign(new Error('unique violation'), { code: '23505' });
+    }),
+  );
   assert.equal(once, 1);
 });

@@ -15,7 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
 import {
-  cleanEnv, freePorts, processGone, runFacteur, sleep, startFacteur, waitUntil, type FacteurProcess, type Finished,
+  cleanEnv,
+  freePorts,
+  processGone,
+  runFacteur,
+  sleep,
+  startFacteur,
+  waitUntil,
+  type FacteurProcess,
+  type Finished,
 } from '../support/processes.js';
 
 // initdb, tsx loading the sources, two cores shared with the rest of the suite: be patient.
@@ -50,10 +58,13 @@ function userEnv(ports: { port?: number; httpPort?: number } = {}): NodeJS.Proce
 }
 
 async function startServe(): Promise<Serving> {
-  const [port, httpPort] = await freePorts(2) as [number, number];
+  const [port, httpPort] = (await freePorts(2)) as [number, number];
   const service = startFacteur(['serve'], userEnv({ port, httpPort }));
   launched.push(service);
-  const match = await service.waitForStdout(/facteur is serving https:\/\/localhost:(\d+) \(HTTP (\d+) redirects to it\)/, startTimeout);
+  const match = await service.waitForStdout(
+    /facteur is serving https:\/\/localhost:(\d+) \(HTTP (\d+) redirects to it\)/,
+    startTimeout,
+  );
   assert.equal(Number(match[1]), port, service.describe());
   assert.equal(Number(match[2]), httpPort, service.describe());
   return { service, port, httpPort };
@@ -85,25 +96,32 @@ interface HttpsAnswer {
 /** A request over TLS that trusts only the certificate facteur generated (no rejectUnauthorized: false). */
 function httpsGet(port: number, path: string, key?: string): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
-    const request = https.request({
-      host: 'localhost',
-      port,
-      path,
-      method: 'GET',
-      ca: certPem,
-      agent: false,
-      headers: key ? { authorization: `Bearer ${key}` } : {},
-      timeout: 30_000,
-    }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => {
-        text += chunk;
-      });
-      response.on('end', () => {
-        const json = String(response.headers['content-type'] ?? '').includes('json');
-        resolve({ status: response.statusCode!, headers: response.headers, body: json && text ? JSON.parse(text) : text });
-      });
-    });
+    const request = https.request(
+      {
+        host: 'localhost',
+        port,
+        path,
+        method: 'GET',
+        ca: certPem,
+        agent: false,
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+        timeout: 30_000,
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => {
+          const json = String(response.headers['content-type'] ?? '').includes('json');
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: json && text ? JSON.parse(text) : text,
+          });
+        });
+      },
+    );
     request.on('timeout', () => request.destroy(new Error(`GET ${path} timed out`)));
     request.on('error', reject);
     request.end();
@@ -119,7 +137,10 @@ function describeRun(run: Finished): string {
 }
 
 /** A TLS handshake limited to the given versions: the protocol agreed, or the error. */
-function handshake(port: number, options: tls.ConnectionOptions): Promise<{ protocol: string | null } | { error: Error }> {
+function handshake(
+  port: number,
+  options: tls.ConnectionOptions,
+): Promise<{ protocol: string | null } | { error: Error }> {
   return new Promise((resolve) => {
     const socket = tls.connect({ host: 'localhost', port, servername: 'localhost', ca: certPem, ...options }, () => {
       const protocol = socket.getProtocol();
@@ -135,35 +156,41 @@ function handshake(port: number, options: tls.ConnectionOptions): Promise<{ prot
 // Lets a client offer TLS 1.1 at all: OpenSSL 3 refuses it at its default security level.
 const tls11 = { minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' } as const;
 
-before(async () => {
-  root = await mkdtemp(join(tmpdir(), 'facteur-e2e-'));
-  dataDir = join(root, 'data');
-  current = await startServe();
-  certPem = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
-}, { timeout: startTimeout + 10_000 });
+before(
+  async () => {
+    root = await mkdtemp(join(tmpdir(), 'facteur-e2e-'));
+    dataDir = join(root, 'data');
+    current = await startServe();
+    certPem = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+  },
+  { timeout: startTimeout + 10_000 },
+);
 
-after(async () => {
-  for (const socket of sockets) socket.destroy();
-  for (const service of launched) {
-    service.kill('SIGKILL');
-    await service.waitForExit(10_000).catch(() => undefined);
-  }
-  // A PostgreSQL the service left behind (a failed step, or the shutdown bug below): stop it.
-  const pid = postmasterPid();
-  if (pid !== null && !processGone(pid)) {
-    try {
-      process.kill(pid, 'SIGINT');
-      await waitUntil(() => processGone(pid), 15_000, `PostgreSQL ${pid} stops`);
-    } catch {
+after(
+  async () => {
+    for (const socket of sockets) socket.destroy();
+    for (const service of launched) {
+      service.kill('SIGKILL');
+      await service.waitForExit(10_000).catch(() => undefined);
+    }
+    // A PostgreSQL the service left behind (a failed step, or the shutdown bug below): stop it.
+    const pid = postmasterPid();
+    if (pid !== null && !processGone(pid)) {
       try {
-        process.kill(pid, 'SIGKILL');
+        process.kill(pid, 'SIGINT');
+        await waitUntil(() => processGone(pid), 15_000, `PostgreSQL ${pid} stops`);
       } catch {
-        // already gone
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
       }
     }
-  }
-  if (root) await rm(root, { recursive: true, force: true });
-}, { timeout: 60_000 });
+    if (root) await rm(root, { recursive: true, force: true });
+  },
+  { timeout: 60_000 },
+);
 
 describe('facteur serve with the embedded database, over HTTPS', { timeout: 600_000 }, () => {
   it('prints a demo company and a test key on its first start', () => {
@@ -176,34 +203,47 @@ describe('facteur serve with the embedded database, over HTTPS', { timeout: 600_
     assert.ok(existsSync(join(dataDir, 'tls', 'key.pem')), 'the generated private key is in the data directory');
   });
 
-  it('answers GET /v1/account over TLS with the demo key, with the platform headers', { timeout: stepTimeout }, async () => {
-    const before = Math.floor(Date.now() / 1000);
-    const response = await accountOf(demo.key);
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    assert.equal(response.body.object, 'account');
-    assert.equal(response.body.id, demo.companyId);
-    assert.equal(response.body.livemode, false);
+  it(
+    'answers GET /v1/account over TLS with the demo key, with the platform headers',
+    { timeout: stepTimeout },
+    async () => {
+      const before = Math.floor(Date.now() / 1000);
+      const response = await accountOf(demo.key);
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      assert.equal(response.body.object, 'account');
+      assert.equal(response.body.id, demo.companyId);
+      assert.equal(response.body.livemode, false);
 
-    assert.match(String(response.headers['x-request-id']), /^req_[0-9a-z]+$/);
-    assert.equal(response.headers['service-version'], '2026-09-01');
-    // A test key's GET is not rate limited (Limits): the headers say so rather than being absent.
-    assert.equal(response.headers['x-ratelimit-limit'], 'not_applied');
-    assert.equal(response.headers['x-ratelimit-remaining'], 'not_applied');
-    const reset = String(response.headers['x-ratelimit-reset']);
-    assert.match(reset, /^\d+$/);
-    assert.ok(Number(reset) > before && Number(reset) <= Math.ceil(Date.now() / 1000) + 60, `X-RateLimit-Reset ${reset} is not the end of the current minute`);
+      assert.match(String(response.headers['x-request-id']), /^req_[0-9a-z]+$/);
+      assert.equal(response.headers['service-version'], '2026-09-01');
+      // A test key's GET is not rate limited (Limits): the headers say so rather than being absent.
+      assert.equal(response.headers['x-ratelimit-limit'], 'not_applied');
+      assert.equal(response.headers['x-ratelimit-remaining'], 'not_applied');
+      const reset = String(response.headers['x-ratelimit-reset']);
+      assert.match(reset, /^\d+$/);
+      assert.ok(
+        Number(reset) > before && Number(reset) <= Math.ceil(Date.now() / 1000) + 60,
+        `X-RateLimit-Reset ${reset} is not the end of the current minute`,
+      );
 
-    const anonymous = await httpsGet(serving().port, '/v1/account');
-    assert.equal(anonymous.status, 401);
-    assert.equal(anonymous.body.error.code, 'missing_api_key');
-  });
+      const anonymous = await httpsGet(serving().port, '/v1/account');
+      assert.equal(anonymous.status, 401);
+      assert.equal(anonymous.body.error.code, 'missing_api_key');
+    },
+  );
 
   it('refuses TLS 1.1 and accepts TLS 1.2 and TLS 1.3', { timeout: stepTimeout }, async () => {
     const { port } = serving();
     // The same client handshake succeeds against a server that allows TLS 1.1: the refusal below is facteur's.
-    const control = tls.createServer({
-      cert: certPem, key: readFileSync(join(dataDir, 'tls', 'key.pem'), 'utf8'), minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0',
-    }, (socket) => socket.end());
+    const control = tls.createServer(
+      {
+        cert: certPem,
+        key: readFileSync(join(dataDir, 'tls', 'key.pem'), 'utf8'),
+        minVersion: 'TLSv1',
+        ciphers: 'DEFAULT@SECLEVEL=0',
+      },
+      (socket) => socket.end(),
+    );
     await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
     try {
       const allowed = await handshake((control.address() as { port: number }).port, { ...tls11, host: '127.0.0.1' });
@@ -229,28 +269,35 @@ describe('facteur serve with the embedded database, over HTTPS', { timeout: 600_
     assert.equal(response.headers.location, `https://localhost:${port}/v1/account?x=1`);
   });
 
-  it('lets the command line create a company and a key on the same data directory while it runs', { timeout: stepTimeout }, async () => {
-    const company = await runFacteur(['company', 'create', '--name', 'Atelier Durand', '--siren', '732829320', '--plan', 'essential'], userEnv());
-    assert.equal(company.code, 0, describeRun(company));
-    const { id: companyId } = JSON.parse(company.stdout);
-    assert.match(companyId, /^co_/);
+  it(
+    'lets the command line create a company and a key on the same data directory while it runs',
+    { timeout: stepTimeout },
+    async () => {
+      const company = await runFacteur(
+        ['company', 'create', '--name', 'Atelier Durand', '--siren', '732829320', '--plan', 'essential'],
+        userEnv(),
+      );
+      assert.equal(company.code, 0, describeRun(company));
+      const { id: companyId } = JSON.parse(company.stdout);
+      assert.match(companyId, /^co_/);
 
-    const key = await runFacteur(['key', 'create', '--company', companyId, '--env', 'test'], userEnv());
-    assert.equal(key.code, 0, describeRun(key));
-    const { secret } = JSON.parse(key.stdout);
-    assert.match(secret, /^svc_test_[0-9A-Za-z]{32}$/);
-    cliKey = { companyId, secret };
+      const key = await runFacteur(['key', 'create', '--company', companyId, '--env', 'test'], userEnv());
+      assert.equal(key.code, 0, describeRun(key));
+      const { secret } = JSON.parse(key.stdout);
+      assert.match(secret, /^svc_test_[0-9A-Za-z]{32}$/);
+      cliKey = { companyId, secret };
 
-    // The running service sees the key at once: no restart, no cache.
-    const response = await accountOf(secret);
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    assert.equal(response.body.id, companyId);
-    assert.equal(response.body.plan, 'essential');
-    assert.ok(serving().service.running, 'the command line stopped the serving process or its database');
-  });
+      // The running service sees the key at once: no restart, no cache.
+      const response = await accountOf(secret);
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      assert.equal(response.body.id, companyId);
+      assert.equal(response.body.plan, 'essential');
+      assert.ok(serving().service.running, 'the command line stopped the serving process or its database');
+    },
+  );
 
   it('refuses a second serve on the same data directory', { timeout: stepTimeout }, async () => {
-    const [port, httpPort] = await freePorts(2) as [number, number];
+    const [port, httpPort] = (await freePorts(2)) as [number, number];
     const second = startFacteur(['serve'], userEnv({ port, httpPort }));
     launched.push(second);
     const exit = await second.waitForExit(startTimeout);
@@ -263,92 +310,135 @@ describe('facteur serve with the embedded database, over HTTPS', { timeout: 600_
     assert.equal(response.status, 200, JSON.stringify(response.body));
   });
 
-  it('stops on SIGTERM, and stops the PostgreSQL server it started', {
-    timeout: stepTimeout,
-  }, async () => {
-    const { service } = serving();
-    const pgPid = postmasterPid();
-    assert.ok(pgPid !== null && !processGone(pgPid), 'the embedded PostgreSQL should be running');
-    service.kill('SIGTERM');
-    const exit = await service.waitForExit(30_000);
-    current = null;
-    await waitUntil(() => !existsSync(postmasterPidFile()) && processGone(pgPid), 15_000, `PostgreSQL ${pgPid} stops`);
-    assert.deepEqual(exit, { code: 0, signal: null }, service.describe());
-    assert.ok(!existsSync(join(dataDir, 'serve.pid')), 'serve.pid is left behind');
-  });
+  it(
+    'stops on SIGTERM, and stops the PostgreSQL server it started',
+    {
+      timeout: stepTimeout,
+    },
+    async () => {
+      const { service } = serving();
+      const pgPid = postmasterPid();
+      assert.ok(pgPid !== null && !processGone(pgPid), 'the embedded PostgreSQL should be running');
+      service.kill('SIGTERM');
+      const exit = await service.waitForExit(30_000);
+      current = null;
+      await waitUntil(
+        () => !existsSync(postmasterPidFile()) && processGone(pgPid),
+        15_000,
+        `PostgreSQL ${pgPid} stops`,
+      );
+      assert.deepEqual(exit, { code: 0, signal: null }, service.describe());
+      assert.ok(!existsSync(join(dataDir, 'serve.pid')), 'serve.pid is left behind');
+    },
+  );
 
-  it('starts again on the same data: the data is there and no new demo key is made', { timeout: stepTimeout }, async () => {
-    current = await startServe();
-    assert.doesNotMatch(current.service.stdout, /svc_test_|First start/, 'a second demo key was printed');
-    for (const key of [demo.key, cliKey.secret]) {
-      const response = await accountOf(key);
+  it(
+    'starts again on the same data: the data is there and no new demo key is made',
+    { timeout: stepTimeout },
+    async () => {
+      current = await startServe();
+      assert.doesNotMatch(current.service.stdout, /svc_test_|First start/, 'a second demo key was printed');
+      for (const key of [demo.key, cliKey.secret]) {
+        const response = await accountOf(key);
+        assert.equal(response.status, 200, JSON.stringify(response.body));
+      }
+    },
+  );
+
+  it(
+    'survives kill -9: the next serve adopts the PostgreSQL left running and keeps the data',
+    { timeout: stepTimeout },
+    async () => {
+      const { service } = serving();
+      const pgPid = postmasterPid();
+      assert.ok(pgPid !== null && !processGone(pgPid), 'the embedded PostgreSQL should be running');
+      service.kill('SIGKILL');
+      assert.equal((await service.waitForExit(30_000)).signal, 'SIGKILL');
+      current = null;
+      await sleep(200);
+      assert.ok(!processGone(pgPid), 'PostgreSQL died with the killed service (the premise of this step)');
+      assert.ok(
+        existsSync(join(dataDir, 'serve.pid')),
+        'a killed service cannot remove serve.pid (the premise of this step)',
+      );
+
+      current = await startServe();
+      assert.equal(
+        postmasterPid(),
+        pgPid,
+        'the new serve started another PostgreSQL rather than adopting the running one',
+      );
+      assert.doesNotMatch(
+        current.service.stdout,
+        /svc_test_|First start/,
+        'a new demo key was printed after the crash',
+      );
+      for (const key of [demo.key, cliKey.secret]) {
+        const response = await accountOf(key);
+        assert.equal(response.status, 200, JSON.stringify(response.body));
+      }
+    },
+  );
+
+  it(
+    'on SIGTERM with a request in flight, stops the adopted PostgreSQL too',
+    {
+      timeout: stepTimeout,
+    },
+    async () => {
+      const { service, port } = serving();
+      const pgPid = postmasterPid();
+      assert.ok(pgPid !== null && !processGone(pgPid), 'the embedded PostgreSQL should be running');
+      // A request whose body has not arrived yet: the shutdown has to wait for it (or drop it).
+      const socket = tls.connect({ host: 'localhost', port, servername: 'localhost', ca: certPem });
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
+      socket.write(
+        `POST /v1/webhook-endpoints HTTP/1.1\r\nHost: localhost:${port}\r\nAuthorization: Bearer ${demo.key}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{"url":',
+      );
+      await sleep(500);
+
+      service.kill('SIGTERM');
+      await sleep(1_000);
+      socket.destroy();
+      const exit = await service.waitForExit(30_000);
+      current = null;
+      await waitUntil(
+        () => !existsSync(postmasterPidFile()) && processGone(pgPid),
+        8_000,
+        `PostgreSQL ${pgPid} stops after the service exited with ${exit.code ?? exit.signal}`,
+      ).catch((error: Error) => assert.fail(`${error.message}: it is left running\n${service.describe()}`));
+      assert.deepEqual(exit, { code: 0, signal: null }, service.describe());
+      assert.ok(!existsSync(join(dataDir, 'serve.pid')), 'serve.pid is left behind');
+    },
+  );
+
+  it(
+    'at the end, SIGTERM stops serve and its PostgreSQL, and nothing is left running',
+    {
+      timeout: stepTimeout,
+    },
+    async () => {
+      // After the previous step PostgreSQL is running or not (it depends on that bug): either way this serve owns it.
+      current = await startServe();
+      const { service } = current;
+      const response = await accountOf(cliKey.secret);
       assert.equal(response.status, 200, JSON.stringify(response.body));
-    }
-  });
+      const pgPid = postmasterPid();
+      assert.ok(pgPid !== null && !processGone(pgPid), 'the embedded PostgreSQL should be running');
 
-  it('survives kill -9: the next serve adopts the PostgreSQL left running and keeps the data', { timeout: stepTimeout }, async () => {
-    const { service } = serving();
-    const pgPid = postmasterPid();
-    assert.ok(pgPid !== null && !processGone(pgPid), 'the embedded PostgreSQL should be running');
-    service.kill('SIGKILL');
-    assert.equal((await service.waitForExit(30_000)).signal, 'SIGKILL');
-    current = null;
-    await sleep(200);
-    assert.ok(!processGone(pgPid), 'PostgreSQL died with the killed service (the premise of this step)');
-    assert.ok(existsSync(join(dataDir, 'serve.pid')), 'a killed service cannot remove serve.pid (the premise of this step)');
-
-    current = await startServe();
-    assert.equal(postmasterPid(), pgPid, 'the new serve started another PostgreSQL rather than adopting the running one');
-    assert.doesNotMatch(current.service.stdout, /svc_test_|First start/, 'a new demo key was printed after the crash');
-    for (const key of [demo.key, cliKey.secret]) {
-      const response = await accountOf(key);
-      assert.equal(response.status, 200, JSON.stringify(response.body));
-    }
-  });
-
-  it('on SIGTERM with a request in flight, stops the adopted PostgreSQL too', {
-    timeout: stepTimeout,
-  }, async () => {
-    const { service, port } = serving();
-    const pgPid = postmasterPid();
-    assert.ok(pgPid !== null && !processGone(pgPid), 'the embedded PostgreSQL should be running');
-    // A request whose body has not arrived yet: the shutdown has to wait for it (or drop it).
-    const socket = tls.connect({ host: 'localhost', port, servername: 'localhost', ca: certPem });
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
-    socket.write(`POST /v1/webhook-endpoints HTTP/1.1\r\nHost: localhost:${port}\r\nAuthorization: Bearer ${demo.key}\r\n`
-      + 'Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{"url":');
-    await sleep(500);
-
-    service.kill('SIGTERM');
-    await sleep(1_000);
-    socket.destroy();
-    const exit = await service.waitForExit(30_000);
-    current = null;
-    await waitUntil(() => !existsSync(postmasterPidFile()) && processGone(pgPid), 8_000, `PostgreSQL ${pgPid} stops after the service exited with ${exit.code ?? exit.signal}`)
-      .catch((error: Error) => assert.fail(`${error.message}: it is left running\n${service.describe()}`));
-    assert.deepEqual(exit, { code: 0, signal: null }, service.describe());
-    assert.ok(!existsSync(join(dataDir, 'serve.pid')), 'serve.pid is left behind');
-  });
-
-  it('at the end, SIGTERM stops serve and its PostgreSQL, and nothing is left running', {
-    timeout: stepTimeout,
-  }, async () => {
-    // After the previous step PostgreSQL is running or not (it depends on that bug): either way this serve owns it.
-    current = await startServe();
-    const { service } = current;
-    const response = await accountOf(cliKey.secret);
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    const pgPid = postmasterPid();
-    assert.ok(pgPid !== null && !processGone(pgPid), 'the embedded PostgreSQL should be running');
-
-    service.kill('SIGTERM');
-    const exit = await service.waitForExit(30_000);
-    current = null;
-    await waitUntil(() => !existsSync(postmasterPidFile()) && processGone(pgPid), 10_000, `PostgreSQL ${pgPid} stops`)
-      .catch((error: Error) => assert.fail(`${error.message}: it is left running\n${service.describe()}`));
-    assert.deepEqual(exit, { code: 0, signal: null }, service.describe());
-    assert.ok(!existsSync(join(dataDir, 'serve.pid')), 'serve.pid is left behind');
-  });
+      service.kill('SIGTERM');
+      const exit = await service.waitForExit(30_000);
+      current = null;
+      await waitUntil(
+        () => !existsSync(postmasterPidFile()) && processGone(pgPid),
+        10_000,
+        `PostgreSQL ${pgPid} stops`,
+      ).catch((error: Error) => assert.fail(`${error.message}: it is left running\n${service.describe()}`));
+      assert.deepEqual(exit, { code: 0, signal: null }, service.describe());
+      assert.ok(!existsSync(join(dataDir, 'serve.pid')), 'serve.pid is left behind');
+    },
+  );
 });

@@ -26,33 +26,62 @@ describe('webhook deliveries survive kill -9', { timeout: 240_000 }, () => {
     try {
       const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
       if (pid > 0) process.kill(pid, 'SIGINT');
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
     await receiver?.close();
     await new Promise((r) => setTimeout(r, 500));
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  async function serve(args: string[] = []): Promise<{ service: FacteurProcess; port: number; demoKey: string | null }> {
-    const [port, httpPort] = await freePorts(2) as [number, number];
+  async function serve(
+    args: string[] = [],
+  ): Promise<{ service: FacteurProcess; port: number; demoKey: string | null }> {
+    const [port, httpPort] = (await freePorts(2)) as [number, number];
     // NODE_EXTRA_CA_CERTS (set by `npm test`) stays: the service trusts the receiver's certificate.
-    const service = startFacteur(['serve', ...args], cleanEnv({
-      DATABASE_URL: undefined, FACTEUR_DATA_DIR: dataDir, PORT: String(port), HTTP_PORT: String(httpPort), FACTEUR_ALLOW_PRIVATE_WEBHOOKS: 'true', LOG_LEVEL: 'warn',
-    }));
+    const service = startFacteur(
+      ['serve', ...args],
+      cleanEnv({
+        DATABASE_URL: undefined,
+        FACTEUR_DATA_DIR: dataDir,
+        PORT: String(port),
+        HTTP_PORT: String(httpPort),
+        FACTEUR_ALLOW_PRIVATE_WEBHOOKS: 'true',
+        LOG_LEVEL: 'warn',
+      }),
+    );
     launched.push(service);
     await service.waitForStdout(/facteur is serving/, startTimeout);
     const demo = /test key \(shown once\): (svc_test_\w+)/.exec(service.stdout);
     return { service, port, demoKey: demo?.[1] ?? null };
   }
 
-  function call(port: number, method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: any }> {
+  function call(
+    port: number,
+    method: string,
+    path: string,
+    key: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: any }> {
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      const request = https.request({ host: 'localhost', port, path, method, ca, agent: false, headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (response) => {
-        let text = '';
-        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body: text ? JSON.parse(text) : null }));
-      });
+      const request = https.request(
+        {
+          host: 'localhost',
+          port,
+          path,
+          method,
+          ca,
+          agent: false,
+          headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, body: text ? JSON.parse(text) : null }));
+        },
+      );
       request.on('error', reject);
       request.end(payload);
     });
@@ -82,7 +111,11 @@ describe('webhook deliveries survive kill -9', { timeout: 240_000 }, () => {
     const all = await serve();
     await receiver.waitFor(1, 20_000);
     assert.equal(receiver.received[0]!.headers['service-event-id'], eventId);
-    await waitUntil(async () => (await call(all.port, 'GET', `/v1/events/${eventId}`, key)).body.attemptCount === 1, 10_000, 'the failed attempt to be recorded');
+    await waitUntil(
+      async () => (await call(all.port, 'GET', `/v1/events/${eventId}`, key)).body.attemptCount === 1,
+      10_000,
+      'the failed attempt to be recorded',
+    );
     all.service.kill('SIGKILL');
     await all.service.waitForExit(10_000);
 
@@ -95,9 +128,16 @@ describe('webhook deliveries survive kill -9', { timeout: 240_000 }, () => {
     const advanced = await call(again.port, 'POST', '/v1/sandbox/clock/advance', key, { seconds: 60 });
     assert.equal(advanced.status, 200);
     await receiver.waitFor(2, 20_000);
-    await waitUntil(async () => (await call(again.port, 'GET', `/v1/events/${eventId}`, key)).body.delivered === true, 10_000, 'the delivery to be recorded');
+    await waitUntil(
+      async () => (await call(again.port, 'GET', `/v1/events/${eventId}`, key)).body.delivered === true,
+      10_000,
+      'the delivery to be recorded',
+    );
     const final = (await call(again.port, 'GET', `/v1/events/${eventId}`, key)).body;
-    assert.deepEqual(final.deliveries.map((d: { status: number }) => d.status), [500, 200]);
+    assert.deepEqual(
+      final.deliveries.map((d: { status: number }) => d.status),
+      [500, 200],
+    );
     assert.equal(receiver.received.length, 2, 'each attempt once');
     again.service.kill('SIGTERM');
     await again.service.waitForExit(30_000);

@@ -4,7 +4,13 @@ import { contextFor, startHarness, type Harness } from '../support/harness.js';
 import { recordEvent } from '../../src/events/service.js';
 import { inTransaction } from '../../src/db/transaction.js';
 
-async function seedEvents(h: Harness, companyId: string, count: number, livemode = false, type = 'customer.created'): Promise<string[]> {
+async function seedEvents(
+  h: Harness,
+  companyId: string,
+  count: number,
+  livemode = false,
+  type = 'customer.created',
+): Promise<string[]> {
   const ctx = contextFor(companyId, livemode, h.clock.now(), 'req_seed');
   const ids: string[] = [];
   await inTransaction(h.deps.db, ctx, async (tx) => {
@@ -25,7 +31,8 @@ test('events and list pagination', async (t) => {
     const [id] = await seedEvents(h, companyId, 1);
     const response = await h.call('GET', `/v1/events/${id}`, { key });
     assert.equal(response.statusCode, 200);
-    for (const field of ['apiVersion', 'created', 'data', 'id', 'livemode', 'object', 'request', 'type']) assert.ok(field in response.data, field);
+    for (const field of ['apiVersion', 'created', 'data', 'id', 'livemode', 'object', 'request', 'type'])
+      assert.ok(field in response.data, field);
     assert.deepEqual(response.data.deliveries, [], 'no endpoint: no delivery');
     assert.equal(response.data.delivered, false);
     assert.equal(response.data.attemptCount, 0);
@@ -41,10 +48,12 @@ test('events and list pagination', async (t) => {
   await t.test('an event is recorded in its change transaction: a rollback leaves none', async () => {
     const { companyId, key } = await h.tenant();
     const ctx = contextFor(companyId, false, h.clock.now());
-    await assert.rejects(inTransaction(h.deps.db, ctx, async (tx) => {
-      await recordEvent(tx, ctx, 'customer.created', {}, h.clock.now());
-      throw new Error('the change failed');
-    }));
+    await assert.rejects(
+      inTransaction(h.deps.db, ctx, async (tx) => {
+        await recordEvent(tx, ctx, 'customer.created', {}, h.clock.now());
+        throw new Error('the change failed');
+      }),
+    );
     assert.equal((await h.call('GET', '/v1/events', { key })).data.data.length, 0);
   });
 
@@ -58,7 +67,10 @@ test('events and list pagination', async (t) => {
     assert.equal(first.data.url, '/v1/events');
     assert.equal(first.data.data.length, 25);
     assert.equal(first.data.has_more, true);
-    assert.deepEqual(first.data.data.map((e: { id: string }) => e.id), ids.slice().reverse().slice(0, 25));
+    assert.deepEqual(
+      first.data.data.map((e: { id: string }) => e.id),
+      ids.slice().reverse().slice(0, 25),
+    );
     assert.equal(first.data.next_cursor, first.data.data[24].id);
     const second = await h.call('GET', `/v1/events?starting_after=${first.data.next_cursor}`, { key });
     assert.equal(second.data.data.length, 5);
@@ -73,7 +85,9 @@ test('events and list pagination', async (t) => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: any = await h.call('GET', `/v1/events?limit=${limit}${cursor ? `&starting_after=${cursor}` : ''}`, { key });
+        const page: any = await h.call('GET', `/v1/events?limit=${limit}${cursor ? `&starting_after=${cursor}` : ''}`, {
+          key,
+        });
         seen.push(...page.data.data.map((e: { id: string }) => e.id));
         cursor = page.data.next_cursor;
         assert.equal(page.data.has_more, cursor !== null);
@@ -97,8 +111,15 @@ test('events and list pagination', async (t) => {
     await seedEvents(h, companyId, 3, false, 'customer.created');
     const updated = await seedEvents(h, companyId, 3, false, 'customer.updated');
     const page1 = await h.call('GET', '/v1/events?type=customer.updated&limit=2', { key });
-    const page2 = await h.call('GET', `/v1/events?type=customer.updated&limit=2&starting_after=${page1.data.next_cursor}`, { key });
-    assert.deepEqual([...page1.data.data, ...page2.data.data].map((e: { id: string }) => e.id), updated.slice().reverse());
+    const page2 = await h.call(
+      'GET',
+      `/v1/events?type=customer.updated&limit=2&starting_after=${page1.data.next_cursor}`,
+      { key },
+    );
+    assert.deepEqual(
+      [...page1.data.data, ...page2.data.data].map((e: { id: string }) => e.id),
+      updated.slice().reverse(),
+    );
     assert.equal(page2.data.has_more, false);
   });
 

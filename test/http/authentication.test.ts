@@ -28,9 +28,15 @@ test('authentication', async (t) => {
 
   await t.test('a malformed header (other scheme, no token) is missing_api_key', async () => {
     const { key } = await h.tenant();
-    assertAuthError(await h.call('GET', '/v1/account', { headers: { authorization: `Basic ${key}` } }), 'missing_api_key');
+    assertAuthError(
+      await h.call('GET', '/v1/account', { headers: { authorization: `Basic ${key}` } }),
+      'missing_api_key',
+    );
     assertAuthError(await h.call('GET', '/v1/account', { headers: { authorization: 'Bearer' } }), 'missing_api_key');
-    assertAuthError(await h.call('GET', '/v1/account', { headers: { authorization: `Bearer ${key} extra` } }), 'missing_api_key');
+    assertAuthError(
+      await h.call('GET', '/v1/account', { headers: { authorization: `Bearer ${key} extra` } }),
+      'missing_api_key',
+    );
   });
 
   await t.test('the scheme is case-insensitive', async () => {
@@ -83,7 +89,10 @@ test('authentication', async (t) => {
   await t.test('a key without scopes has full access', async () => {
     const { key } = await h.tenant();
     assert.equal((await h.call('GET', '/v1/probe/items', { key })).statusCode, 200);
-    assert.equal((await h.call('POST', '/v1/probe/items', { key, body: { name: 'x', kind: 'goods' } })).statusCode, 201);
+    assert.equal(
+      (await h.call('POST', '/v1/probe/items', { key, body: { name: 'x', kind: 'goods' } })).statusCode,
+      201,
+    );
     assert.equal((await h.call('POST', '/v1/sandbox/reset', { key })).statusCode, 200);
   });
 
@@ -92,8 +101,16 @@ test('authentication', async (t) => {
     const readOnly = await h.key(companyId, { scopes: ['invoices:read'] });
     const other = await h.key(companyId, { scopes: ['customers:write'] });
     assert.equal((await h.call('GET', '/v1/probe/items', { key: readOnly })).statusCode, 200);
-    for (const [key, method, url] of [[readOnly, 'POST', '/v1/probe/items'], [other, 'GET', '/v1/probe/items'], [readOnly, 'POST', '/v1/sandbox/reset'], [other, 'GET', '/v1/events']] as const) {
-      const response = await h.call(method, url, { key, ...(method === 'POST' ? { body: { name: 'x', kind: 'goods' } } : {}) });
+    for (const [key, method, url] of [
+      [readOnly, 'POST', '/v1/probe/items'],
+      [other, 'GET', '/v1/probe/items'],
+      [readOnly, 'POST', '/v1/sandbox/reset'],
+      [other, 'GET', '/v1/events'],
+    ] as const) {
+      const response = await h.call(method, url, {
+        key,
+        ...(method === 'POST' ? { body: { name: 'x', kind: 'goods' } } : {}),
+      });
       assert.equal(response.statusCode, 403, `${method} ${url}`);
       assert.equal(response.data.error.type, 'permission_error');
       assert.equal(response.data.error.code, 'scope_insufficient');
@@ -104,7 +121,10 @@ test('authentication', async (t) => {
     const companyId = await h.company();
     const writer = await h.key(companyId, { scopes: ['invoices:write'] });
     assert.equal((await h.call('GET', '/v1/probe/items', { key: writer })).statusCode, 200);
-    assert.equal((await h.call('POST', '/v1/probe/items', { key: writer, body: { name: 'x', kind: 'goods' } })).statusCode, 201);
+    assert.equal(
+      (await h.call('POST', '/v1/probe/items', { key: writer, body: { name: 'x', kind: 'goods' } })).statusCode,
+      201,
+    );
   });
 
   await t.test('any valid key, scoped or not, reads its account', async () => {

@@ -15,28 +15,31 @@ test('brute-force protection', async (t) => {
     assert.equal(h.deps.config.authBlockSeconds, 600);
   });
 
-  await t.test(`after ${limit} invalid keys from one address, the next is 429 with Retry-After until the block lifts`, async () => {
-    const ip = randomIp();
-    for (let i = 0; i < limit; i++) {
-      const response = await h.call('GET', '/v1/account', { key: unknownKey, ip });
-      assert.equal(response.statusCode, 401, `attempt ${i + 1}`);
-    }
-    const blocked = await h.call('GET', '/v1/account', { key: unknownKey, ip });
-    assert.equal(blocked.statusCode, 429);
-    assert.equal(blocked.data.error.type, 'rate_limit_error');
-    assert.equal(blocked.data.error.code, 'rate_limit_exceeded');
-    assert.equal(blocked.headers['retry-after'], '600');
+  await t.test(
+    `after ${limit} invalid keys from one address, the next is 429 with Retry-After until the block lifts`,
+    async () => {
+      const ip = randomIp();
+      for (let i = 0; i < limit; i++) {
+        const response = await h.call('GET', '/v1/account', { key: unknownKey, ip });
+        assert.equal(response.statusCode, 401, `attempt ${i + 1}`);
+      }
+      const blocked = await h.call('GET', '/v1/account', { key: unknownKey, ip });
+      assert.equal(blocked.statusCode, 429);
+      assert.equal(blocked.data.error.type, 'rate_limit_error');
+      assert.equal(blocked.data.error.code, 'rate_limit_exceeded');
+      assert.equal(blocked.headers['retry-after'], '600');
 
-    h.clock.advance(240_000);
-    const later = await h.call('GET', '/v1/account', { key: unknownKey, ip });
-    assert.equal(later.statusCode, 429);
-    assert.equal(later.headers['retry-after'], '360', 'the block is not extended by further attempts');
+      h.clock.advance(240_000);
+      const later = await h.call('GET', '/v1/account', { key: unknownKey, ip });
+      assert.equal(later.statusCode, 429);
+      assert.equal(later.headers['retry-after'], '360', 'the block is not extended by further attempts');
 
-    h.clock.advance(360_000);
-    const lifted = await h.call('GET', '/v1/account', { key: unknownKey, ip });
-    assert.equal(lifted.statusCode, 401, 'the block lifts by itself');
-    h.clock.advance(-600_000);
-  });
+      h.clock.advance(360_000);
+      const lifted = await h.call('GET', '/v1/account', { key: unknownKey, ip });
+      assert.equal(lifted.statusCode, 401, 'the block lifts by itself');
+      h.clock.advance(-600_000);
+    },
+  );
 
   await t.test('a valid key from a blocked address keeps working', async () => {
     const ip = randomIp();

@@ -14,14 +14,20 @@ test('the error envelope', async (t) => {
     const response = await h.call('GET', '/v1/account');
     assert.deepEqual(Object.keys(response.data), ['error']);
     for (const field of Object.keys(response.data.error)) assert.ok(envelopeKeys.has(field), field);
-    for (const field of ['type', 'code', 'message', 'request_id']) assert.equal(typeof response.data.error[field], 'string');
+    for (const field of ['type', 'code', 'message', 'request_id'])
+      assert.equal(typeof response.data.error[field], 'string');
     assert.equal(response.data.error.doc_url, 'https://api.facteur.test/docs/errors#missing_api_key');
     assert.ok(!('issues' in response.data.error), 'issues is absent, never an empty array');
     assert.match(String(response.headers['content-type']), /^application\/json/);
   });
 
   await t.test('an unknown route is 404 not_found in the envelope', async () => {
-    for (const [method, url] of [['GET', '/v1/nothing'], ['POST', '/v1/account'], ['DELETE', '/v1/events/evt_x'], ['GET', '/elsewhere']] as const) {
+    for (const [method, url] of [
+      ['GET', '/v1/nothing'],
+      ['POST', '/v1/account'],
+      ['DELETE', '/v1/events/evt_x'],
+      ['GET', '/elsewhere'],
+    ] as const) {
       const response = await h.call(method, url, { key });
       assert.equal(response.statusCode, 404, `${method} ${url}`);
       assert.equal(response.data.error.type, 'not_found_error');
@@ -41,6 +47,7 @@ test('the error envelope', async (t) => {
   await t.test('the documentation page has an anchor for every code', async () => {
     const page = await h.call('GET', '/docs/errors');
     assert.equal(page.statusCode, 200);
-    for (const code of ['missing_api_key', 'invoice_not_editable', 'eu_threshold_reservation_lost']) assert.match(page.body, new RegExp(`id="${code}"`));
+    for (const code of ['missing_api_key', 'invoice_not_editable', 'eu_threshold_reservation_lost'])
+      assert.match(page.body, new RegExp(`id="${code}"`));
   });
 });

@@ -30,19 +30,22 @@ test('headers on every /v1 response, and versioning', async (t) => {
     h.clock.set(new Date());
   });
 
-  await t.test('not_applied where the counter was not evaluated: test-mode read, refusal before it, public route, unknown route', async () => {
-    for (const response of [
-      await h.call('GET', '/v1/account', { key }),
-      await h.call('GET', '/v1/account'),
-      await h.call('GET', '/v1/openapi.json'),
-      await h.call('GET', '/v1/nothing-here', { key }),
-      await h.call('GET', '/v1/account', { key, headers: { 'service-version': '1999-01-01' } }),
-    ]) {
-      assertCommonHeaders(response);
-      assert.equal(response.headers['x-ratelimit-limit'], 'not_applied');
-      assert.equal(response.headers['x-ratelimit-remaining'], 'not_applied');
-    }
-  });
+  await t.test(
+    'not_applied where the counter was not evaluated: test-mode read, refusal before it, public route, unknown route',
+    async () => {
+      for (const response of [
+        await h.call('GET', '/v1/account', { key }),
+        await h.call('GET', '/v1/account'),
+        await h.call('GET', '/v1/openapi.json'),
+        await h.call('GET', '/v1/nothing-here', { key }),
+        await h.call('GET', '/v1/account', { key, headers: { 'service-version': '1999-01-01' } }),
+      ]) {
+        assertCommonHeaders(response);
+        assert.equal(response.headers['x-ratelimit-limit'], 'not_applied');
+        assert.equal(response.headers['x-ratelimit-remaining'], 'not_applied');
+      }
+    },
+  );
 
   await t.test('a live read is counted: integers', async () => {
     const response = await h.call('GET', '/v1/account', { key: live.key });
@@ -71,7 +74,11 @@ test('headers on every /v1 response, and versioning', async (t) => {
   });
 
   await t.test('an unknown version is 400 listing the served versions, never a fallback', async () => {
-    const cases: Record<string, string>[] = [{ 'service-version': '2025-01-01' }, { 'api-version': 'latest' }, { 'service-version': '2026-09-01', 'api-version': '2026-10-01' }];
+    const cases: Record<string, string>[] = [
+      { 'service-version': '2025-01-01' },
+      { 'api-version': 'latest' },
+      { 'service-version': '2026-09-01', 'api-version': '2026-10-01' },
+    ];
     for (const headers of cases) {
       const response = await h.call('GET', '/v1/account', { key, headers });
       assert.equal(response.statusCode, 400, JSON.stringify(headers));

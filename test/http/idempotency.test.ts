@@ -5,7 +5,10 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { probeRoutes } from '../support/probe-routes.js';
 
 async function countEvents(h: Harness, companyId: string, type = 'probe.created'): Promise<number> {
-  const { rows } = await h.deps.pool.query('select count(*)::int as n from events where company_id = $1 and type = $2', [companyId, type]);
+  const { rows } = await h.deps.pool.query(
+    'select count(*)::int as n from events where company_id = $1 and type = $2',
+    [companyId, type],
+  );
   return rows[0].n;
 }
 
@@ -14,24 +17,30 @@ test('idempotency', async (t) => {
   t.after(() => h.close());
   const body = { name: 'first', kind: 'goods' };
 
-  await t.test('the same key and content replays the first response: status, body and Idempotent-Replayed', async () => {
-    const { companyId, key } = await h.tenant();
-    const headers = { 'idempotency-key': randomUUID() };
-    const first = await h.call('POST', '/v1/probe/items', { key, body, headers });
-    assert.equal(first.statusCode, 201);
-    assert.equal(first.headers['idempotent-replayed'], undefined);
-    const again = await h.call('POST', '/v1/probe/items', { key, body: { kind: 'goods', name: 'first' }, headers });
-    assert.equal(again.statusCode, 201);
-    assert.equal(again.body, first.body, 'byte for byte, whatever the key order of the JSON');
-    assert.equal(again.headers['idempotent-replayed'], 'true');
-    assert.match(String(again.headers['content-type']), /application\/json/);
-    assert.equal(await countEvents(h, companyId), 1);
-  });
+  await t.test(
+    'the same key and content replays the first response: status, body and Idempotent-Replayed',
+    async () => {
+      const { companyId, key } = await h.tenant();
+      const headers = { 'idempotency-key': randomUUID() };
+      const first = await h.call('POST', '/v1/probe/items', { key, body, headers });
+      assert.equal(first.statusCode, 201);
+      assert.equal(first.headers['idempotent-replayed'], undefined);
+      const again = await h.call('POST', '/v1/probe/items', { key, body: { kind: 'goods', name: 'first' }, headers });
+      assert.equal(again.statusCode, 201);
+      assert.equal(again.body, first.body, 'byte for byte, whatever the key order of the JSON');
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.match(String(again.headers['content-type']), /application\/json/);
+      assert.equal(await countEvents(h, companyId), 1);
+    },
+  );
 
   await t.test('a refusal after execution began is replayed identically too', async () => {
     const { key } = await h.tenant({ env: 'live', plan: 'free' });
     const headers = { 'idempotency-key': randomUUID() };
-    await h.deps.pool.query(`insert into usage_counters values ((select company_id from api_keys where secret_hash = encode(sha256($1::bytea), 'hex')), $2, 'documents', 1000)`, [key, h.clock.now().toISOString().slice(0, 7)]);
+    await h.deps.pool.query(
+      `insert into usage_counters values ((select company_id from api_keys where secret_hash = encode(sha256($1::bytea), 'hex')), $2, 'documents', 1000)`,
+      [key, h.clock.now().toISOString().slice(0, 7)],
+    );
     const first = await h.call('POST', '/v1/probe/documents', { key, headers });
     assert.equal(first.statusCode, 402);
     const again = await h.call('POST', '/v1/probe/documents', { key, headers });
@@ -43,7 +52,11 @@ test('idempotency', async (t) => {
     const { companyId, key } = await h.tenant();
     const headers = { 'idempotency-key': randomUUID() };
     assert.equal((await h.call('POST', '/v1/probe/items', { key, body, headers })).statusCode, 201);
-    for (const [url, other] of [['/v1/probe/items', { ...body, name: 'second' }], ['/v1/probe/items?waitMs=0', body], ['/v1/sandbox/reset', undefined]] as const) {
+    for (const [url, other] of [
+      ['/v1/probe/items', { ...body, name: 'second' }],
+      ['/v1/probe/items?waitMs=0', body],
+      ['/v1/sandbox/reset', undefined],
+    ] as const) {
       const response = await h.call('POST', url, { key, headers, ...(other ? { body: other } : {}) });
       assert.equal(response.statusCode, 409, url);
       assert.equal(response.data.error.type, 'conflict_error');
@@ -69,13 +82,19 @@ test('idempotency', async (t) => {
   await t.test('fifty concurrent requests with one key produce exactly one effect', async () => {
     const { companyId, key } = await h.tenant();
     const headers = { 'idempotency-key': randomUUID() };
-    const responses = await Promise.all(Array.from({ length: 50 }, () => h.call('POST', '/v1/probe/items?waitMs=20', { key, body, headers })));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => h.call('POST', '/v1/probe/items?waitMs=20', { key, body, headers })),
+    );
     const created = responses.filter((r) => r.statusCode === 201);
     const conflicts = responses.filter((r) => r.statusCode === 409);
     assert.equal(created.length + conflicts.length, 50);
     assert.ok(created.length >= 1);
     assert.equal(new Set(created.map((r) => r.body)).size, 1, 'every 201 is the same response');
-    assert.equal(created.filter((r) => r.headers['idempotent-replayed'] !== 'true').length, 1, 'one executed, the others replayed');
+    assert.equal(
+      created.filter((r) => r.headers['idempotent-replayed'] !== 'true').length,
+      1,
+      'one executed, the others replayed',
+    );
     assert.equal(await countEvents(h, companyId), 1);
   });
 
@@ -109,7 +128,10 @@ test('idempotency', async (t) => {
     const headers = { 'idempotency-key': randomUUID() };
     await h.call('POST', '/v1/probe/items', { key, body, headers });
     h.clock.advance(23 * 3_600_000);
-    assert.equal((await h.call('POST', '/v1/probe/items', { key, body, headers })).headers['idempotent-replayed'], 'true');
+    assert.equal(
+      (await h.call('POST', '/v1/probe/items', { key, body, headers })).headers['idempotent-replayed'],
+      'true',
+    );
     h.clock.advance(3_600_000);
     const fresh = await h.call('POST', '/v1/probe/items', { key, body: { ...body, name: 'new' }, headers });
     assert.equal(fresh.statusCode, 201);
@@ -143,28 +165,50 @@ test('idempotency', async (t) => {
     assert.equal(await countEvents(h, companyId), 1);
   });
 
-  await t.test('a crash after the effect and before the response: 409 until verified, never a second effect', async () => {
-    const { companyId, key } = await h.tenant();
-    const idempotencyKey = randomUUID();
-    await h.call('POST', '/v1/probe/items', { key, body, headers: { 'idempotency-key': idempotencyKey } });
-    // What a crash between the commit and the stored response leaves behind:
-    await h.deps.pool.query(`update idempotency_keys set state = 'started', response_status = null, response_body = null, locked_at = locked_at - interval '1 hour' where key = $1`, [idempotencyKey]);
-    const retry = await h.call('POST', '/v1/probe/items', { key, body, headers: { 'idempotency-key': idempotencyKey } });
-    assert.equal(retry.statusCode, 409);
-    assert.match(retry.data.error.message, /took effect/);
-    assert.equal(await countEvents(h, companyId), 1);
-  });
+  await t.test(
+    'a crash after the effect and before the response: 409 until verified, never a second effect',
+    async () => {
+      const { companyId, key } = await h.tenant();
+      const idempotencyKey = randomUUID();
+      await h.call('POST', '/v1/probe/items', { key, body, headers: { 'idempotency-key': idempotencyKey } });
+      // What a crash between the commit and the stored response leaves behind:
+      await h.deps.pool.query(
+        `update idempotency_keys set state = 'started', response_status = null, response_body = null, locked_at = locked_at - interval '1 hour' where key = $1`,
+        [idempotencyKey],
+      );
+      const retry = await h.call('POST', '/v1/probe/items', {
+        key,
+        body,
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+      assert.equal(retry.statusCode, 409);
+      assert.match(retry.data.error.message, /took effect/);
+      assert.equal(await countEvents(h, companyId), 1);
+    },
+  );
 
   await t.test('a crash before any effect: once the lock is stale, the retry runs', async () => {
     const { companyId, key } = await h.tenant();
     const idempotencyKey = randomUUID();
-    const scope = await h.deps.pool.query(`select company_id from api_keys where secret_hash = encode(sha256($1::bytea), 'hex')`, [key]);
+    const scope = await h.deps.pool.query(
+      `select company_id from api_keys where secret_hash = encode(sha256($1::bytea), 'hex')`,
+      [key],
+    );
     const { fingerprintOf } = await import('../../src/idempotency/service.js');
     await h.deps.pool.query(
       `insert into idempotency_keys (company_id, livemode, key, fingerprint, lock_token, state, locked_at, created) values ($1, false, $2, $3, 'dead', 'started', $4, $4)`,
-      [scope.rows[0].company_id, idempotencyKey, fingerprintOf('POST', '/v1/probe/items', body), new Date(h.clock.now().getTime() - 5_000)],
+      [
+        scope.rows[0].company_id,
+        idempotencyKey,
+        fingerprintOf('POST', '/v1/probe/items', body),
+        new Date(h.clock.now().getTime() - 5_000),
+      ],
     );
-    const early = await h.call('POST', '/v1/probe/items', { key, body, headers: { 'idempotency-key': idempotencyKey } });
+    const early = await h.call('POST', '/v1/probe/items', {
+      key,
+      body,
+      headers: { 'idempotency-key': idempotencyKey },
+    });
     assert.equal(early.statusCode, 409, 'within the lock time it may still be running');
     h.clock.advance(60_000);
     const late = await h.call('POST', '/v1/probe/items', { key, body, headers: { 'idempotency-key': idempotencyKey } });
@@ -186,7 +230,10 @@ test('idempotency', async (t) => {
   await t.test('a request refused by validation stores nothing: the corrected retry runs', async () => {
     const { companyId, key } = await h.tenant();
     const headers = { 'idempotency-key': randomUUID() };
-    assert.equal((await h.call('POST', '/v1/probe/items', { key, body: { ...body, kind: 'bad' }, headers })).statusCode, 422);
+    assert.equal(
+      (await h.call('POST', '/v1/probe/items', { key, body: { ...body, kind: 'bad' }, headers })).statusCode,
+      422,
+    );
     assert.equal((await h.call('POST', '/v1/probe/items', { key, body, headers })).statusCode, 201);
     assert.equal(await countEvents(h, companyId), 1);
   });

@@ -13,7 +13,11 @@ test('isolation between companies and environments', async (t) => {
 
   async function eventOf(companyId: string, livemode: boolean): Promise<string> {
     const ctx = contextFor(companyId, livemode, h.clock.now());
-    return inTransaction(h.deps.db, ctx, async (tx) => (await recordEvent(tx, ctx, 'customer.created', { livemode }, h.clock.now())).id);
+    return inTransaction(
+      h.deps.db,
+      ctx,
+      async (tx) => (await recordEvent(tx, ctx, 'customer.created', { livemode }, h.clock.now())).id,
+    );
   }
 
   await t.test("another company's resource is 404 not_found, like a missing one", async () => {
@@ -23,7 +27,11 @@ test('isolation between companies and environments', async (t) => {
     assert.equal(foreign.statusCode, 404);
     assert.equal(foreign.data.error.code, 'not_found');
     assert.equal(foreign.data.error.type, 'not_found_error');
-    const shape = (body: any) => ({ ...body.error, request_id: undefined, message: body.error.message.replace(/evt_\w+/, 'ID') });
+    const shape = (body: any) => ({
+      ...body.error,
+      request_id: undefined,
+      message: body.error.message.replace(/evt_\w+/, 'ID'),
+    });
     assert.deepEqual(shape(foreign.data), shape(missing.data), 'indistinguishable from a missing id');
     assert.equal((await h.call('GET', `/v1/events/${bEvent}`, { key: b.key })).statusCode, 200);
   });

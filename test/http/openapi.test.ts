@@ -10,7 +10,8 @@ test('GET /v1/openapi.json is generated from the route schemas', async (t) => {
   const document = response.data;
   assert.equal(document.openapi, '3.1.0');
   assert.equal(document.info.version, '2026-09-01');
-  for (const path of ['/v1/account', '/v1/events', '/v1/events/{id}', '/v1/sandbox/reset']) assert.ok(document.paths[path], path);
+  for (const path of ['/v1/account', '/v1/events', '/v1/events/{id}', '/v1/sandbox/reset'])
+    assert.ok(document.paths[path], path);
   const listEvents = document.paths['/v1/events'].get;
   assert.equal(listEvents['x-required-scope'], 'webhooks:read');
   assert.deepEqual(listEvents.security, [{ apiKey: [] }]);
@@ -19,6 +20,9 @@ test('GET /v1/openapi.json is generated from the route schemas', async (t) => {
   assert.match(document.info.description, /credit_notes:read/);
   assert.ok(document.components.schemas.ErrorEnvelope.properties.error.properties.request_id);
   assert.ok(document.components.schemas.Event.properties.apiVersion);
-  assert.equal(listEvents.responses['4XX'].content['application/json'].schema.$ref, '#/components/schemas/ErrorEnvelope');
+  assert.equal(
+    listEvents.responses['4XX'].content['application/json'].schema.$ref,
+    '#/components/schemas/ErrorEnvelope',
+  );
   assert.ok(!document.paths['/healthz'] && !document.paths['/v1/openapi.json'], 'internal routes are hidden');
 });

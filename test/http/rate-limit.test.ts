@@ -7,33 +7,39 @@ test('rate limits', async (t) => {
   const h = await startHarness({ extraV1Routes: probeRoutes, clockStart: '2026-11-22T10:00:05.000Z' });
   t.after(() => h.close());
 
-  await t.test('per key, per fixed UTC minute, at the plan limit: then 429 with Retry-After to the next minute', async () => {
-    h.clock.set('2026-11-22T10:00:05.000Z');
-    const { key } = await h.tenant({ env: 'live', plan: 'free' });
-    for (let i = 1; i <= 100; i++) {
-      const response = await h.call('GET', '/v1/account', { key });
-      assert.equal(response.statusCode, 200, `request ${i}`);
-      assert.equal(response.headers['x-ratelimit-limit'], '100');
-      assert.equal(response.headers['x-ratelimit-remaining'], String(100 - i));
-    }
-    h.clock.set('2026-11-22T10:00:42.400Z');
-    const refused = await h.call('GET', '/v1/account', { key });
-    assert.equal(refused.statusCode, 429);
-    assert.equal(refused.data.error.type, 'rate_limit_error');
-    assert.equal(refused.data.error.code, 'rate_limit_exceeded');
-    assert.equal(refused.headers['retry-after'], '18');
-    assert.equal(refused.headers['x-ratelimit-remaining'], '0');
-    assert.equal(refused.headers['x-ratelimit-limit'], '100');
-    assert.equal(refused.headers['x-ratelimit-reset'], String(Date.parse('2026-11-22T10:01:00Z') / 1000));
+  await t.test(
+    'per key, per fixed UTC minute, at the plan limit: then 429 with Retry-After to the next minute',
+    async () => {
+      h.clock.set('2026-11-22T10:00:05.000Z');
+      const { key } = await h.tenant({ env: 'live', plan: 'free' });
+      for (let i = 1; i <= 100; i++) {
+        const response = await h.call('GET', '/v1/account', { key });
+        assert.equal(response.statusCode, 200, `request ${i}`);
+        assert.equal(response.headers['x-ratelimit-limit'], '100');
+        assert.equal(response.headers['x-ratelimit-remaining'], String(100 - i));
+      }
+      h.clock.set('2026-11-22T10:00:42.400Z');
+      const refused = await h.call('GET', '/v1/account', { key });
+      assert.equal(refused.statusCode, 429);
+      assert.equal(refused.data.error.type, 'rate_limit_error');
+      assert.equal(refused.data.error.code, 'rate_limit_exceeded');
+      assert.equal(refused.headers['retry-after'], '18');
+      assert.equal(refused.headers['x-ratelimit-remaining'], '0');
+      assert.equal(refused.headers['x-ratelimit-limit'], '100');
+      assert.equal(refused.headers['x-ratelimit-reset'], String(Date.parse('2026-11-22T10:01:00Z') / 1000));
 
-    h.clock.set('2026-11-22T10:01:00.000Z');
-    const next = await h.call('GET', '/v1/account', { key });
-    assert.equal(next.statusCode, 200, 'a fixed window: the next UTC minute starts afresh');
-    assert.equal(next.headers['x-ratelimit-remaining'], '99');
-  });
+      h.clock.set('2026-11-22T10:01:00.000Z');
+      const next = await h.call('GET', '/v1/account', { key });
+      assert.equal(next.statusCode, 200, 'a fixed window: the next UTC minute starts afresh');
+      assert.equal(next.headers['x-ratelimit-remaining'], '99');
+    },
+  );
 
   await t.test('the limit follows the plan', async () => {
-    for (const [plan, limit] of [['essential', '300'], ['pro', '1000']]) {
+    for (const [plan, limit] of [
+      ['essential', '300'],
+      ['pro', '1000'],
+    ]) {
       const { key } = await h.tenant({ env: 'live', plan });
       assert.equal((await h.call('GET', '/v1/account', { key })).headers['x-ratelimit-limit'], limit);
     }
@@ -67,12 +73,14 @@ test('rate limits', async (t) => {
     const companyId = await h.company();
     const live = await h.key(companyId, { env: 'live' });
     const test = await h.key(companyId, { env: 'test' });
-    for (let i = 0; i < 3; i++) assert.equal((await h.call('POST', '/v1/probe/limited', { key: live })).statusCode, 200);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await h.call('POST', '/v1/probe/limited', { key: live })).statusCode, 200);
     const refused = await h.call('POST', '/v1/probe/limited', { key: live });
     assert.equal(refused.statusCode, 429);
     assert.equal(refused.data.error.code, 'rate_limit_exceeded');
     assert.equal(refused.headers['retry-after'], '50');
-    for (let i = 0; i < 10; i++) assert.equal((await h.call('POST', '/v1/probe/limited', { key: test })).statusCode, 200, 'the sandbox is exempt');
+    for (let i = 0; i < 10; i++)
+      assert.equal((await h.call('POST', '/v1/probe/limited', { key: test })).statusCode, 200, 'the sandbox is exempt');
     assert.equal((await h.call('GET', '/v1/account', { key: live })).statusCode, 200, 'other routes are not affected');
   });
 

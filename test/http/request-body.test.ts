@@ -7,7 +7,8 @@ function assertRefused(response: Response, status: number, code: string, param?:
   assert.equal(response.statusCode, status, response.body);
   assert.equal(response.data.error.code, code);
   assert.equal(response.data.error.type, status === 422 ? 'validation_error' : 'invalid_request_error');
-  if (param === undefined) assert.ok(!('param' in response.data.error), `no param expected, got ${response.data.error.param}`);
+  if (param === undefined)
+    assert.ok(!('param' in response.data.error), `no param expected, got ${response.data.error.param}`);
   else assert.equal(response.data.error.param, param);
 }
 
@@ -16,7 +17,8 @@ test('request bodies and query strings', async (t) => {
   t.after(() => h.close());
   const { key } = await h.tenant();
   const valid = { name: 'ok', kind: 'goods' };
-  const post = (body: unknown, headers?: Record<string, string>) => h.call('POST', '/v1/probe/items', { key, body, ...(headers ? { headers } : {}) });
+  const post = (body: unknown, headers?: Record<string, string>) =>
+    h.call('POST', '/v1/probe/items', { key, body, ...(headers ? { headers } : {}) });
 
   await t.test('a valid JSON body is accepted, with a charset or not', async () => {
     assert.equal((await post(valid)).statusCode, 201);
@@ -30,18 +32,29 @@ test('request bodies and query strings', async (t) => {
   });
 
   await t.test('a body without Content-Type is 400 invalid_content_type', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/v1/probe/items', headers: { authorization: `Bearer ${key}` }, payload: Buffer.from(JSON.stringify(valid)), remoteAddress: h.ip });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/v1/probe/items',
+      headers: { authorization: `Bearer ${key}` },
+      payload: Buffer.from(JSON.stringify(valid)),
+      remoteAddress: h.ip,
+    });
     assert.equal(response.statusCode, 400);
     assert.equal(JSON.parse(response.body).error.code, 'invalid_content_type');
   });
 
   await t.test('an action without a body needs no Content-Type; an empty JSON body is no body', async () => {
     assert.equal((await h.call('POST', '/v1/sandbox/reset', { key })).statusCode, 200);
-    assert.equal((await h.call('POST', '/v1/sandbox/reset', { key, body: '', headers: { 'content-type': 'application/json' } })).statusCode, 200);
+    assert.equal(
+      (await h.call('POST', '/v1/sandbox/reset', { key, body: '', headers: { 'content-type': 'application/json' } }))
+        .statusCode,
+      200,
+    );
   });
 
   await t.test('malformed JSON is 400 invalid_field_value', async () => {
-    for (const text of ['{"name": "x",', '{name: 1}', 'nul']) assertRefused(await post(text), 400, 'invalid_field_value');
+    for (const text of ['{"name": "x",', '{name: 1}', 'nul'])
+      assertRefused(await post(text), 400, 'invalid_field_value');
   });
 
   await t.test('a body that is not a JSON object is refused', async () => {
@@ -54,12 +67,22 @@ test('request bodies and query strings', async (t) => {
 
   await t.test('an unknown field is 400 invalid_field_value naming it, at any depth', async () => {
     assertRefused(await post({ ...valid, livemode: true }), 400, 'invalid_field_value', 'livemode');
-    assertRefused(await post({ ...valid, address: { postalCode: '75002', country: 'FR', city: 'Paris' } }), 400, 'invalid_field_value', 'address.city');
+    assertRefused(
+      await post({ ...valid, address: { postalCode: '75002', country: 'FR', city: 'Paris' } }),
+      400,
+      'invalid_field_value',
+      'address.city',
+    );
   });
 
   await t.test('a missing field is 400 missing_required_field naming it', async () => {
     assertRefused(await post({ kind: 'goods' }), 400, 'missing_required_field', 'name');
-    assertRefused(await post({ ...valid, address: { country: 'FR' } }), 400, 'missing_required_field', 'address.postalCode');
+    assertRefused(
+      await post({ ...valid, address: { country: 'FR' } }),
+      400,
+      'missing_required_field',
+      'address.postalCode',
+    );
   });
 
   await t.test('a wrong type is 400 invalid_field_value, never coerced', async () => {
@@ -77,7 +100,12 @@ test('request bodies and query strings', async (t) => {
     assertRefused(await post({ ...valid, kind: 'other' }), 422, 'validation_error', 'kind');
     assertRefused(await post({ ...valid, email: 'not-an-email' }), 422, 'validation_error', 'email');
     assertRefused(await post({ ...valid, name: 'x'.repeat(21) }), 422, 'validation_error', 'name');
-    assertRefused(await post({ ...valid, address: { postalCode: '7500', country: 'FR' } }), 422, 'validation_error', 'address.postalCode');
+    assertRefused(
+      await post({ ...valid, address: { postalCode: '7500', country: 'FR' } }),
+      422,
+      'validation_error',
+      'address.postalCode',
+    );
   });
 
   await t.test('an oversized body is 400 payload_too_large', async () => {
@@ -87,7 +115,12 @@ test('request bodies and query strings', async (t) => {
   await t.test('query strings: unknown parameters and bad values are refused with their name', async () => {
     assertRefused(await h.call('GET', '/v1/events?foo=1', { key }), 400, 'invalid_field_value', 'foo');
     assertRefused(await h.call('GET', '/v1/events?limit=abc', { key }), 400, 'invalid_field_value', 'limit');
-    assertRefused(await h.call('POST', '/v1/probe/items?explode=sideways', { key, body: valid }), 422, 'validation_error', 'explode');
+    assertRefused(
+      await h.call('POST', '/v1/probe/items?explode=sideways', { key, body: valid }),
+      422,
+      'validation_error',
+      'explode',
+    );
   });
 
   await t.test('nothing is written by a refused request', async () => {

@@ -12,8 +12,15 @@ test('every /v1 operation refuses a missing key, a wrong key and a key without i
   const document = (await h.call('GET', '/v1/openapi.json')).data;
   const companyId = await h.company();
   const unrelated = await h.key(companyId, { scopes: ['products:read'] });
-  const operations = Object.entries(document.paths as Record<string, Record<string, { 'x-required-scope'?: string }>>)
-    .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), scope: operation['x-required-scope'] })));
+  const operations = Object.entries(
+    document.paths as Record<string, Record<string, { 'x-required-scope'?: string }>>,
+  ).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({
+      path,
+      method: method.toUpperCase(),
+      scope: operation['x-required-scope'],
+    })),
+  );
   assert.ok(operations.length >= 4);
 
   for (const { path, method, scope } of operations) {
@@ -21,7 +28,8 @@ test('every /v1 operation refuses a missing key, a wrong key and a key without i
     await t.test(`${method} ${path}`, async () => {
       // Each operation from its own address: the wrong keys of the whole suite must not add up to a brute-force block.
       const ip = randomIp();
-      const call = (key?: string) => h.call(method as 'GET', url, { ip, ...(key ? { key } : {}), ...(method === 'POST' ? { body: {} } : {}) });
+      const call = (key?: string) =>
+        h.call(method as 'GET', url, { ip, ...(key ? { key } : {}), ...(method === 'POST' ? { body: {} } : {}) });
       const missing = await call();
       assert.equal(missing.statusCode, 401);
       assert.equal(missing.data.error.code, 'missing_api_key');

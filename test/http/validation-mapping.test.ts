@@ -3,8 +3,12 @@ import assert from 'node:assert/strict';
 import type { ErrorObject } from 'ajv';
 import { paramPath, validationToApiError } from '../../src/http/validation.js';
 
-const error = (keyword: string, instancePath: string, params: Record<string, unknown>, extra: Partial<ErrorObject> = {}): ErrorObject =>
-  ({ keyword, instancePath, schemaPath: '#', params, message: 'says ajv', ...extra }) as ErrorObject;
+const error = (
+  keyword: string,
+  instancePath: string,
+  params: Record<string, unknown>,
+  extra: Partial<ErrorObject> = {},
+): ErrorObject => ({ keyword, instancePath, schemaPath: '#', params, message: 'says ajv', ...extra }) as ErrorObject;
 
 test('JSON pointers become the param paths of the contract', () => {
   assert.equal(paramPath('/customer/address/postalCode'), 'customer.address.postalCode');
@@ -24,7 +28,16 @@ test('each schema failure maps to the contract code', () => {
     [[error('format', '/email', { format: 'email' })], 'validation_error', 422, 'email'],
     [[error('maxLength', '/name', { limit: 3 })], 'validation_error', 422, 'name'],
     [[error('pattern', '/siren', { pattern: 'x' })], 'validation_error', 422, 'siren'],
-    [[error('type', '/note', { type: 'string' }), error('type', '/note', { type: 'null' }), error('anyOf', '/note', {})], 'invalid_field_value', 400, 'note'],
+    [
+      [
+        error('type', '/note', { type: 'string' }),
+        error('type', '/note', { type: 'null' }),
+        error('anyOf', '/note', {}),
+      ],
+      'invalid_field_value',
+      400,
+      'note',
+    ],
   ];
   for (const [errors, code, status, param] of cases) {
     const mapped = validationToApiError(errors, 'body');
@@ -35,11 +48,14 @@ test('each schema failure maps to the contract code', () => {
 });
 
 test('a union of constants lists the allowed values', () => {
-  const mapped = validationToApiError([
-    error('const', '/kind', { allowedValue: 'goods' }),
-    error('const', '/kind', { allowedValue: 'services' }),
-    error('anyOf', '/kind', {}, { schema: [{ const: 'goods' }, { const: 'services' }] }),
-  ], 'body');
+  const mapped = validationToApiError(
+    [
+      error('const', '/kind', { allowedValue: 'goods' }),
+      error('const', '/kind', { allowedValue: 'services' }),
+      error('anyOf', '/kind', {}, { schema: [{ const: 'goods' }, { const: 'services' }] }),
+    ],
+    'body',
+  );
   assert.equal(mapped.code, 'validation_error');
   assert.equal(mapped.message, '`kind` must be one of: goods, services.');
 });

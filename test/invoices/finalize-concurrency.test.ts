@@ -18,68 +18,106 @@ test('200 concurrent finalizations of one series, some refused before and some a
     if (fate === 'refused_before') {
       // The decision covers other lines: tax_decision_lines_mismatch, before any number.
       const taken = await decision(h, key, { customerId }, [advice]);
-      const draft = (await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: taken.id } })).data;
+      const draft = (
+        await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: taken.id } })
+      ).data;
       drafts.push({ id: draft.id, fate });
     } else {
       drafts.push({ id: (await readyDraft(h, key, { customerId })).id, fate });
     }
   }
   const seller_ = { siren: sellerSiren, plan: 'pro' as const };
-  const results = await Promise.allSettled(drafts.map(({ id, fate }) => finalize(h.deps, contextFor(companyId, false, h.clock.now()), 'invoice', id, seller_, {
-    afterNumber: async () => {
-      if (fate === 'refused_after') throw new Error(`${id} fails after taking its number`);
-    },
-  })));
+  const results = await Promise.allSettled(
+    drafts.map(({ id, fate }) =>
+      finalize(h.deps, contextFor(companyId, false, h.clock.now()), 'invoice', id, seller_, {
+        afterNumber: async () => {
+          if (fate === 'refused_after') throw new Error(`${id} fails after taking its number`);
+        },
+      }),
+    ),
+  );
   const numbers: string[] = [];
   results.forEach((result, index) => {
     const { fate } = drafts[index]!;
-    assert.equal(result.status === 'fulfilled', fate === 'ok', `${drafts[index]!.id} (${fate}): ${result.status === 'rejected' ? String(result.reason) : 'finalized'}`);
+    assert.equal(
+      result.status === 'fulfilled',
+      fate === 'ok',
+      `${drafts[index]!.id} (${fate}): ${result.status === 'rejected' ? String(result.reason) : 'finalized'}`,
+    );
     if (result.status === 'fulfilled') numbers.push(result.value.number!);
   });
   const expected = drafts.filter((d) => d.fate === 'ok').length;
   assert.equal(expected, 160);
   const sequence = numbers.map((n) => Number(n.split('-').at(-1))).sort((a, b) => a - b);
-  assert.deepEqual(sequence, Array.from({ length: expected }, (_, i) => i + 1), 'consecutive from 1, no gap, no duplicate');
-  assert.equal(await currentValue(h.deps.db, { companyId, livemode: false }, `TEST-F${h.clock.now().getUTCFullYear()}`), expected);
+  assert.deepEqual(
+    sequence,
+    Array.from({ length: expected }, (_, i) => i + 1),
+    'consecutive from 1, no gap, no duplicate',
+  );
+  assert.equal(
+    await currentValue(h.deps.db, { companyId, livemode: false }, `TEST-F${h.clock.now().getUTCFullYear()}`),
+    expected,
+  );
   for (const { id, fate } of drafts) {
-    if (fate !== 'ok') assert.equal((await h.call('GET', `/v1/invoices/${id}`, { key })).data.number, null, 'a refused finalization keeps no number');
+    if (fate !== 'ok')
+      assert.equal(
+        (await h.call('GET', `/v1/invoices/${id}`, { key })).data.number,
+        null,
+        'a refused finalization keeps no number',
+      );
   }
 });
 
-test('kill -9 while a finalization holds the counter: the number is given back, no gap', { timeout: 60_000 }, async (t) => {
-  const h = await startHarness();
-  t.after(() => h.close());
-  const { companyId, key } = await seller(h);
-  const killed = await readyDraft(h, key);
-  const next = await readyDraft(h, key);
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./support/finalize-child.ts', import.meta.url)), companyId, killed.id], {
-    env: process.env, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  t.after(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  let output = '';
-  let errors = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-  const held = await new Promise<string>((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      const match = /HOLDING (\S+)/.exec(output);
-      if (match) resolve(match[1]!);
+test(
+  'kill -9 while a finalization holds the counter: the number is given back, no gap',
+  { timeout: 60_000 },
+  async (t) => {
+    const h = await startHarness();
+    t.after(() => h.close());
+    const { companyId, key } = await seller(h);
+    const killed = await readyDraft(h, key);
+    const next = await readyDraft(h, key);
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./support/finalize-child.ts', import.meta.url)), companyId, killed.id],
+      {
+        env: process.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    t.after(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });
-    child.once('exit', (code) => reject(new Error(`the child ended (${code}) before taking a number: ${errors}`)));
-  });
-  assert.equal(held, `TEST-F${h.clock.now().getUTCFullYear()}-000001`);
-  // Another finalization of the series waits for the counter the child holds...
-  const waiting = h.call('POST', `/v1/invoices/${next.id}/finalize`, { key });
-  const raced = await Promise.race([waiting.then(() => 'finished'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 500))]);
-  assert.equal(raced, 'waiting', 'the counter row is locked by the child\'s transaction');
-  // ...the child dies mid-finalization; PostgreSQL rolls its transaction back.
-  child.kill('SIGKILL');
-  const response = await waiting;
-  assert.equal(response.statusCode, 200, response.body);
-  assert.equal(response.data.number, held, 'the number the dead process held is the next one given: no gap');
-  assert.equal((await h.call('GET', `/v1/invoices/${killed.id}`, { key })).data.documentStatus, 'draft', 'nothing of the dead finalization committed');
-  const after = await h.call('POST', `/v1/invoices/${killed.id}/finalize`, { key });
-  assert.equal(after.data.number, `TEST-F${h.clock.now().getUTCFullYear()}-000002`);
-});
+    let output = '';
+    let errors = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    const held = await new Promise<string>((resolve, reject) => {
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+        const match = /HOLDING (\S+)/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`the child ended (${code}) before taking a number: ${errors}`)));
+    });
+    assert.equal(held, `TEST-F${h.clock.now().getUTCFullYear()}-000001`);
+    // Another finalization of the series waits for the counter the child holds...
+    const waiting = h.call('POST', `/v1/invoices/${next.id}/finalize`, { key });
+    const raced = await Promise.race([
+      waiting.then(() => 'finished'),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 500)),
+    ]);
+    assert.equal(raced, 'waiting', "the counter row is locked by the child's transaction");
+    // ...the child dies mid-finalization; PostgreSQL rolls its transaction back.
+    child.kill('SIGKILL');
+    const response = await waiting;
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.data.number, held, 'the number the dead process held is the next one given: no gap');
+    assert.equal(
+      (await h.call('GET', `/v1/invoices/${killed.id}`, { key })).data.documentStatus,
+      'draft',
+      'nothing of the dead finalization committed',
+    );
+    const after = await h.call('POST', `/v1/invoices/${killed.id}/finalize`, { key });
+    assert.equal(after.data.number, `TEST-F${h.clock.now().getUTCFullYear()}-000002`);
+  },
+);

@@ -1,7 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Harness } from '../support/harness.js';
-import { asDecisionCustomer, chair, consumerBuyer, decision, eventsOf, finalizedInvoice, seller, sellerProfile, documentHarness } from './support.js';
+import {
+  asDecisionCustomer,
+  chair,
+  consumerBuyer,
+  decision,
+  eventsOf,
+  finalizedInvoice,
+  seller,
+  sellerProfile,
+  documentHarness,
+} from './support.js';
 
 /**
  * Every row of the contract's transition table and of LIFECYCLE.md's status table, over HTTP:
@@ -18,23 +28,38 @@ async function sent(h: Harness, key: string): Promise<any> {
 const simulate = (h: Harness, key: string, id: string, status: string, extra: Record<string, unknown> = {}) =>
   h.call('POST', `/v1/sandbox/invoices/${id}/simulate`, { key, body: { status, ...extra } });
 
-async function report(h: Harness, key: string, id: string, status: string, extra: Record<string, unknown> = {}): Promise<any> {
+async function report(
+  h: Harness,
+  key: string,
+  id: string,
+  status: string,
+  extra: Record<string, unknown> = {},
+): Promise<any> {
   const response = await simulate(h, key, id, status, extra);
   assert.equal(response.statusCode, 200, response.body);
   return response.data;
 }
 
-const axes = (doc: any) => [doc.status, doc.documentStatus, doc.transmissionStatus, doc.transmissionDetail, doc.paymentStatus];
+const axes = (doc: any) => [
+  doc.status,
+  doc.documentStatus,
+  doc.transmissionStatus,
+  doc.transmissionDetail,
+  doc.paymentStatus,
+];
 
 /** The events of a document since `after` (exclusive), oldest first: [type, previous_status, status]. */
 async function movesOf(h: Harness, key: string, id: string): Promise<[string, string | null, string][]> {
   const events = await eventsOf(h, key);
-  return events.filter((e) => e.data.id === id || e.data.invoiceId === id).reverse()
+  return events
+    .filter((e) => e.data.id === id || e.data.invoiceId === id)
+    .reverse()
     .filter((e) => e.type !== 'payment.created')
     .map((e) => [e.type, e.data.previous_status, e.data.status]);
 }
 
-const pay = (h: Harness, key: string, invoiceId: string, amount: number) => h.call('POST', '/v1/payments', { key, body: { invoiceId, amount, method: 'transfer' } });
+const pay = (h: Harness, key: string, invoiceId: string, amount: number) =>
+  h.call('POST', '/v1/payments', { key, body: { invoiceId, amount, method: 'transfer' } });
 
 test('the life cycle of a document, row by row', async (t) => {
   const h = await documentHarness();
@@ -45,7 +70,10 @@ test('the life cycle of a document, row by row', async (t) => {
     const invoice = await sent(h, key);
     assert.deepEqual(axes(invoice), ['sending', 'finalized', 'sending', null, 'unpaid']);
     const moves = await movesOf(h, key, invoice.id);
-    assert.deepEqual(moves.slice(-2), [['invoice.sent', 'finalized', 'sending'], ['invoice.sending', 'finalized', 'sending']]);
+    assert.deepEqual(moves.slice(-2), [
+      ['invoice.sent', 'finalized', 'sending'],
+      ['invoice.sending', 'finalized', 'sending'],
+    ]);
     const again = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
     assert.equal(again.statusCode, 400);
     assert.equal(again.data.error.code, 'invalid_status_transition', 'one platform call per attempt');
@@ -77,7 +105,11 @@ test('the life cycle of a document, row by row', async (t) => {
       for (const earlier of before) previous = (await report(h, key, invoice.id, earlier)).status;
       const count = (await movesOf(h, key, invoice.id)).length;
       const after = await report(h, key, invoice.id, status);
-      assert.deepEqual([after.status, after.transmissionStatus, after.transmissionDetail], [summary, transmission, detail], `${before.join(',')} -> ${status}`);
+      assert.deepEqual(
+        [after.status, after.transmissionStatus, after.transmissionDetail],
+        [summary, transmission, detail],
+        `${before.join(',')} -> ${status}`,
+      );
       const moves = await movesOf(h, key, invoice.id);
       if (event) assert.deepEqual(moves.at(-1), [event, previous, summary], `${status}: its event`);
       else assert.equal(moves.length, count, `${status}: no event`);
@@ -86,49 +118,92 @@ test('the life cycle of a document, row by row', async (t) => {
     }
   });
 
-  await t.test('contract: deposited, the platform rejects: rejected, detail null, invoice.rejected, source platform', async () => {
-    const invoice = await sent(h, key);
-    await report(h, key, invoice.id, 'fr:200');
-    const rejected = await report(h, key, invoice.id, 'fr:213', { reasonCode: 'REJ_SEMAN', reason: 'BR-FR-08 : SIREN absent' });
-    assert.deepEqual(axes(rejected), ['rejected', 'finalized', 'rejected', null, 'unpaid']);
-    assert.deepEqual(rejected.einvoicing, {
-      paErrorCode: 'REJ_SEMAN', rejectionReason: 'BR-FR-08 : SIREN absent', rejectionNote: 'BR-FR-08 : SIREN absent', rejectionCode: 'REJ_SEMAN',
-      rejectionSource: 'platform', rejectionCategory: 'semantic_error', previousSubmissions: [],
-    });
-    const [event] = await eventsOf(h, key, 'invoice.rejected');
-    assert.equal(event.data.id, invoice.id);
-    assert.deepEqual([event.data.previous_status, event.data.rejectionCategory, event.data.rejectionSource, event.data.rejectionCode, event.data.paErrorCode], ['deposited', 'semantic_error', 'platform', 'REJ_SEMAN', 'REJ_SEMAN']);
-    const plain = await sent(h, key);
-    const unknown = await report(h, key, plain.id, 'fr:213');
-    assert.equal(unknown.einvoicing.rejectionCategory, 'unknown', 'a 213 with no reason is never semantic');
-  });
+  await t.test(
+    'contract: deposited, the platform rejects: rejected, detail null, invoice.rejected, source platform',
+    async () => {
+      const invoice = await sent(h, key);
+      await report(h, key, invoice.id, 'fr:200');
+      const rejected = await report(h, key, invoice.id, 'fr:213', {
+        reasonCode: 'REJ_SEMAN',
+        reason: 'BR-FR-08 : SIREN absent',
+      });
+      assert.deepEqual(axes(rejected), ['rejected', 'finalized', 'rejected', null, 'unpaid']);
+      assert.deepEqual(rejected.einvoicing, {
+        paErrorCode: 'REJ_SEMAN',
+        rejectionReason: 'BR-FR-08 : SIREN absent',
+        rejectionNote: 'BR-FR-08 : SIREN absent',
+        rejectionCode: 'REJ_SEMAN',
+        rejectionSource: 'platform',
+        rejectionCategory: 'semantic_error',
+        previousSubmissions: [],
+      });
+      const [event] = await eventsOf(h, key, 'invoice.rejected');
+      assert.equal(event.data.id, invoice.id);
+      assert.deepEqual(
+        [
+          event.data.previous_status,
+          event.data.rejectionCategory,
+          event.data.rejectionSource,
+          event.data.rejectionCode,
+          event.data.paErrorCode,
+        ],
+        ['deposited', 'semantic_error', 'platform', 'REJ_SEMAN', 'REJ_SEMAN'],
+      );
+      const plain = await sent(h, key);
+      const unknown = await report(h, key, plain.id, 'fr:213');
+      assert.equal(unknown.einvoicing.rejectionCategory, 'unknown', 'a 213 with no reason is never semantic');
+    },
+  );
 
-  await t.test('contract: deposited, the buyer refuses: refused, rejected + refused, invoice.refused, source buyer, refused_by_buyer', async () => {
-    const invoice = await sent(h, key);
-    await report(h, key, invoice.id, 'fr:200');
-    const refused = await report(h, key, invoice.id, 'fr:210', { reasonCode: 'TX_TVA_ERR', reason: 'Taux erroné' });
-    assert.deepEqual(axes(refused), ['refused', 'finalized', 'rejected', 'refused', 'unpaid']);
-    assert.equal(refused.einvoicing.rejectionSource, 'buyer');
-    assert.equal(refused.einvoicing.rejectionCategory, 'refused_by_buyer');
-    assert.deepEqual((await movesOf(h, key, invoice.id)).at(-1), ['invoice.refused', 'deposited', 'refused']);
-    const again = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
-    assert.equal(again.data.error.code, 'invalid_status_transition', 'no new deposit after a refusal by the buyer');
-    assert.match(again.data.error.message, /credit note/);
-  });
+  await t.test(
+    'contract: deposited, the buyer refuses: refused, rejected + refused, invoice.refused, source buyer, refused_by_buyer',
+    async () => {
+      const invoice = await sent(h, key);
+      await report(h, key, invoice.id, 'fr:200');
+      const refused = await report(h, key, invoice.id, 'fr:210', { reasonCode: 'TX_TVA_ERR', reason: 'Taux erroné' });
+      assert.deepEqual(axes(refused), ['refused', 'finalized', 'rejected', 'refused', 'unpaid']);
+      assert.equal(refused.einvoicing.rejectionSource, 'buyer');
+      assert.equal(refused.einvoicing.rejectionCategory, 'refused_by_buyer');
+      assert.deepEqual((await movesOf(h, key, invoice.id)).at(-1), ['invoice.refused', 'deposited', 'refused']);
+      const again = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
+      assert.equal(again.data.error.code, 'invalid_status_transition', 'no new deposit after a refusal by the buyer');
+      assert.match(again.data.error.message, /credit note/);
+    },
+  );
 
   await t.test('contract: a credit note refused by the buyer: credit_refused, credit_note.credit_refused', async () => {
     const invoice = await finalizedInvoice(h, key);
-    const note = (await h.call('POST', '/v1/credit-notes', { key, body: { relatedInvoiceId: invoice.id, taxDecisionId: (await decision(h, key, { customerId: invoice.customerId })).id } })).data;
+    const note = (
+      await h.call('POST', '/v1/credit-notes', {
+        key,
+        body: {
+          relatedInvoiceId: invoice.id,
+          taxDecisionId: (await decision(h, key, { customerId: invoice.customerId })).id,
+        },
+      })
+    ).data;
     assert.equal((await h.call('POST', `/v1/credit-notes/${note.id}/finalize`, { key })).statusCode, 200);
     const sentNote = await h.call('POST', `/v1/credit-notes/${note.id}/send`, { key });
     assert.equal(sentNote.statusCode, 200, sentNote.body);
     const [sentEvent] = await eventsOf(h, key, 'credit_note.sent');
-    assert.deepEqual([sentEvent.data.paStatus, sentEvent.data.paInvoiceId, sentEvent.data.relatedInvoiceId], ['sending', null, invoice.id]);
+    assert.deepEqual(
+      [sentEvent.data.paStatus, sentEvent.data.paInvoiceId, sentEvent.data.relatedInvoiceId],
+      ['sending', null, invoice.id],
+    );
     await report(h, key, note.id, 'fr:200');
     const refused = await report(h, key, note.id, 'fr:210');
     assert.deepEqual(axes(refused), ['credit_refused', 'finalized', 'rejected', 'refused', 'unpaid']);
-    const types = (await eventsOf(h, key)).filter((e) => e.data.id === note.id).map((e) => e.type).reverse();
-    assert.deepEqual(types, ['credit_note.created', 'credit_note.finalized', 'credit_note.sent', 'credit_note.credit_deposited', 'credit_note.credit_refused']);
+    const types = (await eventsOf(h, key))
+      .filter((e) => e.data.id === note.id)
+      .map((e) => e.type)
+      .reverse();
+    assert.deepEqual(types, [
+      'credit_note.created',
+      'credit_note.finalized',
+      'credit_note.sent',
+      'credit_note.credit_deposited',
+      'credit_note.credit_refused',
+    ]);
     const [event] = await eventsOf(h, key, 'credit_note.credit_refused');
     assert.deepEqual([event.data.previous_status, event.data.relatedInvoiceNumber], ['deposited', invoice.number]);
   });
@@ -140,52 +215,79 @@ test('the life cycle of a document, row by row', async (t) => {
     const paid = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
     assert.deepEqual(axes(paid), ['paid', 'finalized', 'approved', null, 'paid']);
     const moves = await movesOf(h, key, invoice.id);
-    assert.deepEqual(moves.slice(-2), [['payment.received', 'approved', 'paid'], ['invoice.paid', 'approved', 'paid']]);
-  });
-
-  await t.test('contract: rejected, then payment recorded in full: paid, transmission stays rejected, payment.received with previous_status rejected', async () => {
-    const invoice = await sent(h, key);
-    await report(h, key, invoice.id, 'fr:213', { reasonCode: 'REJ_SEMAN' });
-    await pay(h, key, invoice.id, invoice.total);
-    const paid = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
-    assert.deepEqual(axes(paid), ['paid', 'finalized', 'rejected', null, 'paid']);
-    assert.deepEqual((await movesOf(h, key, invoice.id)).slice(-2), [['payment.received', 'rejected', 'paid'], ['invoice.paid', 'rejected', 'paid']]);
-  });
-
-  await t.test('contract: paid before deposit, the approval arrives: stays paid, invoice.approved with previous_status paid', async () => {
-    const invoice = await finalizedInvoice(h, key);
-    await pay(h, key, invoice.id, invoice.total);
-    await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
-    const approved = await report(h, key, invoice.id, 'fr:205');
-    assert.deepEqual(axes(approved), ['paid', 'finalized', 'approved', null, 'paid']);
-    assert.deepEqual((await movesOf(h, key, invoice.id)).at(-1), ['invoice.approved', 'paid', 'paid']);
-  });
-
-  await t.test('contract: sending, the platform reports availability: only invoice.available, nothing reconstructed', async () => {
-    const invoice = await sent(h, key);
-    const available = await report(h, key, invoice.id, 'fr:203');
-    assert.deepEqual(axes(available), ['available', 'finalized', 'transmitted', 'available', 'unpaid']);
-    const types = (await movesOf(h, key, invoice.id)).map(([type]) => type);
-    assert.deepEqual(types, ['invoice.created', 'invoice.finalized', 'invoice.sent', 'invoice.sending', 'invoice.available']);
-  });
-
-  await t.test('contract: fr:211 is a history mention only: no axis, no amount, no event; it never downgrades a payment', async () => {
-    const invoice = await sent(h, key);
-    await report(h, key, invoice.id, 'fr:205');
-    await pay(h, key, invoice.id, invoice.total);
-    const before = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
-    const eventsBefore = (await eventsOf(h, key)).length;
-    const after = await report(h, key, invoice.id, 'fr:211', { reason: 'Virement émis le 14/10' });
-    assert.deepEqual(axes(after), axes(before));
-    assert.equal(after.amountPaid, before.amountPaid);
-    assert.equal((await eventsOf(h, key)).length, eventsBefore);
-    const history = (await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data;
-    assert.deepEqual(history.data.map((entry: any) => [entry.object, entry.status, entry.applied, entry.event]), [
-      ['lifecycle_status', 'fr:205', true, 'invoice.approved'],
-      ['lifecycle_status', 'fr:211', false, null],
+    assert.deepEqual(moves.slice(-2), [
+      ['payment.received', 'approved', 'paid'],
+      ['invoice.paid', 'approved', 'paid'],
     ]);
-    assert.equal(history.data[1].reason, 'Virement émis le 14/10');
   });
+
+  await t.test(
+    'contract: rejected, then payment recorded in full: paid, transmission stays rejected, payment.received with previous_status rejected',
+    async () => {
+      const invoice = await sent(h, key);
+      await report(h, key, invoice.id, 'fr:213', { reasonCode: 'REJ_SEMAN' });
+      await pay(h, key, invoice.id, invoice.total);
+      const paid = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
+      assert.deepEqual(axes(paid), ['paid', 'finalized', 'rejected', null, 'paid']);
+      assert.deepEqual((await movesOf(h, key, invoice.id)).slice(-2), [
+        ['payment.received', 'rejected', 'paid'],
+        ['invoice.paid', 'rejected', 'paid'],
+      ]);
+    },
+  );
+
+  await t.test(
+    'contract: paid before deposit, the approval arrives: stays paid, invoice.approved with previous_status paid',
+    async () => {
+      const invoice = await finalizedInvoice(h, key);
+      await pay(h, key, invoice.id, invoice.total);
+      await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
+      const approved = await report(h, key, invoice.id, 'fr:205');
+      assert.deepEqual(axes(approved), ['paid', 'finalized', 'approved', null, 'paid']);
+      assert.deepEqual((await movesOf(h, key, invoice.id)).at(-1), ['invoice.approved', 'paid', 'paid']);
+    },
+  );
+
+  await t.test(
+    'contract: sending, the platform reports availability: only invoice.available, nothing reconstructed',
+    async () => {
+      const invoice = await sent(h, key);
+      const available = await report(h, key, invoice.id, 'fr:203');
+      assert.deepEqual(axes(available), ['available', 'finalized', 'transmitted', 'available', 'unpaid']);
+      const types = (await movesOf(h, key, invoice.id)).map(([type]) => type);
+      assert.deepEqual(types, [
+        'invoice.created',
+        'invoice.finalized',
+        'invoice.sent',
+        'invoice.sending',
+        'invoice.available',
+      ]);
+    },
+  );
+
+  await t.test(
+    'contract: fr:211 is a history mention only: no axis, no amount, no event; it never downgrades a payment',
+    async () => {
+      const invoice = await sent(h, key);
+      await report(h, key, invoice.id, 'fr:205');
+      await pay(h, key, invoice.id, invoice.total);
+      const before = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
+      const eventsBefore = (await eventsOf(h, key)).length;
+      const after = await report(h, key, invoice.id, 'fr:211', { reason: 'Virement émis le 14/10' });
+      assert.deepEqual(axes(after), axes(before));
+      assert.equal(after.amountPaid, before.amountPaid);
+      assert.equal((await eventsOf(h, key)).length, eventsBefore);
+      const history = (await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data;
+      assert.deepEqual(
+        history.data.map((entry: any) => [entry.object, entry.status, entry.applied, entry.event]),
+        [
+          ['lifecycle_status', 'fr:205', true, 'invoice.approved'],
+          ['lifecycle_status', 'fr:211', false, null],
+        ],
+      );
+      assert.equal(history.data[1].reason, 'Virement émis le 14/10');
+    },
+  );
 
   await t.test('the same status twice is applied once; nothing moves after approved', async () => {
     const invoice = await sent(h, key);
@@ -198,54 +300,98 @@ test('the life cycle of a document, row by row', async (t) => {
     const late = await report(h, key, invoice.id, 'fr:213');
     assert.equal(late.status, 'approved');
     const history = (await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data.data;
-    assert.deepEqual(history.map((entry: any) => entry.applied), [true, false, true, false]);
+    assert.deepEqual(
+      history.map((entry: any) => entry.applied),
+      [true, false, true, false],
+    );
   });
 
-  await t.test('contract: resubmission after a rejection: rejection fields reset to null, the attempt archived in previousSubmissions', async () => {
-    const invoice = await sent(h, key);
-    await report(h, key, invoice.id, 'fr:213', { reasonCode: 'REJ_SEMAN', reason: 'BR-FR-08' });
-    h.clock.advance(60_000);
-    const resent = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
-    assert.equal(resent.statusCode, 200, resent.body);
-    assert.deepEqual(axes(resent.data), ['sending', 'finalized', 'sending', null, 'unpaid']);
-    const { previousSubmissions, ...current } = resent.data.einvoicing;
-    assert.deepEqual(current, { paErrorCode: null, rejectionReason: null, rejectionNote: null, rejectionCode: null, rejectionSource: null, rejectionCategory: null });
-    assert.deepEqual(previousSubmissions, [{
-      paErrorCode: 'REJ_SEMAN', rejectionReason: 'BR-FR-08', rejectionNote: 'BR-FR-08', rejectionCode: 'REJ_SEMAN', rejectionSource: 'platform', rejectionCategory: 'semantic_error',
-      transmissionStatus: 'rejected', transmissionDetail: null, archivedAt: h.clock.now().toISOString(),
-    }]);
-    assert.deepEqual((await movesOf(h, key, invoice.id)).slice(-2), [['invoice.sent', 'rejected', 'sending'], ['invoice.sending', 'rejected', 'sending']]);
-    const [sending] = await eventsOf(h, key, 'invoice.sending');
-    assert.equal(sending.data.rejectionCategory, null);
-    const approved = await report(h, key, invoice.id, 'fr:205');
-    assert.equal(approved.status, 'approved', 'the new attempt goes on');
-    assert.equal(approved.einvoicing.previousSubmissions.length, 1);
-  });
+  await t.test(
+    'contract: resubmission after a rejection: rejection fields reset to null, the attempt archived in previousSubmissions',
+    async () => {
+      const invoice = await sent(h, key);
+      await report(h, key, invoice.id, 'fr:213', { reasonCode: 'REJ_SEMAN', reason: 'BR-FR-08' });
+      h.clock.advance(60_000);
+      const resent = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
+      assert.equal(resent.statusCode, 200, resent.body);
+      assert.deepEqual(axes(resent.data), ['sending', 'finalized', 'sending', null, 'unpaid']);
+      const { previousSubmissions, ...current } = resent.data.einvoicing;
+      assert.deepEqual(current, {
+        paErrorCode: null,
+        rejectionReason: null,
+        rejectionNote: null,
+        rejectionCode: null,
+        rejectionSource: null,
+        rejectionCategory: null,
+      });
+      assert.deepEqual(previousSubmissions, [
+        {
+          paErrorCode: 'REJ_SEMAN',
+          rejectionReason: 'BR-FR-08',
+          rejectionNote: 'BR-FR-08',
+          rejectionCode: 'REJ_SEMAN',
+          rejectionSource: 'platform',
+          rejectionCategory: 'semantic_error',
+          transmissionStatus: 'rejected',
+          transmissionDetail: null,
+          archivedAt: h.clock.now().toISOString(),
+        },
+      ]);
+      assert.deepEqual((await movesOf(h, key, invoice.id)).slice(-2), [
+        ['invoice.sent', 'rejected', 'sending'],
+        ['invoice.sending', 'rejected', 'sending'],
+      ]);
+      const [sending] = await eventsOf(h, key, 'invoice.sending');
+      assert.equal(sending.data.rejectionCategory, null);
+      const approved = await report(h, key, invoice.id, 'fr:205');
+      assert.equal(approved.status, 'approved', 'the new attempt goes on');
+      assert.equal(approved.einvoicing.previousSubmissions.length, 1);
+    },
+  );
 
   await t.test('a suspension fills the rejection fields (buyer, suspended); 209 clears them', async () => {
     const invoice = await sent(h, key);
     await report(h, key, invoice.id, 'fr:204');
-    const suspended = await report(h, key, invoice.id, 'fr:208', { reasonCode: 'JUSTIF_ABS', reason: 'Bon de commande manquant' });
-    assert.deepEqual([suspended.einvoicing.rejectionSource, suspended.einvoicing.rejectionCategory, suspended.einvoicing.rejectionCode], ['buyer', 'suspended', 'JUSTIF_ABS']);
+    const suspended = await report(h, key, invoice.id, 'fr:208', {
+      reasonCode: 'JUSTIF_ABS',
+      reason: 'Bon de commande manquant',
+    });
+    assert.deepEqual(
+      [
+        suspended.einvoicing.rejectionSource,
+        suspended.einvoicing.rejectionCategory,
+        suspended.einvoicing.rejectionCode,
+      ],
+      ['buyer', 'suspended', 'JUSTIF_ABS'],
+    );
     const completed = await report(h, key, invoice.id, 'fr:209');
     assert.equal(completed.status, 'received');
     assert.equal(completed.einvoicing.rejectionCategory, null);
   });
 
-  await t.test('a partial payment on a suspended invoice: the summary stays suspended, invoice.partially_paid', async () => {
-    const invoice = await sent(h, key);
-    await report(h, key, invoice.id, 'fr:204');
-    await report(h, key, invoice.id, 'fr:207');
-    await pay(h, key, invoice.id, 1000);
-    const after = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
-    assert.deepEqual(axes(after), ['suspended', 'finalized', 'transmitted', 'suspended', 'partially_paid']);
-    assert.deepEqual((await movesOf(h, key, invoice.id)).at(-1), ['invoice.partially_paid', 'suspended', 'suspended']);
-  });
+  await t.test(
+    'a partial payment on a suspended invoice: the summary stays suspended, invoice.partially_paid',
+    async () => {
+      const invoice = await sent(h, key);
+      await report(h, key, invoice.id, 'fr:204');
+      await report(h, key, invoice.id, 'fr:207');
+      await pay(h, key, invoice.id, 1000);
+      const after = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
+      assert.deepEqual(axes(after), ['suspended', 'finalized', 'transmitted', 'suspended', 'partially_paid']);
+      assert.deepEqual((await movesOf(h, key, invoice.id)).at(-1), [
+        'invoice.partially_paid',
+        'suspended',
+        'suspended',
+      ]);
+    },
+  );
 
   await t.test('refusals: outside e-invoicing, not sent yet, a draft, an unknown status, a live key', async () => {
     const buyer = consumerBuyer;
     const taken = await decision(h, key, { customer: asDecisionCustomer(buyer) }, [chair]);
-    const b2c = (await h.call('POST', '/v1/invoices', { key, body: { buyer, lines: [chair], taxDecisionId: taken.id } })).data;
+    const b2c = (
+      await h.call('POST', '/v1/invoices', { key, body: { buyer, lines: [chair], taxDecisionId: taken.id } })
+    ).data;
     await h.call('POST', `/v1/invoices/${b2c.id}/finalize`, { key });
     const send = await h.call('POST', `/v1/invoices/${b2c.id}/send`, { key });
     assert.equal(send.statusCode, 400);
@@ -255,7 +401,10 @@ test('the life cycle of a document, row by row', async (t) => {
     assert.equal((await simulate(h, key, pending.id, 'fr:200')).data.error.code, 'invalid_status_transition');
     const draft = (await h.call('POST', '/v1/invoices', { key, body: { buyer, lines: [chair] } })).data;
     assert.equal((await simulate(h, key, draft.id, 'fr:200')).data.error.code, 'invalid_status_transition');
-    assert.equal((await h.call('POST', `/v1/invoices/${draft.id}/send`, { key })).data.error.code, 'invalid_status_transition');
+    assert.equal(
+      (await h.call('POST', `/v1/invoices/${draft.id}/send`, { key })).data.error.code,
+      'invalid_status_transition',
+    );
     const unknown = await simulate(h, key, pending.id, 'fr:299');
     assert.equal(unknown.statusCode, 422);
     assert.equal(unknown.data.error.param, 'status');

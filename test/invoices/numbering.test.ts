@@ -11,19 +11,29 @@ test('200 concurrent finalizations, some failing after taking a number: consecut
   const { companyId } = await h.tenant();
   const scope = { companyId, livemode: true };
   const series = seriesOf('invoice', true, 2026);
-  const results = await Promise.allSettled(Array.from({ length: 200 }, (_, i) => inTransaction(h.deps.db, null, async (tx) => {
-    const value = await takeNextValue(tx, scope, series);
-    await tx.execute('select pg_sleep(0.001)');
-    if (i % 7 === 3) throw new Error(`finalization ${i} refused after its number was taken`);
-    return formatNumber(series, value);
-  })));
-  const numbers = results.filter((r): r is PromiseFulfilledResult<string> => r.status === 'fulfilled').map((r) => r.value);
+  const results = await Promise.allSettled(
+    Array.from({ length: 200 }, (_, i) =>
+      inTransaction(h.deps.db, null, async (tx) => {
+        const value = await takeNextValue(tx, scope, series);
+        await tx.execute('select pg_sleep(0.001)');
+        if (i % 7 === 3) throw new Error(`finalization ${i} refused after its number was taken`);
+        return formatNumber(series, value);
+      }),
+    ),
+  );
+  const numbers = results
+    .filter((r): r is PromiseFulfilledResult<string> => r.status === 'fulfilled')
+    .map((r) => r.value);
   const failed = results.filter((r) => r.status === 'rejected').length;
   const refusals = Array.from({ length: 200 }, (_, i) => i).filter((i) => i % 7 === 3).length;
   assert.equal(failed, refusals);
   assert.equal(numbers.length, 200 - refusals);
   const sequence = numbers.map((n) => Number(n.split('-').at(-1))).sort((a, b) => a - b);
-  assert.deepEqual(sequence, Array.from({ length: 200 - refusals }, (_, i) => i + 1), 'consecutive from 1, no gap, no duplicate');
+  assert.deepEqual(
+    sequence,
+    Array.from({ length: 200 - refusals }, (_, i) => i + 1),
+    'consecutive from 1, no gap, no duplicate',
+  );
   assert.equal(await currentValue(h.deps.db, scope, series), 200 - refusals);
 });
 

@@ -3,7 +3,20 @@ import assert from 'node:assert/strict';
 import { startHarness } from '../support/harness.js';
 import { consumeMonthlyQuota } from '../../src/limits/service.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { advice, asDecisionCustomer, chair, customer, decision, eventsOf, finalizedInvoice, frenchBuyer, readyDraft, seller, sellerProfile, today } from './support.js';
+import {
+  advice,
+  asDecisionCustomer,
+  chair,
+  customer,
+  decision,
+  eventsOf,
+  finalizedInvoice,
+  frenchBuyer,
+  readyDraft,
+  seller,
+  sellerProfile,
+  today,
+} from './support.js';
 
 /** Every refusal of the finalization, over HTTP; the pure rows are in document-rules.test.ts. */
 test('finalization refusals', async (t) => {
@@ -24,7 +37,12 @@ test('finalization refusals', async (t) => {
     const customerId = await customer(h, key);
     const none = (await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair] } })).data;
     await expectRefusal(key, none.id, 'tax_decision_required', 'taxDecisionId');
-    const unknown = (await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: 'txd_01m80kd1cn1220tzdk3rc8ms8q' } })).data;
+    const unknown = (
+      await h.call('POST', '/v1/invoices', {
+        key,
+        body: { customerId, lines: [chair], taxDecisionId: 'txd_01m80kd1cn1220tzdk3rc8ms8q' },
+      })
+    ).data;
     await expectRefusal(key, unknown.id, 'tax_decision_required', 'taxDecisionId');
   });
 
@@ -34,7 +52,8 @@ test('finalization refusals', async (t) => {
     const lines = [{ description: 'Abonnement', quantity: '1', unitPrice: '10', nature: 'electronic_service' }];
     const suspended = await decision(h, key, { customer: asDecisionCustomer(buyer) }, lines);
     assert.equal(suspended.status, 'suspended');
-    const draft = (await h.call('POST', '/v1/invoices', { key, body: { buyer, lines, taxDecisionId: suspended.id } })).data;
+    const draft = (await h.call('POST', '/v1/invoices', { key, body: { buyer, lines, taxDecisionId: suspended.id } }))
+      .data;
     const error = await expectRefusal(key, draft.id, 'tax_decision_not_final', 'taxDecisionId');
     assert.match(error.message, /suspended/);
   });
@@ -51,63 +70,125 @@ test('finalization refusals', async (t) => {
     const { key } = await seller(h);
     const customerId = await customer(h, key);
     const taken = await decision(h, key, { customerId });
-    const first = (await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: taken.id } })).data;
-    const second = (await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: taken.id } })).data;
+    const first = (
+      await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: taken.id } })
+    ).data;
+    const second = (
+      await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: taken.id } })
+    ).data;
     assert.equal((await finalize(key, first.id)).statusCode, 200);
     const error = await expectRefusal(key, second.id, 'tax_decision_required', 'taxDecisionId');
     assert.match(error.hint, new RegExp(first.id));
   });
 
-  await t.test('another customer: tax_decision_customer_mismatch; the customer changed since: tax_decision_buyer_drifted', async () => {
-    const { key } = await seller(h);
-    const a = await customer(h, key);
-    const b = await customer(h, key);
-    const forA = await decision(h, key, { customerId: a });
-    const draft = (await h.call('POST', '/v1/invoices', { key, body: { customerId: b, lines: [chair], taxDecisionId: forA.id } })).data;
-    await expectRefusal(key, draft.id, 'tax_decision_customer_mismatch', 'customerId');
-    const inline = (await h.call('POST', '/v1/invoices', { key, body: { buyer: frenchBuyer, lines: [chair], taxDecisionId: forA.id } })).data;
-    await expectRefusal(key, inline.id, 'tax_decision_customer_mismatch', 'buyer');
-    const ofA = (await h.call('POST', '/v1/invoices', { key, body: { customerId: a, lines: [chair], taxDecisionId: forA.id } })).data;
-    // The customer moves to Corsica after the decision: another VAT territory.
-    const moved = await h.call('POST', `/v1/customers/${a}`, { key, body: { address: { line1: '1 quai', postalCode: '20000', city: 'Ajaccio', country: 'FR' } } });
-    assert.equal(moved.data.address.territory, 'FR-COR');
-    const error = await expectRefusal(key, ofA.id, 'tax_decision_buyer_drifted', 'customerId');
-    assert.match(error.message, /territory/);
-  });
+  await t.test(
+    'another customer: tax_decision_customer_mismatch; the customer changed since: tax_decision_buyer_drifted',
+    async () => {
+      const { key } = await seller(h);
+      const a = await customer(h, key);
+      const b = await customer(h, key);
+      const forA = await decision(h, key, { customerId: a });
+      const draft = (
+        await h.call('POST', '/v1/invoices', { key, body: { customerId: b, lines: [chair], taxDecisionId: forA.id } })
+      ).data;
+      await expectRefusal(key, draft.id, 'tax_decision_customer_mismatch', 'customerId');
+      const inline = (
+        await h.call('POST', '/v1/invoices', {
+          key,
+          body: { buyer: frenchBuyer, lines: [chair], taxDecisionId: forA.id },
+        })
+      ).data;
+      await expectRefusal(key, inline.id, 'tax_decision_customer_mismatch', 'buyer');
+      const ofA = (
+        await h.call('POST', '/v1/invoices', { key, body: { customerId: a, lines: [chair], taxDecisionId: forA.id } })
+      ).data;
+      // The customer moves to Corsica after the decision: another VAT territory.
+      const moved = await h.call('POST', `/v1/customers/${a}`, {
+        key,
+        body: { address: { line1: '1 quai', postalCode: '20000', city: 'Ajaccio', country: 'FR' } },
+      });
+      assert.equal(moved.data.address.territory, 'FR-COR');
+      const error = await expectRefusal(key, ofA.id, 'tax_decision_buyer_drifted', 'customerId');
+      assert.match(error.message, /territory/);
+    },
+  );
 
   await t.test('lines that do not cover the decided lines: tax_decision_lines_mismatch naming the line', async () => {
     const { key } = await seller(h);
     const customerId = await customer(h, key);
     const taken = await decision(h, key, { customerId }, [chair, advice]);
-    const fewer = (await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: taken.id } })).data;
+    const fewer = (
+      await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: taken.id } })
+    ).data;
     await expectRefusal(key, fewer.id, 'tax_decision_lines_mismatch', 'lines');
-    const otherPrice = (await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair, { ...advice, unitPrice: '95' }], taxDecisionId: taken.id } })).data;
+    const otherPrice = (
+      await h.call('POST', '/v1/invoices', {
+        key,
+        body: { customerId, lines: [chair, { ...advice, unitPrice: '95' }], taxDecisionId: taken.id },
+      })
+    ).data;
     const error = await expectRefusal(key, otherPrice.id, 'tax_decision_lines_mismatch', 'lines[1]');
     assert.match(error.message, /unit price 95 against 90/);
     // Decimals written differently are the same amounts.
-    const sameAmounts = (await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [{ ...chair, unitPrice: '149' }, { ...advice, quantity: '3.0' }], taxDecisionId: taken.id } })).data;
+    const sameAmounts = (
+      await h.call('POST', '/v1/invoices', {
+        key,
+        body: {
+          customerId,
+          lines: [
+            { ...chair, unitPrice: '149' },
+            { ...advice, quantity: '3.0' },
+          ],
+          taxDecisionId: taken.id,
+        },
+      })
+    ).data;
     assert.equal((await finalize(key, sameAmounts.id)).statusCode, 200);
     const reduced = await decision(h, key, { customerId }, [{ ...chair, rateCategory: 'reduced' }]);
-    const standard = (await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: reduced.id } })).data;
+    const standard = (
+      await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [chair], taxDecisionId: reduced.id } })
+    ).data;
     await expectRefusal(key, standard.id, 'tax_decision_lines_mismatch', 'lines[0]');
-    const source = (await h.call('POST', '/v1/invoices', { key, body: { customerId, lines: [{ ...chair, rateCategory: 'reduced' }], taxDecisionId: reduced.id, taxSource: 'integration' } })).data;
+    const source = (
+      await h.call('POST', '/v1/invoices', {
+        key,
+        body: {
+          customerId,
+          lines: [{ ...chair, rateCategory: 'reduced' }],
+          taxDecisionId: reduced.id,
+          taxSource: 'integration',
+        },
+      })
+    ).data;
     await expectRefusal(key, source.id, 'tax_decision_lines_mismatch', 'taxSource');
   });
 
-  await t.test('buyer identity not disclosed: 400 naming the field; no number taken, nothing reserved, no event', async () => {
-    const { key } = await seller(h);
-    // The sandbox directory keeps the name of this SIRET from publication.
-    const hidden = await customer(h, key, { ...frenchBuyer, siret: '73282932099803', vatNumber: undefined });
-    const draft = await readyDraft(h, key, { customerId: hidden });
-    const error = await expectRefusal(key, draft.id, 'buyer_identity_not_disclosed', 'buyer.name');
-    assert.equal(error.type, 'invalid_request_error');
-    assert.equal((await h.call('GET', `/v1/invoices/${draft.id}`, { key })).data.number, null);
-    assert.equal((await eventsOf(h, key, 'invoice.finalized')).length, 0);
-    const next = await finalizedInvoice(h, key);
-    assert.equal(next.number, 'TEST-F2026-000001', 'the refused finalization took no number');
-    const inline = (await h.call('POST', '/v1/invoices', { key, body: { buyer: { ...frenchBuyer, registryNonDisclosure: ['address.line1'] }, lines: [chair], taxDecisionId: (await decision(h, key, { customer: asDecisionCustomer(frenchBuyer) })).id } })).data;
-    await expectRefusal(key, inline.id, 'buyer_identity_not_disclosed', 'buyer.address.line1');
-  });
+  await t.test(
+    'buyer identity not disclosed: 400 naming the field; no number taken, nothing reserved, no event',
+    async () => {
+      const { key } = await seller(h);
+      // The sandbox directory keeps the name of this SIRET from publication.
+      const hidden = await customer(h, key, { ...frenchBuyer, siret: '73282932099803', vatNumber: undefined });
+      const draft = await readyDraft(h, key, { customerId: hidden });
+      const error = await expectRefusal(key, draft.id, 'buyer_identity_not_disclosed', 'buyer.name');
+      assert.equal(error.type, 'invalid_request_error');
+      assert.equal((await h.call('GET', `/v1/invoices/${draft.id}`, { key })).data.number, null);
+      assert.equal((await eventsOf(h, key, 'invoice.finalized')).length, 0);
+      const next = await finalizedInvoice(h, key);
+      assert.equal(next.number, 'TEST-F2026-000001', 'the refused finalization took no number');
+      const inline = (
+        await h.call('POST', '/v1/invoices', {
+          key,
+          body: {
+            buyer: { ...frenchBuyer, registryNonDisclosure: ['address.line1'] },
+            lines: [chair],
+            taxDecisionId: (await decision(h, key, { customer: asDecisionCustomer(frenchBuyer) })).id,
+          },
+        })
+      ).data;
+      await expectRefusal(key, inline.id, 'buyer_identity_not_disclosed', 'buyer.address.line1');
+    },
+  );
 
   await t.test('live: buyer identity not disclosed consumes no quota', async () => {
     const { companyId } = await seller(h);
@@ -118,10 +199,14 @@ test('finalization refusals', async (t) => {
     await expectRefusal(live, draft.id, 'buyer_identity_not_disclosed', 'buyer.address');
     assert.equal((await h.call('GET', '/v1/subscription', { key: live })).data.usage.documents, 0);
     await finalizedInvoice(h, live);
-    assert.equal((await h.call('GET', '/v1/subscription', { key: live })).data.usage.documents, 1, 'a live finalization consumes one document');
+    assert.equal(
+      (await h.call('GET', '/v1/subscription', { key: live })).data.usage.documents,
+      1,
+      'a live finalization consumes one document',
+    );
   });
 
-  await t.test('an invoice to the issuer\'s own SIREN: self_invoicing_not_allowed', async () => {
+  await t.test("an invoice to the issuer's own SIREN: self_invoicing_not_allowed", async () => {
     const { key } = await seller(h);
     const self = await customer(h, key, { ...frenchBuyer, siret: '10000000900017', vatNumber: 'FR88100000009' });
     const draft = await readyDraft(h, key, { customerId: self });
@@ -139,16 +224,21 @@ test('finalization refusals', async (t) => {
     await expectRefusal(key, early.id, 'invalid_field_value', 'dueDate');
   });
 
-  await t.test('live: the monthly quota is checked in the finalizing transaction: quota_exceeded, no number taken', async () => {
-    const { companyId } = await seller(h, { plan: 'free' });
-    const live = await h.key(companyId, { env: 'live' });
-    await h.call('POST', '/v1/tax-profiles', { key: live, body: sellerProfile });
-    const draft = await readyDraft(h, live);
-    await inTransaction(h.deps.db, null, (tx) => consumeMonthlyQuota(tx, { companyId, livemode: true }, 'free', 'documents', h.clock.now(), 1000));
-    const error = await expectRefusal(live, draft.id, 'quota_exceeded', undefined, 402);
-    assert.equal(error.type, 'plan_limit_error');
-    assert.equal((await h.call('GET', `/v1/invoices/${draft.id}`, { key: live })).data.number, null);
-  });
+  await t.test(
+    'live: the monthly quota is checked in the finalizing transaction: quota_exceeded, no number taken',
+    async () => {
+      const { companyId } = await seller(h, { plan: 'free' });
+      const live = await h.key(companyId, { env: 'live' });
+      await h.call('POST', '/v1/tax-profiles', { key: live, body: sellerProfile });
+      const draft = await readyDraft(h, live);
+      await inTransaction(h.deps.db, null, (tx) =>
+        consumeMonthlyQuota(tx, { companyId, livemode: true }, 'free', 'documents', h.clock.now(), 1000),
+      );
+      const error = await expectRefusal(live, draft.id, 'quota_exceeded', undefined, 402);
+      assert.equal(error.type, 'plan_limit_error');
+      assert.equal((await h.call('GET', `/v1/invoices/${draft.id}`, { key: live })).data.number, null);
+    },
+  );
 
   await t.test('live: 10 finalizations per minute per key; the sandbox is exempt', async () => {
     const { companyId, key } = await seller(h);
@@ -160,7 +250,8 @@ test('finalization refusals', async (t) => {
     assert.ok(Number(limited.headers['retry-after']) > 0);
     const other = await h.key(companyId, { env: 'live' });
     assert.equal((await finalize(other, 'inv_01m80kd1cn1220tzdk3rc8ms8q')).statusCode, 404, 'per key');
-    for (let i = 0; i < 12; i++) assert.equal((await finalize(key, 'inv_01m80kd1cn1220tzdk3rc8ms8q')).statusCode, 404, 'test keys are exempt');
+    for (let i = 0; i < 12; i++)
+      assert.equal((await finalize(key, 'inv_01m80kd1cn1220tzdk3rc8ms8q')).statusCode, 404, 'test keys are exempt');
   });
 
   await t.test('an invoice of another company or of the other environment is not found', async () => {
@@ -169,7 +260,12 @@ test('finalization refusals', async (t) => {
     const invoice = await finalizedInvoice(h, a.key);
     const live = await h.key(a.companyId, { env: 'live' });
     for (const key of [b.key, live]) {
-      for (const [method, path] of [['GET', ''], ['POST', '/finalize'], ['POST', '/send'], ['GET', '/history']] as const) {
+      for (const [method, path] of [
+        ['GET', ''],
+        ['POST', '/finalize'],
+        ['POST', '/send'],
+        ['GET', '/history'],
+      ] as const) {
         const response = await h.call(method, `/v1/invoices/${invoice.id}${path}`, { key });
         assert.equal(response.statusCode, 404, `${method} ${path}`);
         assert.equal(response.data.error.code, 'not_found');

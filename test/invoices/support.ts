@@ -20,12 +20,19 @@ export const sellerProfile = {
 
 /** A French business buyer (SIREN 732829320), disclosed. */
 export const frenchBuyer = {
-  type: 'company', name: 'Atelier Lumière SAS', email: 'compta@atelier.example',
-  siret: '73282932000017', vatNumber: 'FR44732829320',
+  type: 'company',
+  name: 'Atelier Lumière SAS',
+  email: 'compta@atelier.example',
+  siret: '73282932000017',
+  vatNumber: 'FR44732829320',
   address: { line1: '12 rue de la Paix', postalCode: '75002', city: 'Paris', country: 'FR' },
 };
 
-export const consumerBuyer = { type: 'individual', name: 'Camille Martin', address: { line1: '8 place Bellecour', postalCode: '69002', city: 'Lyon', country: 'FR' } };
+export const consumerBuyer = {
+  type: 'individual',
+  name: 'Camille Martin',
+  address: { line1: '8 place Bellecour', postalCode: '69002', city: 'Lyon', country: 'FR' },
+};
 
 export const chair = { description: 'Chaise en chêne', quantity: '2', unitPrice: '149.00', nature: 'goods' };
 export const advice = { description: 'Conseil', quantity: '3', unitPrice: '90', nature: 'services' };
@@ -55,7 +62,13 @@ export const today = (h: Harness) => h.clock.now().toISOString().slice(0, 10);
 type Party = { customerId: string } | { customer: Record<string, unknown> };
 
 /** A tax decision on these lines for this buyer (`customer` is the inline buyer as the decision takes it). */
-export async function decision(h: Harness, key: string, party: Party, lines: Record<string, unknown>[] = [chair], extra: Record<string, unknown> = {}): Promise<any> {
+export async function decision(
+  h: Harness,
+  key: string,
+  party: Party,
+  lines: Record<string, unknown>[] = [chair],
+  extra: Record<string, unknown> = {},
+): Promise<any> {
   const body = { taxSource: 'service', date: today(h), currency: 'EUR', ...party, lines, ...extra };
   const response = await h.call('POST', '/v1/tax-decisions', { key, body });
   if (response.statusCode !== 201) throw new Error(`decision: ${response.body}`);
@@ -63,19 +76,34 @@ export async function decision(h: Harness, key: string, party: Party, lines: Rec
 }
 
 /** The decision's inline customer for an inline buyer (what the engine reads of it). */
-export const asDecisionCustomer = (buyer: Record<string, any>) => ({ type: buyer.type ?? 'company', ...(buyer.vatNumber ? { vatNumber: buyer.vatNumber } : {}), ...(buyer.address ? { address: { postalCode: buyer.address.postalCode, country: buyer.address.country } } : {}) });
+export const asDecisionCustomer = (buyer: Record<string, any>) => ({
+  type: buyer.type ?? 'company',
+  ...(buyer.vatNumber ? { vatNumber: buyer.vatNumber } : {}),
+  ...(buyer.address ? { address: { postalCode: buyer.address.postalCode, country: buyer.address.country } } : {}),
+});
 
 /** A draft with its decision, ready to finalize. */
-export async function readyDraft(h: Harness, key: string, options: { customerId?: string; lines?: Record<string, unknown>[]; body?: Record<string, unknown> } = {}): Promise<any> {
+export async function readyDraft(
+  h: Harness,
+  key: string,
+  options: { customerId?: string; lines?: Record<string, unknown>[]; body?: Record<string, unknown> } = {},
+): Promise<any> {
   const lines = options.lines ?? [chair];
-  const customerId = options.customerId ?? await customer(h, key);
+  const customerId = options.customerId ?? (await customer(h, key));
   const taken = await decision(h, key, { customerId }, lines);
-  const response = await h.call('POST', '/v1/invoices', { key, body: { customerId, lines, taxDecisionId: taken.id, ...options.body } });
+  const response = await h.call('POST', '/v1/invoices', {
+    key,
+    body: { customerId, lines, taxDecisionId: taken.id, ...options.body },
+  });
   if (response.statusCode !== 201) throw new Error(`draft: ${response.body}`);
   return response.data;
 }
 
-export async function finalizedInvoice(h: Harness, key: string, options: Parameters<typeof readyDraft>[2] = {}): Promise<any> {
+export async function finalizedInvoice(
+  h: Harness,
+  key: string,
+  options: Parameters<typeof readyDraft>[2] = {},
+): Promise<any> {
   const draft = await readyDraft(h, key, options);
   const response = await h.call('POST', `/v1/invoices/${draft.id}/finalize`, { key });
   if (response.statusCode !== 200) throw new Error(`finalize: ${response.body}`);

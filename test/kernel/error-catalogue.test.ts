@@ -34,23 +34,41 @@ test('the catalogue holds every code of the contract with its type', () => {
 
 test('statuses follow the type, except where the contract writes another', () => {
   const overrides: Record<string, number> = {
-    scope_insufficient: 403, not_implemented: 501, pa_operation_not_supported: 422, ereporting_declaration_rejected: 422,
-    eu_threshold_reservation_lost: 409, invalid_status_transition: 400, buyer_identity_not_disclosed: 400,
-    siret_not_found: 422, vat_validation_failed: 422, pa_unavailable: 503,
+    scope_insufficient: 403,
+    not_implemented: 501,
+    pa_operation_not_supported: 422,
+    ereporting_declaration_rejected: 422,
+    eu_threshold_reservation_lost: 409,
+    invalid_status_transition: 400,
+    buyer_identity_not_disclosed: 400,
+    siret_not_found: 422,
+    vat_validation_failed: 422,
+    pa_unavailable: 503,
   };
   for (const code of Object.keys(catalogue) as (keyof typeof catalogue)[]) {
     const error = new ApiError(code);
     assert.equal(error.status, overrides[code] ?? errorTypes[error.type], code);
   }
   assert.deepEqual(errorTypes, {
-    invalid_request_error: 400, validation_error: 422, authentication_error: 401, permission_error: 403,
-    not_found_error: 404, conflict_error: 409, rate_limit_error: 429, plan_limit_error: 402, api_error: 500,
+    invalid_request_error: 400,
+    validation_error: 422,
+    authentication_error: 401,
+    permission_error: 403,
+    not_found_error: 404,
+    conflict_error: 409,
+    rate_limit_error: 429,
+    plan_limit_error: 402,
+    api_error: 500,
   });
 });
 
 test('issues: absent rather than empty, at most 500, messages at most 2,000 characters', () => {
   assert.ok(!('issues' in envelopeOf(new ApiError('validation_error', { issues: [] }), 'req_x', 'https://d').error));
-  const many = Array.from({ length: 700 }, (_, i) => ({ code: 'invalid_postal_code', param: `lines[${i}]`, message: 'm'.repeat(3000) }));
+  const many = Array.from({ length: 700 }, (_, i) => ({
+    code: 'invalid_postal_code',
+    param: `lines[${i}]`,
+    message: 'm'.repeat(3000),
+  }));
   const error = new ApiError('validation_error', { issues: many });
   assert.equal(error.issues!.length, maxIssues);
   assert.ok(error.issues!.every((issue) => issue.message.length === maxIssueMessageLength));
@@ -61,7 +79,29 @@ test('issues: absent rather than empty, at most 500, messages at most 2,000 char
 
 test('message templates are filled and never show a placeholder', () => {
   for (const code of Object.keys(catalogue) as (keyof typeof catalogue)[]) {
-    const error = new ApiError(code, { values: { detail: 'd', id: 'x', scope: 's', expiresAt: 't', param: 'p', requestId: 'r', plan: 'free', limit: 1, metric: 'm', period: 'p', received: 'r', accepted: '', amount: 1, amountDue: 1, remaining: 1, type: 't', status: 's', siret: 's', resource: 'r' } });
+    const error = new ApiError(code, {
+      values: {
+        detail: 'd',
+        id: 'x',
+        scope: 's',
+        expiresAt: 't',
+        param: 'p',
+        requestId: 'r',
+        plan: 'free',
+        limit: 1,
+        metric: 'm',
+        period: 'p',
+        received: 'r',
+        accepted: '',
+        amount: 1,
+        amountDue: 1,
+        remaining: 1,
+        type: 't',
+        status: 's',
+        siret: 's',
+        resource: 'r',
+      },
+    });
     assert.doesNotMatch(error.message, /\{\w+\}/, code);
   }
 });

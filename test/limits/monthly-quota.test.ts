@@ -13,19 +13,26 @@ test('monthly quota', async (t) => {
     await h.deps.pool.query(`insert into usage_counters values ($1, $2, 'documents', $3)`, [companyId, period, count]);
   }
 
-  await t.test('live documents count; at the plan quota the next is 402 quota_exceeded and nothing is done', async () => {
-    h.clock.set('2026-11-30T23:59:00.000Z');
-    const companyId = await h.company({ plan: 'free' });
-    const key = await h.key(companyId, { env: 'live' });
-    await fill(companyId, '2026-11', 999);
-    assert.equal((await h.call('POST', '/v1/probe/documents', { key })).statusCode, 201);
-    const refused = await h.call('POST', '/v1/probe/documents', { key });
-    assert.equal(refused.statusCode, 402);
-    assert.equal(refused.data.error.type, 'plan_limit_error');
-    assert.equal(refused.data.error.code, 'quota_exceeded');
-    assert.equal((await h.call('GET', '/v1/events', { key })).data.data.length, 1, 'the refused operation left no event');
-    assert.equal((await h.call('GET', '/v1/subscription', { key })).data.usage.documents, 1000);
-  });
+  await t.test(
+    'live documents count; at the plan quota the next is 402 quota_exceeded and nothing is done',
+    async () => {
+      h.clock.set('2026-11-30T23:59:00.000Z');
+      const companyId = await h.company({ plan: 'free' });
+      const key = await h.key(companyId, { env: 'live' });
+      await fill(companyId, '2026-11', 999);
+      assert.equal((await h.call('POST', '/v1/probe/documents', { key })).statusCode, 201);
+      const refused = await h.call('POST', '/v1/probe/documents', { key });
+      assert.equal(refused.statusCode, 402);
+      assert.equal(refused.data.error.type, 'plan_limit_error');
+      assert.equal(refused.data.error.code, 'quota_exceeded');
+      assert.equal(
+        (await h.call('GET', '/v1/events', { key })).data.data.length,
+        1,
+        'the refused operation left no event',
+      );
+      assert.equal((await h.call('GET', '/v1/subscription', { key })).data.usage.documents, 1000);
+    },
+  );
 
   await t.test('the quota is per calendar month (UTC)', async () => {
     h.clock.set('2026-11-30T23:59:00.000Z');
@@ -48,7 +55,9 @@ test('monthly quota', async (t) => {
     const companyId = await h.company({ plan: 'free' });
     const key = await h.key(companyId, { env: 'live' });
     await fill(companyId, h.clock.now().toISOString().slice(0, 7), 990);
-    const responses = await Promise.all(Array.from({ length: 30 }, () => h.call('POST', '/v1/probe/documents', { key })));
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, () => h.call('POST', '/v1/probe/documents', { key })),
+    );
     assert.equal(responses.filter((r) => r.statusCode === 201).length, 10);
     assert.equal(responses.filter((r) => r.statusCode === 402).length, 20);
   });
@@ -56,14 +65,21 @@ test('monthly quota', async (t) => {
   await t.test('a rolled-back operation gives its quota back', async () => {
     const companyId = await h.company({ plan: 'free' });
     const scope = { companyId, livemode: true };
-    await assert.rejects(h.deps.db.transaction(async (tx) => {
-      await consumeMonthlyQuota(tx, scope, 'free', 'documents', h.clock.now());
-      throw new Error('the document failed');
-    }), /the document failed/);
-    const { rows } = await h.deps.pool.query('select count(*)::int as n from usage_counters where company_id = $1', [companyId]);
+    await assert.rejects(
+      h.deps.db.transaction(async (tx) => {
+        await consumeMonthlyQuota(tx, scope, 'free', 'documents', h.clock.now());
+        throw new Error('the document failed');
+      }),
+      /the document failed/,
+    );
+    const { rows } = await h.deps.pool.query('select count(*)::int as n from usage_counters where company_id = $1', [
+      companyId,
+    ]);
     assert.equal(rows[0].n, 0);
     await h.deps.db.transaction((tx) => consumeMonthlyQuota(tx, scope, 'free', 'documents', h.clock.now()));
-    const error = await h.deps.db.transaction((tx) => consumeMonthlyQuota(tx, scope, 'free', 'documents', h.clock.now(), 1000)).catch((e: unknown) => e);
+    const error = await h.deps.db
+      .transaction((tx) => consumeMonthlyQuota(tx, scope, 'free', 'documents', h.clock.now(), 1000))
+      .catch((e: unknown) => e);
     assert.ok(error instanceof ApiError && error.code === 'quota_exceeded');
   });
 });

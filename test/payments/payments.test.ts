@@ -6,56 +6,140 @@ test('payments', async (t) => {
   const h = await documentHarness();
   t.after(() => h.close());
 
-  await t.test('POST /v1/payments: the payment resource (cents, fr212 null), partial then full; paymentStatus and summary move', async () => {
-    const { key } = await seller(h);
-    const invoice = await finalizedInvoice(h, key);
-    assert.equal(invoice.total, 35760);
-    const first = await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 10000, method: 'transfer', reference: 'VIR-2026-10-17', paidAt: '2026-10-14' } });
-    assert.equal(first.statusCode, 201, first.body);
-    const payment = first.data;
-    assert.match(payment.id, /^pay_[0-9a-z]{26}$/);
-    assert.deepEqual(
-      { ...payment, id: undefined, created: undefined },
-      { id: undefined, object: 'payment', livemode: false, invoiceId: invoice.id, amount: 10000, currency: 'EUR', method: 'transfer', reference: 'VIR-2026-10-17', paidAt: '2026-10-14T00:00:00.000Z', recorded_by: 'api', fr212: null, metadata: {}, created: undefined },
-    );
-    assert.deepEqual((await h.call('GET', `/v1/payments/${payment.id}`, { key })).data, payment);
-    const partial = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
-    assert.deepEqual([partial.status, partial.paymentStatus, partial.amountPaid, partial.amountDue], ['partially_paid', 'partially_paid', 10000, 25760]);
-    const second = await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 25760, method: 'card' } });
-    assert.equal(second.statusCode, 201);
-    const paid = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
-    assert.deepEqual([paid.status, paid.paymentStatus, paid.amountPaid, paid.amountDue], ['paid', 'paid', 35760, 0]);
-    const list = (await h.call('GET', `/v1/invoices/${invoice.id}/payments`, { key })).data;
-    assert.deepEqual(list.data.map((p: any) => [p.id, p.fr212]), [[second.data.id, null], [payment.id, null]]);
-    assert.equal(list.url, `/v1/invoices/${invoice.id}/payments`);
-    const all = (await h.call('GET', `/v1/payments?invoiceId=${invoice.id}&limit=1`, { key })).data;
-    assert.equal(all.has_more, true);
-    assert.equal((await h.call('GET', `/v1/payments?invoiceId=${invoice.id}&starting_after=${all.next_cursor}`, { key })).data.data[0].id, payment.id);
-  });
+  await t.test(
+    'POST /v1/payments: the payment resource (cents, fr212 null), partial then full; paymentStatus and summary move',
+    async () => {
+      const { key } = await seller(h);
+      const invoice = await finalizedInvoice(h, key);
+      assert.equal(invoice.total, 35760);
+      const first = await h.call('POST', '/v1/payments', {
+        key,
+        body: {
+          invoiceId: invoice.id,
+          amount: 10000,
+          method: 'transfer',
+          reference: 'VIR-2026-10-17',
+          paidAt: '2026-10-14',
+        },
+      });
+      assert.equal(first.statusCode, 201, first.body);
+      const payment = first.data;
+      assert.match(payment.id, /^pay_[0-9a-z]{26}$/);
+      assert.deepEqual(
+        { ...payment, id: undefined, created: undefined },
+        {
+          id: undefined,
+          object: 'payment',
+          livemode: false,
+          invoiceId: invoice.id,
+          amount: 10000,
+          currency: 'EUR',
+          method: 'transfer',
+          reference: 'VIR-2026-10-17',
+          paidAt: '2026-10-14T00:00:00.000Z',
+          recorded_by: 'api',
+          fr212: null,
+          metadata: {},
+          created: undefined,
+        },
+      );
+      assert.deepEqual((await h.call('GET', `/v1/payments/${payment.id}`, { key })).data, payment);
+      const partial = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
+      assert.deepEqual(
+        [partial.status, partial.paymentStatus, partial.amountPaid, partial.amountDue],
+        ['partially_paid', 'partially_paid', 10000, 25760],
+      );
+      const second = await h.call('POST', '/v1/payments', {
+        key,
+        body: { invoiceId: invoice.id, amount: 25760, method: 'card' },
+      });
+      assert.equal(second.statusCode, 201);
+      const paid = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
+      assert.deepEqual([paid.status, paid.paymentStatus, paid.amountPaid, paid.amountDue], ['paid', 'paid', 35760, 0]);
+      const list = (await h.call('GET', `/v1/invoices/${invoice.id}/payments`, { key })).data;
+      assert.deepEqual(
+        list.data.map((p: any) => [p.id, p.fr212]),
+        [
+          [second.data.id, null],
+          [payment.id, null],
+        ],
+      );
+      assert.equal(list.url, `/v1/invoices/${invoice.id}/payments`);
+      const all = (await h.call('GET', `/v1/payments?invoiceId=${invoice.id}&limit=1`, { key })).data;
+      assert.equal(all.has_more, true);
+      assert.equal(
+        (await h.call('GET', `/v1/payments?invoiceId=${invoice.id}&starting_after=${all.next_cursor}`, { key })).data
+          .data[0].id,
+        payment.id,
+      );
+    },
+  );
 
-  await t.test('events: payment.created (invoiceId, paymentId, amount, method), payment.received with euro strings, invoice.partially_paid then invoice.paid', async () => {
-    const { key } = await seller(h);
-    const invoice = await finalizedInvoice(h, key);
-    const partial = (await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 5, method: 'transfer' } })).data;
-    const [created] = await eventsOf(h, key, 'payment.created');
-    assert.deepEqual(created.data, { invoiceId: invoice.id, paymentId: partial.id, amount: '0.05', method: 'transfer' });
-    const [received] = await eventsOf(h, key, 'payment.received');
-    assert.deepEqual(received.data, {
-      id: invoice.id, object: 'invoice', status: 'partially_paid', previous_status: 'finalized', livemode: false, number: invoice.number,
-      documentStatus: 'finalized', transmissionStatus: 'pending', transmissionDetail: null, paymentStatus: 'partially_paid',
-      paErrorCode: null, rejectionReason: null, rejectionCategory: null, rejectionCode: null, rejectionSource: null, metadata: {},
-      paymentId: partial.id, fr212: null, amount: '0.05', total_paid: '0.05', total_due: '357.60', total: '357.60', amountDue: '357.55',
-    });
-    const [partially] = await eventsOf(h, key, 'invoice.partially_paid');
-    assert.deepEqual([partially.data.previous_status, partially.data.status], ['finalized', 'partially_paid']);
-    await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 35755 } });
-    const [last] = await eventsOf(h, key, 'payment.received');
-    assert.deepEqual([last.data.amount, last.data.total_paid, last.data.amountDue, last.data.previous_status, last.data.status], ['357.55', '357.60', '0.00', 'partially_paid', 'paid']);
-    const [paid] = await eventsOf(h, key, 'invoice.paid');
-    assert.deepEqual([paid.data.previous_status, paid.data.status, paid.data.paymentStatus], ['partially_paid', 'paid', 'paid']);
-    const types = (await eventsOf(h, key)).map((e) => e.type).slice(0, 3).reverse();
-    assert.deepEqual(types, ['payment.created', 'payment.received', 'invoice.paid'], 'the events of a payment, in order');
-  });
+  await t.test(
+    'events: payment.created (invoiceId, paymentId, amount, method), payment.received with euro strings, invoice.partially_paid then invoice.paid',
+    async () => {
+      const { key } = await seller(h);
+      const invoice = await finalizedInvoice(h, key);
+      const partial = (
+        await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 5, method: 'transfer' } })
+      ).data;
+      const [created] = await eventsOf(h, key, 'payment.created');
+      assert.deepEqual(created.data, {
+        invoiceId: invoice.id,
+        paymentId: partial.id,
+        amount: '0.05',
+        method: 'transfer',
+      });
+      const [received] = await eventsOf(h, key, 'payment.received');
+      assert.deepEqual(received.data, {
+        id: invoice.id,
+        object: 'invoice',
+        status: 'partially_paid',
+        previous_status: 'finalized',
+        livemode: false,
+        number: invoice.number,
+        documentStatus: 'finalized',
+        transmissionStatus: 'pending',
+        transmissionDetail: null,
+        paymentStatus: 'partially_paid',
+        paErrorCode: null,
+        rejectionReason: null,
+        rejectionCategory: null,
+        rejectionCode: null,
+        rejectionSource: null,
+        metadata: {},
+        paymentId: partial.id,
+        fr212: null,
+        amount: '0.05',
+        total_paid: '0.05',
+        total_due: '357.60',
+        total: '357.60',
+        amountDue: '357.55',
+      });
+      const [partially] = await eventsOf(h, key, 'invoice.partially_paid');
+      assert.deepEqual([partially.data.previous_status, partially.data.status], ['finalized', 'partially_paid']);
+      await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 35755 } });
+      const [last] = await eventsOf(h, key, 'payment.received');
+      assert.deepEqual(
+        [last.data.amount, last.data.total_paid, last.data.amountDue, last.data.previous_status, last.data.status],
+        ['357.55', '357.60', '0.00', 'partially_paid', 'paid'],
+      );
+      const [paid] = await eventsOf(h, key, 'invoice.paid');
+      assert.deepEqual(
+        [paid.data.previous_status, paid.data.status, paid.data.paymentStatus],
+        ['partially_paid', 'paid', 'paid'],
+      );
+      const types = (await eventsOf(h, key))
+        .map((e) => e.type)
+        .slice(0, 3)
+        .reverse();
+      assert.deepEqual(
+        types,
+        ['payment.created', 'payment.received', 'invoice.paid'],
+        'the events of a payment, in order',
+      );
+    },
+  );
 
   await t.test('invalid_payment_amount: zero, negative, not an integer of cents', async () => {
     const { key } = await seller(h);
@@ -72,23 +156,37 @@ test('payments', async (t) => {
   await t.test('payment_exceeds_amount_due: above what is still due; nothing recorded', async () => {
     const { key } = await seller(h);
     const invoice = await finalizedInvoice(h, key);
-    const over = await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: invoice.total + 1 } });
+    const over = await h.call('POST', '/v1/payments', {
+      key,
+      body: { invoiceId: invoice.id, amount: invoice.total + 1 },
+    });
     assert.equal(over.statusCode, 400);
     assert.equal(over.data.error.code, 'payment_exceeds_amount_due');
     assert.match(over.data.error.message, /35761 cents exceeds the 35760 cents/);
     await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: invoice.total } });
-    assert.equal((await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 1 } })).data.error.code, 'payment_exceeds_amount_due', 'a paid invoice owes nothing');
+    assert.equal(
+      (await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 1 } })).data.error.code,
+      'payment_exceeds_amount_due',
+      'a paid invoice owes nothing',
+    );
     assert.equal((await eventsOf(h, key, 'payment.created')).length, 1);
   });
 
   await t.test('livemode_mismatch: the payment declares the other environment', async () => {
     const { companyId, key } = await seller(h);
     const invoice = await finalizedInvoice(h, key);
-    const mismatch = await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 100, livemode: true } });
+    const mismatch = await h.call('POST', '/v1/payments', {
+      key,
+      body: { invoiceId: invoice.id, amount: 100, livemode: true },
+    });
     assert.equal(mismatch.statusCode, 400);
     assert.equal(mismatch.data.error.code, 'livemode_mismatch');
     assert.equal(mismatch.data.error.param, 'livemode');
-    assert.equal((await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 100, livemode: false } })).statusCode, 201);
+    assert.equal(
+      (await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 100, livemode: false } }))
+        .statusCode,
+      201,
+    );
     const live = await h.key(companyId, { env: 'live' });
     const other = await h.call('POST', '/v1/payments', { key: live, body: { invoiceId: invoice.id, amount: 100 } });
     assert.equal(other.statusCode, 404, 'a test invoice does not exist for a live key');
@@ -97,14 +195,31 @@ test('payments', async (t) => {
   await t.test('a draft, a missing invoice, a future payment date', async () => {
     const { key } = await seller(h);
     const draft = await readyDraft(h, key);
-    assert.equal((await h.call('POST', '/v1/payments', { key, body: { invoiceId: draft.id, amount: 100 } })).data.error.code, 'invalid_status_transition');
-    const missing = await h.call('POST', '/v1/payments', { key, body: { invoiceId: 'inv_01m80kd1cn1220tzdk3rc8ms8q', amount: 100 } });
+    assert.equal(
+      (await h.call('POST', '/v1/payments', { key, body: { invoiceId: draft.id, amount: 100 } })).data.error.code,
+      'invalid_status_transition',
+    );
+    const missing = await h.call('POST', '/v1/payments', {
+      key,
+      body: { invoiceId: 'inv_01m80kd1cn1220tzdk3rc8ms8q', amount: 100 },
+    });
     assert.equal(missing.statusCode, 404);
     assert.equal(missing.data.error.param, 'invoiceId');
     const invoice = await finalizedInvoice(h, key);
-    assert.equal((await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 100, paidAt: '2030-01-01' } })).data.error.param, 'paidAt');
+    assert.equal(
+      (
+        await h.call('POST', '/v1/payments', {
+          key,
+          body: { invoiceId: invoice.id, amount: 100, paidAt: '2030-01-01' },
+        })
+      ).data.error.param,
+      'paidAt',
+    );
     assert.equal((await h.call('GET', '/v1/payments/pay_01m80kd1cn1220tzdk3rc8ms8q', { key })).statusCode, 404);
-    assert.equal((await h.call('GET', '/v1/invoices/inv_01m80kd1cn1220tzdk3rc8ms8q/payments', { key })).statusCode, 404);
+    assert.equal(
+      (await h.call('GET', '/v1/invoices/inv_01m80kd1cn1220tzdk3rc8ms8q/payments', { key })).statusCode,
+      404,
+    );
   });
 
   await t.test('live payments count nothing against the quota and live in their own environment', async () => {
@@ -112,7 +227,10 @@ test('payments', async (t) => {
     const live = await h.key(companyId, { env: 'live' });
     await h.call('POST', '/v1/tax-profiles', { key: live, body: sellerProfile });
     const invoice = await finalizedInvoice(h, live);
-    const payment = await h.call('POST', '/v1/payments', { key: live, body: { invoiceId: invoice.id, amount: invoice.total, method: 'card' } });
+    const payment = await h.call('POST', '/v1/payments', {
+      key: live,
+      body: { invoiceId: invoice.id, amount: invoice.total, method: 'card' },
+    });
     assert.equal(payment.statusCode, 201);
     assert.equal(payment.data.livemode, true);
     assert.equal((await h.call('GET', '/v1/subscription', { key: live })).data.usage.documents, 1, 'the invoice only');
@@ -127,6 +245,9 @@ test('payments', async (t) => {
     assert.equal(denied.data.error.code, 'scope_insufficient');
     assert.equal((await h.call('GET', `/v1/invoices/${invoice.id}/payments`, { key: reader })).statusCode, 200);
     const writer = await h.key(companyId, { scopes: ['payments:write'] });
-    assert.equal((await h.call('POST', '/v1/payments', { key: writer, body: { invoiceId: invoice.id, amount: 1 } })).statusCode, 201);
+    assert.equal(
+      (await h.call('POST', '/v1/payments', { key: writer, body: { invoiceId: invoice.id, amount: 1 } })).statusCode,
+      201,
+    );
   });
 });

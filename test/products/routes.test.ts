@@ -2,7 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from '../support/harness.js';
 
-const chair = { name: 'Chaise en chêne', description: 'Chêne huilé', unitPrice: '149.00', unit: 'H87', nature: 'goods', vatCategory: 'standard', metadata: { sku: 'CH-1' } };
+const chair = {
+  name: 'Chaise en chêne',
+  description: 'Chêne huilé',
+  unitPrice: '149.00',
+  unit: 'H87',
+  nature: 'goods',
+  vatCategory: 'standard',
+  metadata: { sku: 'CH-1' },
+};
 
 test('products', async (t) => {
   const h = await startHarness();
@@ -14,20 +22,35 @@ test('products', async (t) => {
     assert.equal(created.statusCode, 201, created.body);
     const product = created.data;
     assert.match(product.id, /^prod_[0-9a-z]{26}$/);
-    assert.deepEqual({ ...product, id: undefined, created: undefined, updated: undefined }, {
-      ...chair, id: undefined, object: 'product', livemode: false, deleted: false, created: undefined, updated: undefined,
-    });
+    assert.deepEqual(
+      { ...product, id: undefined, created: undefined, updated: undefined },
+      {
+        ...chair,
+        id: undefined,
+        object: 'product',
+        livemode: false,
+        deleted: false,
+        created: undefined,
+        updated: undefined,
+      },
+    );
     h.clock.advance(1);
-    const service = (await h.call('POST', '/v1/products', { key, body: { name: 'Conseil', unitPrice: '90', nature: 'services' } })).data;
+    const service = (
+      await h.call('POST', '/v1/products', { key, body: { name: 'Conseil', unitPrice: '90', nature: 'services' } })
+    ).data;
     assert.equal(service.unit, 'C62', 'default unit');
     assert.equal(service.vatCategory, 'standard', 'default category');
     assert.equal(service.description, null);
     assert.deepEqual((await h.call('GET', `/v1/products/${product.id}`, { key })).data, product);
-    const ids = async (query: string) => (await h.call('GET', `/v1/products${query}`, { key })).data.data.map((p: { id: string }) => p.id);
+    const ids = async (query: string) =>
+      (await h.call('GET', `/v1/products${query}`, { key })).data.data.map((p: { id: string }) => p.id);
     assert.deepEqual(await ids(''), [service.id, product.id]);
     assert.deepEqual(await ids('?nature=goods'), [product.id]);
     h.clock.advance(1000);
-    const updated = await h.call('POST', `/v1/products/${product.id}`, { key, body: { unitPrice: '0159.5', description: null, vatCategory: 'reduced' } });
+    const updated = await h.call('POST', `/v1/products/${product.id}`, {
+      key,
+      body: { unitPrice: '0159.5', description: null, vatCategory: 'reduced' },
+    });
     assert.equal(updated.statusCode, 200, updated.body);
     assert.equal(updated.data.unitPrice, '159.5');
     assert.equal(updated.data.description, null);
@@ -37,7 +60,10 @@ test('products', async (t) => {
     assert.deepEqual(deleted.data, { id: product.id, object: 'product', deleted: true });
     assert.equal((await h.call('GET', `/v1/products/${product.id}`, { key })).data.deleted, true);
     assert.deepEqual(await ids(''), [service.id]);
-    for (const [method, body] of [['POST', { name: 'X' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['POST', { name: 'X' }],
+      ['DELETE', undefined],
+    ] as const) {
       const response = await h.call(method, `/v1/products/${product.id}`, { key, ...(body ? { body } : {}) });
       assert.equal(response.statusCode, 409);
       assert.equal(response.data.error.code, 'resource_deleted');
@@ -80,8 +106,14 @@ test('products', async (t) => {
     const customers = await h.key(companyId, { scopes: ['customers:write'] });
     const product = (await h.call('POST', '/v1/products', { key: writer, body: chair })).data;
     assert.equal((await h.call('GET', `/v1/products/${product.id}`, { key: reader })).statusCode, 200);
-    assert.equal((await h.call('POST', '/v1/products', { key: reader, body: chair })).data.error.code, 'scope_insufficient');
-    assert.equal((await h.call('DELETE', `/v1/products/${product.id}`, { key: reader })).data.error.code, 'scope_insufficient');
+    assert.equal(
+      (await h.call('POST', '/v1/products', { key: reader, body: chair })).data.error.code,
+      'scope_insufficient',
+    );
+    assert.equal(
+      (await h.call('DELETE', `/v1/products/${product.id}`, { key: reader })).data.error.code,
+      'scope_insufficient',
+    );
     assert.equal((await h.call('GET', '/v1/products', { key: customers })).data.error.code, 'scope_insufficient');
     const live = await h.key(companyId, { env: 'live' });
     const stranger = await h.tenant();

@@ -52,7 +52,11 @@ export interface HarnessOptions {
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('run the suite with `npm test`: it provides the database');
-  const config: Config = { ...loadConfig({ FACTEUR_PUBLIC_URL: 'https://api.facteur.test' }), databaseUrl: url, ...options.config };
+  const config: Config = {
+    ...loadConfig({ FACTEUR_PUBLIC_URL: 'https://api.facteur.test' }),
+    databaseUrl: url,
+    ...options.config,
+  };
   const connection = connect(url, options.poolSize ?? 6);
   const clock = new ManualClock(options.clockStart ?? new Date().toISOString());
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) as unknown as Deps['log'];
@@ -67,7 +71,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     clock,
     ip,
     async company(opts = {}) {
-      const company = await createCompany(deps, { name: opts.name ?? 'Test SAS', siren: sirens[randomInt(sirens.length)]!, plan: opts.plan ?? 'pro' });
+      const company = await createCompany(deps, {
+        name: opts.name ?? 'Test SAS',
+        siren: sirens[randomInt(sirens.length)]!,
+        plan: opts.plan ?? 'pro',
+      });
       return company.id;
     },
     async key(companyId, opts = {}) {
@@ -91,9 +99,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      const response = await app.inject({ method, url, headers, remoteAddress: opts.ip ?? ip, ...(payload !== undefined ? { payload } : {}) });
+      const response = await app.inject({
+        method,
+        url,
+        headers,
+        remoteAddress: opts.ip ?? ip,
+        ...(payload !== undefined ? { payload } : {}),
+      });
       const type = String(response.headers['content-type'] ?? '');
-      return Object.assign(response, { data: type.includes('json') && response.body ? JSON.parse(response.body) : response.body });
+      return Object.assign(response, {
+        data: type.includes('json') && response.body ? JSON.parse(response.body) : response.body,
+      });
     },
     async close() {
       await app.close();
@@ -104,6 +120,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /** A call context as a service sees one, for tests that call services directly. */
-export function contextFor(companyId: string, livemode: boolean, now: Date, requestId: string | null = null): import('../../src/db/transaction.js').CallContext {
+export function contextFor(
+  companyId: string,
+  livemode: boolean,
+  now: Date,
+  requestId: string | null = null,
+): import('../../src/db/transaction.js').CallContext {
   return { scope: { companyId, livemode }, requestId, idempotencyKey: null, apiVersion: '2026-09-01', now };
 }

@@ -66,7 +66,11 @@ export class FacteurProcess {
   private listeners = new Set<() => void>();
 
   constructor(args: string[], env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, [facteurBin, ...args], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [facteurBin, ...args], {
+      cwd: projectRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(this.child);
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       this.out += chunk;
@@ -123,9 +127,13 @@ export class FacteurProcess {
       const check = () => {
         const match = pattern.exec(this.out);
         if (match) return finish(() => resolve(match));
-        if (ended) return finish(() => reject(new Error(`facteur ended before printing ${pattern}\n${this.describe()}`)));
+        if (ended)
+          return finish(() => reject(new Error(`facteur ended before printing ${pattern}\n${this.describe()}`)));
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`no ${pattern} after ${timeoutMs} ms\n${this.describe()}`))), timeoutMs);
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`no ${pattern} after ${timeoutMs} ms\n${this.describe()}`))),
+        timeoutMs,
+      );
       const finish = (settle: () => void) => {
         clearTimeout(timer);
         this.listeners.delete(check);
@@ -144,7 +152,10 @@ export class FacteurProcess {
   async waitForExit(timeoutMs: number): Promise<Exit> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`facteur (pid ${this.pid}) still runs after ${timeoutMs} ms\n${this.describe()}`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`facteur (pid ${this.pid}) still runs after ${timeoutMs} ms\n${this.describe()}`)),
+        timeoutMs,
+      );
     });
     try {
       return await Promise.race([this.exited, timeout]);
@@ -195,7 +206,11 @@ export function processGone(pid: number): boolean {
   }
 }
 
-export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);

@@ -8,7 +8,9 @@ import { join } from 'node:path';
  */
 export function sharedPath(...parts: string[]): string {
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const candidates = [process.env.FACTEUR_SHARED_DIR, join(root, '..', 'shared'), '/work/shared'].filter((dir): dir is string => Boolean(dir));
+  const candidates = [process.env.FACTEUR_SHARED_DIR, join(root, '..', 'shared'), '/work/shared'].filter(
+    (dir): dir is string => Boolean(dir),
+  );
   const dir = candidates.find((candidate) => existsSync(join(candidate, 'seed')));
   if (!dir) throw new Error(`the shared folder is not found (tried ${candidates.join(', ')}); set FACTEUR_SHARED_DIR`);
   return join(dir, ...parts);

@@ -43,7 +43,13 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      received.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      });
       for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
       const reply = queue.shift() ?? receiver.fallback;
       const send = () => {
@@ -62,15 +68,26 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     port,
     received,
     script: (...replies: Reply[]) => void queue.push(...replies),
-    waitFor: (count: number, timeoutMs = 5000) => new Promise<void>((resolve, reject) => {
-      if (received.length >= count) return resolve();
-      const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${count} requests`)), timeoutMs);
-      waiters.push({ count, resolve: () => { clearTimeout(timer); resolve(); } });
-    }),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    waitFor: (count: number, timeoutMs = 5000) =>
+      new Promise<void>((resolve, reject) => {
+        if (received.length >= count) return resolve();
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${count} requests`)),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
 }
 

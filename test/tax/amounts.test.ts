@@ -22,50 +22,123 @@ test('line nets and group VAT round half-up, exactly (never floats)', () => {
 });
 
 test('every rate of the French areas is a BR-FR-16 rate', () => {
-  for (const area of Object.values(frenchAreas)) for (const rate of area.allowed) assert.ok(brFr16Rates.includes(rate), rate);
+  for (const area of Object.values(frenchAreas))
+    for (const rate of area.allowed) assert.ok(brFr16Rates.includes(rate), rate);
 });
 
 const mainland = vatTerritoryOf('FR', '75002');
 const seller: Seller = {
-  profileId: 'txp_prop', place: { territory: (mainland as unknown as { territory: never }).territory, area: 'mainland' },
-  regime: 'normal', vatNumber: 'FR44732829320', vatOnDebits: true, ossRegistered: true, ereportingPeriodicity: 'monthly',
+  profileId: 'txp_prop',
+  place: { territory: (mainland as unknown as { territory: never }).territory, area: 'mainland' },
+  regime: 'normal',
+  vatNumber: 'FR44732829320',
+  vatOnDebits: true,
+  ossRegistered: true,
+  ereportingPeriodicity: 'monthly',
 };
 
-const decimal = (digits: number, decimals: number) => fc.tuple(fc.integer({ min: 0, max: 10 ** digits - 1 }), fc.integer({ min: 0, max: 10 ** decimals - 1 }))
-  .map(([whole, fraction]) => `${whole}.${String(fraction).padStart(decimals, '0')}`);
+const decimal = (digits: number, decimals: number) =>
+  fc
+    .tuple(fc.integer({ min: 0, max: 10 ** digits - 1 }), fc.integer({ min: 0, max: 10 ** decimals - 1 }))
+    .map(([whole, fraction]) => `${whole}.${String(fraction).padStart(decimals, '0')}`);
 
 const lineArb = fc.record({
   description: fc.constant('item'),
   quantity: decimal(4, 4).filter((value) => Number(value) > 0),
   unitPrice: decimal(6, 6),
   nature: fc.constantFrom('goods' as const, 'services' as const),
-  rateCategory: fc.constantFrom('standard' as const, 'intermediate' as const, 'reduced' as const, 'super_reduced' as const),
+  rateCategory: fc.constantFrom(
+    'standard' as const,
+    'intermediate' as const,
+    'reduced' as const,
+    'super_reduced' as const,
+  ),
 });
 
 test('BR-CO-10 to BR-CO-17 hold for every decision (fast-check)', () => {
-  fc.assert(fc.property(fc.array(lineArb, { minLength: 1, maxLength: 40 }), fc.constantFrom(['FR', '75002'], ['FR', '97200'], ['DE', '10117'], ['US', '10001']), (lines, [country, postalCode]) => {
-    const operation: Operation = { taxSource: 'service', date: '2026-10-15', currency: 'EUR', lines: lines.map((line) => (postalCode === '97200' ? { ...line, rateCategory: 'standard' as const } : country === 'US' ? { ...line, nature: 'goods' as const } : line)), locationEvidence: [] };
-    const buyer = resolveBuyer({ type: 'company', vatNumber: country === 'DE' ? 'DE136695976' : null, address: { country: country!, postalCode: postalCode! }, deliveryAddress: null });
-    const result = conclude(operation, seller, buyer, prepare(operation, seller, buyer), null);
-    assert.equal(result.status, 'final');
-    if (result.status !== 'final') return;
-    const { totals, vatBreakdown } = result;
-    const nets = result.lines.map((line) => line.netAmount!);
-    // BT-131 = round2(quantity x price), half-up
-    result.lines.forEach((line) => assert.equal(line.netAmount, Number(new Big(line.quantity).times(line.unitPrice).round(2, Big.roundHalfUp).times(100).toFixed(0))));
-    assert.equal(totals.net, nets.reduce((a, b) => a + b, 0), 'BR-CO-10: BT-106 = sum BT-131 (and BR-CO-13: no allowance or charge, BT-109 = BT-106)');
-    assert.equal(totals.vat, vatBreakdown.reduce((a, group) => a + group.taxAmount, 0), 'BR-CO-14: BT-110 = sum BT-117');
-    assert.equal(totals.gross, totals.net + totals.vat, 'BR-CO-15');
-    assert.equal(totals.due, totals.gross, 'BR-CO-16: nothing prepaid, no rounding amount');
-    assert.equal(vatBreakdown.reduce((a, group) => a + group.taxableAmount, 0), totals.net, 'BR-S-08 / BR-x-08: the breakdown covers every line');
-    for (const group of vatBreakdown) {
-      const members: { netAmount: number | null }[] = result.lines.filter((line) => line.vatCode === group.vatCode && line.vatRate === group.vatRate && line.vatexCode === group.vatexCode);
-      assert.equal(group.taxableAmount, members.reduce((a: number, line) => a + line.netAmount!, 0), 'BT-116 = sum of its lines');
-      const expected = group.vatCode === 'S' ? Number(new Big(group.taxableAmount).div(100).times(group.vatRate!).div(100).round(2, Big.roundHalfUp).times(100).toFixed(0)) : 0;
-      assert.equal(group.taxAmount, expected, 'BR-CO-17: BT-117 = round2(BT-116 x rate / 100), and 0 outside S');
-    }
-    for (const amount of [totals.net, totals.vat, totals.gross, totals.due]) assert.ok(Number.isSafeInteger(amount), 'integer cents: two decimals (BR-DEC)');
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(
+      fc.array(lineArb, { minLength: 1, maxLength: 40 }),
+      fc.constantFrom(['FR', '75002'], ['FR', '97200'], ['DE', '10117'], ['US', '10001']),
+      (lines, [country, postalCode]) => {
+        const operation: Operation = {
+          taxSource: 'service',
+          date: '2026-10-15',
+          currency: 'EUR',
+          lines: lines.map((line) =>
+            postalCode === '97200'
+              ? { ...line, rateCategory: 'standard' as const }
+              : country === 'US'
+                ? { ...line, nature: 'goods' as const }
+                : line,
+          ),
+          locationEvidence: [],
+        };
+        const buyer = resolveBuyer({
+          type: 'company',
+          vatNumber: country === 'DE' ? 'DE136695976' : null,
+          address: { country: country!, postalCode: postalCode! },
+          deliveryAddress: null,
+        });
+        const result = conclude(operation, seller, buyer, prepare(operation, seller, buyer), null);
+        assert.equal(result.status, 'final');
+        if (result.status !== 'final') return;
+        const { totals, vatBreakdown } = result;
+        const nets = result.lines.map((line) => line.netAmount!);
+        // BT-131 = round2(quantity x price), half-up
+        result.lines.forEach((line) =>
+          assert.equal(
+            line.netAmount,
+            Number(new Big(line.quantity).times(line.unitPrice).round(2, Big.roundHalfUp).times(100).toFixed(0)),
+          ),
+        );
+        assert.equal(
+          totals.net,
+          nets.reduce((a, b) => a + b, 0),
+          'BR-CO-10: BT-106 = sum BT-131 (and BR-CO-13: no allowance or charge, BT-109 = BT-106)',
+        );
+        assert.equal(
+          totals.vat,
+          vatBreakdown.reduce((a, group) => a + group.taxAmount, 0),
+          'BR-CO-14: BT-110 = sum BT-117',
+        );
+        assert.equal(totals.gross, totals.net + totals.vat, 'BR-CO-15');
+        assert.equal(totals.due, totals.gross, 'BR-CO-16: nothing prepaid, no rounding amount');
+        assert.equal(
+          vatBreakdown.reduce((a, group) => a + group.taxableAmount, 0),
+          totals.net,
+          'BR-S-08 / BR-x-08: the breakdown covers every line',
+        );
+        for (const group of vatBreakdown) {
+          const members: { netAmount: number | null }[] = result.lines.filter(
+            (line) =>
+              line.vatCode === group.vatCode && line.vatRate === group.vatRate && line.vatexCode === group.vatexCode,
+          );
+          assert.equal(
+            group.taxableAmount,
+            members.reduce((a: number, line) => a + line.netAmount!, 0),
+            'BT-116 = sum of its lines',
+          );
+          const expected =
+            group.vatCode === 'S'
+              ? Number(
+                  new Big(group.taxableAmount)
+                    .div(100)
+                    .times(group.vatRate!)
+                    .div(100)
+                    .round(2, Big.roundHalfUp)
+                    .times(100)
+                    .toFixed(0),
+                )
+              : 0;
+          assert.equal(group.taxAmount, expected, 'BR-CO-17: BT-117 = round2(BT-116 x rate / 100), and 0 outside S');
+        }
+        for (const amount of [totals.net, totals.vat, totals.gross, totals.due])
+          assert.ok(Number.isSafeInteger(amount), 'integer cents: two decimals (BR-DEC)');
+      },
+    ),
+    { numRuns: 300 },
+  );
 });
 
 test('computeTotals groups by category, rate and exemption, once per group', () => {

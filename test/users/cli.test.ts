@@ -32,8 +32,20 @@ test('facteur user create', { timeout: 180_000 }, async (t) => {
 
   const client = new PageClient(h);
   await client.get(`/dashboard/password/${token}`);
-  assert.equal((await client.post(`/dashboard/password/${token}`, { password: 'set from the link', confirmation: 'set from the link' })).statusCode, 303);
-  assert.equal((await client.logIn(email, 'set from the link')).statusCode, 303, 'the address is matched whatever its case');
+  assert.equal(
+    (
+      await client.post(`/dashboard/password/${token}`, {
+        password: 'set from the link',
+        confirmation: 'set from the link',
+      })
+    ).statusCode,
+    303,
+  );
+  assert.equal(
+    (await client.logIn(email, 'set from the link')).statusCode,
+    303,
+    'the address is matched whatever its case',
+  );
 
   const again = await runFacteur(['user', 'create', '--company', companyId, '--email', email], env);
   assert.notEqual(again.code, 0);

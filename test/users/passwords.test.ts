@@ -26,7 +26,10 @@ test('a new password: confirmed, 12 to 200 characters, not the e-mail address', 
     ['ANA@example.com', 'ANA@example.com', /e-mail/],
   ];
   for (const [password, confirmation, message] of refused) {
-    assert.throws(() => checkNewPassword(password, confirmation, email), (error: Error & { code?: string }) => error.code === 'validation_error' && message.test(error.message));
+    assert.throws(
+      () => checkNewPassword(password, confirmation, email),
+      (error: Error & { code?: string }) => error.code === 'validation_error' && message.test(error.message),
+    );
   }
   assert.doesNotThrow(() => checkNewPassword('a long enough one', 'a long enough one', email));
   assert.doesNotThrow(() => checkNewPassword('éléphant rosé', 'éléphant rosé', email), '12 characters, not 15 bytes');

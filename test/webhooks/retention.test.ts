@@ -26,7 +26,9 @@ test('events are kept 90 days, or 90 days after their last successful delivery',
 
   const record = async (companyId: string, at: Date) => {
     const ctx = contextFor(companyId, false, at);
-    return inTransaction(h.deps.db, ctx, (tx) => recordEvent(tx, ctx, 'customer.created', { id: 'cus_x', object: 'customer', livemode: false }, at));
+    return inTransaction(h.deps.db, ctx, (tx) =>
+      recordEvent(tx, ctx, 'customer.created', { id: 'cus_x', object: 'customer', livemode: false }, at),
+    );
   };
   const now = h.clock.now().getTime();
   const old = await record(quiet.companyId, new Date(now - 91 * day));
@@ -41,6 +43,8 @@ test('events are kept 90 days, or 90 days after their last successful delivery',
   assert.equal((await h.call('GET', `/v1/events/${old.id}`, { key: quiet.key })).statusCode, 404);
   assert.equal((await h.call('GET', `/v1/events/${recent.id}`, { key: quiet.key })).statusCode, 200);
   assert.equal((await h.call('GET', `/v1/events/${lateDelivery.id}`, { key: delivered.key })).statusCode, 200);
-  const { rows } = await h.deps.pool.query('select count(*)::int as n from webhook_deliveries where event_id = $1', [old.id]);
+  const { rows } = await h.deps.pool.query('select count(*)::int as n from webhook_deliveries where event_id = $1', [
+    old.id,
+  ]);
   assert.equal(rows[0].n, 0);
 });

@@ -7,11 +7,40 @@ import { stubResolver } from '../support/webhook-receiver.js';
 
 test('only global unicast addresses are public', () => {
   const refused = [
-    '127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.5.4', '192.168.1.1', '100.64.0.1', '169.254.169.254', '0.0.0.0',
-    '224.0.0.1', '255.255.255.255', '192.0.2.1', '198.18.0.1', '::1', '::', 'fe80::1', 'fd00:ec2::254', 'fc00::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:10.0.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b::7f00:1', '2002:7f00:1::', '2002:a00:1::1', 'not-an-ip',
+    '127.0.0.1',
+    '127.1.2.3',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '100.64.0.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '192.0.2.1',
+    '198.18.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00:ec2::254',
+    'fc00::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::',
+    '2002:a00:1::1',
+    'not-an-ip',
   ];
-  const allowed = ['8.8.8.8', '93.184.216.34', '2001:4860:4860::8888', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'];
+  const allowed = [
+    '8.8.8.8',
+    '93.184.216.34',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ];
   for (const address of refused) assert.equal(isPublicAddress(address), false, address);
   for (const address of allowed) assert.equal(isPublicAddress(address), true, address);
 });
@@ -27,7 +56,10 @@ const resolve = stubResolver({
 });
 
 async function refusal(url: string, allowPrivate = false): Promise<ApiError> {
-  const error = await checkEndpointUrl(url, { resolve, allowPrivate }).then(() => null, (e: unknown) => e);
+  const error = await checkEndpointUrl(url, { resolve, allowPrivate }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof ApiError, `${url} should be refused`);
   assert.equal(error.code, 'invalid_field_value');
   assert.equal(error.param, 'url');
@@ -36,22 +68,53 @@ async function refusal(url: string, allowPrivate = false): Promise<ApiError> {
 
 test('endpoint URLs: HTTPS, no credentials, public addresses only', async () => {
   for (const url of [
-    'http://hooks.example.com/x', 'ftp://hooks.example.com/', 'https://user:pass@hooks.example.com/', 'https://user@hooks.example.com/',
-    'https://127.0.0.1/', 'https://localhost/', 'https://[::1]/', 'https://[::ffff:127.0.0.1]/', 'https://2130706433/', 'https://0x7f.1/',
-    'https://017700000001/', 'https://169.254.169.254/latest/meta-data', 'https://[fd00:ec2::254]/', 'https://10.0.0.1/', 'https://100.64.0.1/',
-    'https://[64:ff9b::a9fe:a9fe]/', 'https://internal.example.com/', 'https://mixed.example.com/', 'https://metadata.example.com/',
-    'https://mapped.example.com/', 'https://nowhere.example.com/', 'not a url', `https://hooks.example.com/${'a'.repeat(2100)}`,
-  ]) await refusal(url);
+    'http://hooks.example.com/x',
+    'ftp://hooks.example.com/',
+    'https://user:pass@hooks.example.com/',
+    'https://user@hooks.example.com/',
+    'https://127.0.0.1/',
+    'https://localhost/',
+    'https://[::1]/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://2130706433/',
+    'https://0x7f.1/',
+    'https://017700000001/',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[fd00:ec2::254]/',
+    'https://10.0.0.1/',
+    'https://100.64.0.1/',
+    'https://[64:ff9b::a9fe:a9fe]/',
+    'https://internal.example.com/',
+    'https://mixed.example.com/',
+    'https://metadata.example.com/',
+    'https://mapped.example.com/',
+    'https://nowhere.example.com/',
+    'not a url',
+    `https://hooks.example.com/${'a'.repeat(2100)}`,
+  ])
+    await refusal(url);
 });
 
 test('public hosts and addresses are accepted, normalized', async () => {
-  assert.equal(await checkEndpointUrl('https://hooks.example.com/in', { resolve, allowPrivate: false }), 'https://hooks.example.com/in');
-  assert.equal(await checkEndpointUrl('https://dual.example.com:8443/in?x=1', { resolve, allowPrivate: false }), 'https://dual.example.com:8443/in?x=1');
-  assert.equal(await checkEndpointUrl('https://93.184.216.34/', { resolve, allowPrivate: false }), 'https://93.184.216.34/');
+  assert.equal(
+    await checkEndpointUrl('https://hooks.example.com/in', { resolve, allowPrivate: false }),
+    'https://hooks.example.com/in',
+  );
+  assert.equal(
+    await checkEndpointUrl('https://dual.example.com:8443/in?x=1', { resolve, allowPrivate: false }),
+    'https://dual.example.com:8443/in?x=1',
+  );
+  assert.equal(
+    await checkEndpointUrl('https://93.184.216.34/', { resolve, allowPrivate: false }),
+    'https://93.184.216.34/',
+  );
 });
 
 test('FACTEUR_ALLOW_PRIVATE_WEBHOOKS lets tests use a local receiver, still HTTPS only', async () => {
-  assert.equal(await checkEndpointUrl('https://localhost:9443/hooks', { resolve, allowPrivate: true }), 'https://localhost:9443/hooks');
+  assert.equal(
+    await checkEndpointUrl('https://localhost:9443/hooks', { resolve, allowPrivate: true }),
+    'https://localhost:9443/hooks',
+  );
   await refusal('http://localhost:9443/hooks', true);
   await refusal('https://nowhere.example.com/', true);
 });

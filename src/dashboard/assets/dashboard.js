@@ -7,10 +7,14 @@ document.addEventListener('click', (event) => {
   const value = 'value' in field ? field.value : field.textContent;
   const done = () => {
     button.textContent = 'Copied';
-    setTimeout(() => { button.textContent = 'Copy'; }, 2000);
+    setTimeout(() => {
+      button.textContent = 'Copy';
+    }, 2000);
   };
   if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(value).then(done, () => { field.select?.(); });
+    navigator.clipboard.writeText(value).then(done, () => {
+      field.select?.();
+    });
   } else {
     field.select?.();
   }

@@ -44,7 +44,9 @@ export async function accountPages(app: FastifyInstance, { deps, env }: { deps: 
 <p class="muted">Only live documents count; test documents never do.</p></section>
 <section class="card"><h2>You</h2>
 <p>Signed in as <strong>${user.email}</strong>. <a href="${page.base}/password">Change your password</a></p></section>`;
-    return reply.type('text/html; charset=utf-8').send(layout(page, { title: 'Account', section: 'account', notice: noticeOf(request.query) }, content));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(layout(page, { title: 'Account', section: 'account', notice: noticeOf(request.query) }, content));
   });
 
   function passwordPage(request: FastifyRequest, reply: FastifyReply, status: number, error: string | null) {
@@ -58,7 +60,10 @@ export async function accountPages(app: FastifyInstance, { deps, env }: { deps: 
   <input id="confirmation" name="confirmation" type="password" autocomplete="new-password" minlength="${minPasswordLength}" required>
   <button type="submit">Change the password</button>
 </form>`;
-    return reply.code(status).type('text/html; charset=utf-8').send(layout(page, { title: 'Change your password', section: 'account', error }, content));
+    return reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(layout(page, { title: 'Change your password', section: 'account', error }, content));
   }
 
   app.get('/password', async (request, reply) => passwordPage(request, reply, 200, null));
@@ -73,7 +78,8 @@ export async function accountPages(app: FastifyInstance, { deps, env }: { deps: 
         confirmation: form.get('confirmation') ?? '',
       });
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'validation_error') return passwordPage(request, reply, 422, error.message);
+      if (error instanceof ApiError && error.code === 'validation_error')
+        return passwordPage(request, reply, 422, error.message);
       throw error;
     }
     return reply.redirect(`${page.base}/account?notice=password_changed`, 303);

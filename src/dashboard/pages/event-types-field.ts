@@ -14,8 +14,10 @@ function groups(): Map<string, string[]> {
 /** Checkboxes for an endpoint's subscriptions: "all events" (`*`) or a chosen list. */
 export function eventTypesField(selected: readonly string[]): Html {
   const all = selected.includes('*');
-  const fieldsets = [...groups()].map(([object, types]) => html`<fieldset class="types"><legend>${object.replace('_', ' ')}</legend>
-${types.map((type) => html`<label><input type="checkbox" name="events" value="${type}"${!all && selected.includes(type) ? html` checked` : null}> ${type}</label>`)}</fieldset>`);
+  const fieldsets = [...groups()].map(
+    ([object, types]) => html`<fieldset class="types"><legend>${object.replace('_', ' ')}</legend>
+${types.map((type) => html`<label><input type="checkbox" name="events" value="${type}"${!all && selected.includes(type) ? html` checked` : null}> ${type}</label>`)}</fieldset>`,
+  );
   return html`<fieldset><legend>Events</legend>
   <label class="strong"><input type="checkbox" name="events" value="*"${all ? html` checked` : null}> All events, present and future</label>
   <details${all ? null : html` open`}><summary>Or choose event types</summary><div class="types-grid">${fieldsets}</div></details>

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { eventTypes, isEventType } from '../../events/event-types.js';
-import { getEventWithDeliveries, listEventsByDelivery, retryEvent, withDeliveries, type EventWithDeliveries } from '../../webhooks/service.js';
+import {
+  getEventWithDeliveries,
+  listEventsByDelivery,
+  retryEvent,
+  withDeliveries,
+  type EventWithDeliveries,
+} from '../../webhooks/service.js';
 import { callContextOf, pageOf, type Env, type Page } from '../context.js';
 import { formOf } from '../form.js';
 import { html, type Html } from '../../http/html.js';
@@ -49,24 +55,39 @@ export async function eventPages(app: FastifyInstance, { deps, env }: { deps: De
     const query = request.query as ListQuery;
     const type = query.type && isEventType(query.type) ? query.type : undefined;
     const delivery = query.delivery === 'delivered' || query.delivery === 'undelivered' ? query.delivery : undefined;
-    const list = await listEventsByDelivery(deps, page.scope, { limit: pageSize, startingAfter: query.starting_after || undefined }, {
-      type,
-      delivered: delivery === undefined ? undefined : deliveryStates[delivery],
-    });
+    const list = await listEventsByDelivery(
+      deps,
+      page.scope,
+      { limit: pageSize, startingAfter: query.starting_after || undefined },
+      {
+        type,
+        delivered: delivery === undefined ? undefined : deliveryStates[delivery],
+      },
+    );
     const detailed = await Promise.all(list.data.map((event) => withDeliveries(deps, page.scope, event)));
     const keep = new URLSearchParams({ ...(type ? { type } : {}), ...(delivery ? { delivery } : {}) });
-    const rows = detailed.map((event) => html`<tr data-event="${event.id}">
+    const rows = detailed.map(
+      (event) => html`<tr data-event="${event.id}">
   <td>${formatTime(event.created)}</td><td><code>${event.type}</code></td>
-  <td><a href="${page.base}/events/${event.id}">${event.id}</a></td><td>${stateTag(stateOf(event))}</td></tr>`);
-    const more = list.has_more && list.next_cursor
-      ? html`<a href="${page.base}/events?${new URLSearchParams([...keep, ['starting_after', list.next_cursor]]).toString()}" rel="next">Older events →</a>`
+  <td><a href="${page.base}/events/${event.id}">${event.id}</a></td><td>${stateTag(stateOf(event))}</td></tr>`,
+    );
+    const more =
+      list.has_more && list.next_cursor
+        ? html`<a href="${page.base}/events?${new URLSearchParams([...keep, ['starting_after', list.next_cursor]]).toString()}" rel="next">Older events →</a>`
+        : null;
+    const first = query.starting_after
+      ? html`<a href="${page.base}/events?${keep.toString()}">← Newest events</a>`
       : null;
-    const first = query.starting_after ? html`<a href="${page.base}/events?${keep.toString()}">← Newest events</a>` : null;
     const content = html`${filters(page, type, delivery)}
-${detailed.length === 0 ? html`<p class="muted">No event${type || delivery ? ' matches these filters' : ' yet'}.</p>`
-    : html`<div class="table-wrap"><table><thead><tr><th>Created</th><th>Type</th><th>Event</th><th>Delivery</th></tr></thead><tbody>${rows}</tbody></table></div>`}
+${
+  detailed.length === 0
+    ? html`<p class="muted">No event${type || delivery ? ' matches these filters' : ' yet'}.</p>`
+    : html`<div class="table-wrap"><table><thead><tr><th>Created</th><th>Type</th><th>Event</th><th>Delivery</th></tr></thead><tbody>${rows}</tbody></table></div>`
+}
 <p class="pager">${first} ${more}</p>`;
-    return reply.type('text/html; charset=utf-8').send(layout(page, { title: 'Events', section: 'events', notice: noticeOf(request.query) }, content));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(layout(page, { title: 'Events', section: 'events', notice: noticeOf(request.query) }, content));
   });
 
   app.get('/events/:id', async (request, reply) => {
@@ -74,14 +95,20 @@ ${detailed.length === 0 ? html`<p class="muted">No event${type || delivery ? ' m
     const event = await getEventWithDeliveries(deps, page.scope, (request.params as { id: string }).id);
     const { deliveries, attemptCount, generation, nextRetry, delivered, endpoints, ...envelope } = event;
     const replayAction = `${page.base}/events/${event.id}/replay`;
-    const endpointRows = endpoints.map((endpoint) => html`<tr data-endpoint="${endpoint.endpointId}">
+    const endpointRows = endpoints.map(
+      (endpoint) => html`<tr data-endpoint="${endpoint.endpointId}">
   <td><a href="${page.base}/webhooks/${endpoint.endpointId}">${endpoint.endpointId}</a></td><td>${endpoint.generation}</td>
   <td>${stateTag(endpoint.state === 'delivered' ? 'delivered' : endpoint.state === 'failed' ? 'failed' : 'pending')}</td>
   <td>${endpoint.attemptCount}</td><td>${formatTime(endpoint.nextRetry)}</td>
-  <td><form method="post" action="${replayAction}" class="inline">${csrfField(page)}<input type="hidden" name="endpoint" value="${endpoint.endpointId}"><button type="submit">Replay to this endpoint</button></form></td></tr>`);
-    const attemptRows = deliveries.map((attempt) => html`<tr class="${attempt.status !== null && attempt.status >= 200 && attempt.status < 300 ? 'ok' : 'failed'}">
+  <td><form method="post" action="${replayAction}" class="inline">${csrfField(page)}<input type="hidden" name="endpoint" value="${endpoint.endpointId}"><button type="submit">Replay to this endpoint</button></form></td></tr>`,
+    );
+    const attemptRows = deliveries.map(
+      (
+        attempt,
+      ) => html`<tr class="${attempt.status !== null && attempt.status >= 200 && attempt.status < 300 ? 'ok' : 'failed'}">
   <td>${formatTime(attempt.created)}</td><td><code>${attempt.endpointId}</code></td><td>${attempt.generation}</td><td>${attempt.attempt}</td>
-  <td>${attempt.status ?? html`<span class="muted">none</span>`}</td><td>${attempt.durationMs} ms</td><td>${attempt.error ?? ''}</td></tr>`);
+  <td>${attempt.status ?? html`<span class="muted">none</span>`}</td><td>${attempt.durationMs} ms</td><td>${attempt.error ?? ''}</td></tr>`,
+    );
     const content = html`<dl class="facts">
   <dt>Event</dt><dd><code>${event.id}</code></dd>
   <dt>Type</dt><dd><code>${event.type}</code></dd>
@@ -92,14 +119,24 @@ ${detailed.length === 0 ? html`<p class="muted">No event${type || delivery ? ' m
 <div class="actions"><form method="post" action="${replayAction}" class="inline">${csrfField(page)}<button type="submit">Replay to every failed endpoint</button></form>
 <a href="${page.base}/events/${event.id}">Reload</a></div>
 <h2>Endpoints</h2>
-${endpoints.length === 0 ? html`<p class="muted">No endpoint was subscribed to this event.</p>`
-    : html`<div class="table-wrap"><table id="endpoints"><thead><tr><th>Endpoint</th><th>Generation</th><th>State</th><th>Attempts</th><th>Next retry</th><th></th></tr></thead><tbody>${endpointRows}</tbody></table></div>`}
+${
+  endpoints.length === 0
+    ? html`<p class="muted">No endpoint was subscribed to this event.</p>`
+    : html`<div class="table-wrap"><table id="endpoints"><thead><tr><th>Endpoint</th><th>Generation</th><th>State</th><th>Attempts</th><th>Next retry</th><th></th></tr></thead><tbody>${endpointRows}</tbody></table></div>`
+}
 <h2>Attempts</h2>
-${deliveries.length === 0 ? html`<p class="muted">No attempt yet.</p>`
-    : html`<div class="table-wrap"><table id="attempts"><thead><tr><th>Time</th><th>Endpoint</th><th>Generation</th><th>Attempt</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead><tbody>${attemptRows}</tbody></table></div>`}
+${
+  deliveries.length === 0
+    ? html`<p class="muted">No attempt yet.</p>`
+    : html`<div class="table-wrap"><table id="attempts"><thead><tr><th>Time</th><th>Endpoint</th><th>Generation</th><th>Attempt</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead><tbody>${attemptRows}</tbody></table></div>`
+}
 <h2>Payload</h2>
 <pre class="payload" id="payload">${JSON.stringify(envelope, null, 2)}</pre>`;
-    return reply.type('text/html; charset=utf-8').send(layout(page, { title: `Event ${event.type}`, section: 'events', notice: noticeOf(request.query) }, content));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        layout(page, { title: `Event ${event.type}`, section: 'events', notice: noticeOf(request.query) }, content),
+      );
   });
 
   app.post('/events/:id/replay', async (request, reply) => {
@@ -108,7 +145,9 @@ ${deliveries.length === 0 ? html`<p class="muted">No attempt yet.</p>`
     const endpointId = formOf(request).text('endpoint');
     const before = await getEventWithDeliveries(deps, page.scope, id);
     const after = await retryEvent(deps, callContextOf(deps, request, page), id, endpointId);
-    const replayed = after.endpoints.some((e) => e.generation > (before.endpoints.find((b) => b.endpointId === e.endpointId)?.generation ?? 0));
+    const replayed = after.endpoints.some(
+      (e) => e.generation > (before.endpoints.find((b) => b.endpointId === e.endpointId)?.generation ?? 0),
+    );
     return reply.redirect(`${page.base}/events/${id}?notice=${replayed ? 'replayed' : 'nothing_to_replay'}`, 303);
   });
 }

@@ -40,9 +40,11 @@ function keyTable(page: Page, keys: ApiKeyResource[], now: Date): Html {
 }
 
 function createForm(page: Page): Html {
-  const grid = scopeResources.map((resource) => html`<tr><th scope="row">${resource.replace('_', ' ')}</th>
+  const grid = scopeResources.map(
+    (resource) => html`<tr><th scope="row">${resource.replace('_', ' ')}</th>
   <td><label><input type="checkbox" name="scopes" value="${resource}:read"> read</label></td>
-  <td><label><input type="checkbox" name="scopes" value="${resource}:write"> write</label></td></tr>`);
+  <td><label><input type="checkbox" name="scopes" value="${resource}:write"> write</label></td></tr>`,
+  );
   return html`<section class="card">
 <h2>Create a ${page.env} key</h2>
 <form method="post" action="${page.base}/keys" class="stack">
@@ -66,14 +68,26 @@ function revealed(secret: string, key: ApiKeyResource): Html {
 }
 
 export async function keyPages(app: FastifyInstance, { deps, env }: { deps: Deps; env: Env }): Promise<void> {
-  async function render(request: FastifyRequest, reply: FastifyReply, extra: { status?: number; error?: string | null; created?: { secret: string; key: ApiKeyResource } } = {}) {
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { status?: number; error?: string | null; created?: { secret: string; key: ApiKeyResource } } = {},
+  ) {
     const page = pageOf(request, env);
     const keys = await keysOf(deps, page);
     const content = html`${extra.created ? revealed(extra.created.secret, extra.created.key) : null}
 ${keyTable(page, keys, deps.clock.now())}
 ${createForm(page)}`;
-    return reply.code(extra.status ?? 200).type('text/html; charset=utf-8')
-      .send(layout(page, { title: 'API keys', section: 'keys', notice: noticeOf(request.query), error: extra.error ?? null }, content));
+    return reply
+      .code(extra.status ?? 200)
+      .type('text/html; charset=utf-8')
+      .send(
+        layout(
+          page,
+          { title: 'API keys', section: 'keys', notice: noticeOf(request.query), error: extra.error ?? null },
+          content,
+        ),
+      );
   }
 
   app.get('/keys', async (request, reply) => render(request, reply));
@@ -84,10 +98,16 @@ ${createForm(page)}`;
     try {
       const scopes = form.all('scopes');
       const expires = form.text('expires');
-      const created = await createApiKey(deps, { companyId: page.scope.companyId, env, ...(scopes.length > 0 ? { scopes } : {}), ...(expires ? { expiresAt: expires } : {}) });
+      const created = await createApiKey(deps, {
+        companyId: page.scope.companyId,
+        env,
+        ...(scopes.length > 0 ? { scopes } : {}),
+        ...(expires ? { expiresAt: expires } : {}),
+      });
       return await render(request, reply, { status: 201, created });
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500 && error.code !== 'not_found') return render(request, reply, { status: error.status, error: describeError(error) });
+      if (error instanceof ApiError && error.status < 500 && error.code !== 'not_found')
+        return render(request, reply, { status: error.status, error: describeError(error) });
       throw error;
     }
   });
@@ -96,7 +116,8 @@ ${createForm(page)}`;
     const page = pageOf(request, env);
     const { id } = request.params as { id: string };
     // The key must be one of this company's, in this environment: never revoke by id alone.
-    if (!(await keysOf(deps, page)).some((key) => key.id === id)) throw refuse('not_found', `No ${env} API key ${id} in this account.`);
+    if (!(await keysOf(deps, page)).some((key) => key.id === id))
+      throw refuse('not_found', `No ${env} API key ${id} in this account.`);
     await revokeApiKey(deps, id, { companyId: page.scope.companyId });
     return reply.redirect(`${page.base}/keys?notice=key_revoked`, 303);
   });

@@ -26,7 +26,8 @@ function formToken(request: FastifyRequest, reply: FastifyReply): string {
 /** Only a path of the dashboard itself: never an open redirect. */
 function safeNext(value: unknown): string {
   const fallback = `${dashboardPrefix}/test/keys`;
-  if (typeof value !== 'string' || !/^\/dashboard(\/[A-Za-z0-9_.-]+)*\/?(\?[A-Za-z0-9_.=&%-]*)?$/.test(value)) return fallback;
+  if (typeof value !== 'string' || !/^\/dashboard(\/[A-Za-z0-9_.-]+)*\/?(\?[A-Za-z0-9_.=&%-]*)?$/.test(value))
+    return fallback;
   const segments = value.split('?')[0]!.split('/');
   return segments.some((segment) => segment === '.' || segment === '..') ? fallback : value;
 }
@@ -48,8 +49,12 @@ function loginPage(view: LoginView): string {
   <input id="challenge_answer" name="challenge_answer" inputmode="numeric" autocomplete="off" required>
   <input type="hidden" name="challenge_id" value="${view.challenge.id}"></fieldset>`
     : null;
-  const error = view.error ? html`<p class="error" role="alert" data-code="${view.error.code}">${view.error.message}</p>` : null;
-  return bareLayout({ title: 'Log in', notice: view.notice ?? null }, html`${error}
+  const error = view.error
+    ? html`<p class="error" role="alert" data-code="${view.error.code}">${view.error.message}</p>`
+    : null;
+  return bareLayout(
+    { title: 'Log in', notice: view.notice ?? null },
+    html`${error}
 <form method="post" action="${dashboardPrefix}/login" class="stack">
   <input type="hidden" name="_csrf" value="${view.csrf}">
   <input type="hidden" name="next" value="${view.next}">
@@ -60,7 +65,8 @@ function loginPage(view: LoginView): string {
   ${challenge}
   <button type="submit">Log in</button>
 </form>
-<p class="muted">No password yet? Use the link you were given (<code>facteur user create</code> prints one).</p>`);
+<p class="muted">No password yet? Use the link you were given (<code>facteur user create</code> prints one).</p>`,
+  );
 }
 
 const invalidCredentials = { message: 'The e-mail address or the password is not right.', code: 'invalid_credentials' };
@@ -69,7 +75,14 @@ export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }
   app.get('/login', { config: signedOut }, async (request, reply) => {
     const query = request.query as { next?: string };
     const challenge = await challengeFor(deps, request.ip);
-    return reply.type('text/html; charset=utf-8').send(loginPage({ csrf: formToken(request, reply), next: safeNext(query.next), challenge, notice: noticeOf(request.query) }));
+    return reply.type('text/html; charset=utf-8').send(
+      loginPage({
+        csrf: formToken(request, reply),
+        next: safeNext(query.next),
+        challenge,
+        notice: noticeOf(request.query),
+      }),
+    );
   });
 
   app.post('/login', { config: signedOut }, async (request, reply) => {
@@ -83,9 +96,22 @@ export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }
       challengeAnswer: form.get('challenge_answer'),
     });
     if (!result.ok) {
-      const error = result.reason === 'captcha_required' ? { message: new ApiError('captcha_required').message, code: 'captcha_required' } : invalidCredentials;
-      return reply.code(401).type('text/html; charset=utf-8')
-        .send(loginPage({ csrf: formToken(request, reply), next, email: form.get('email'), challenge: result.challenge, error }));
+      const error =
+        result.reason === 'captcha_required'
+          ? { message: new ApiError('captcha_required').message, code: 'captcha_required' }
+          : invalidCredentials;
+      return reply
+        .code(401)
+        .type('text/html; charset=utf-8')
+        .send(
+          loginPage({
+            csrf: formToken(request, reply),
+            next,
+            email: form.get('email'),
+            challenge: result.challenge,
+            error,
+          }),
+        );
     }
     setCookie(reply, sessionCookie, result.token, sessionMaxMs / 1000);
     return reply.redirect(next, 303);
@@ -97,7 +123,10 @@ export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }
     return reply.redirect(`${dashboardPrefix}/login?notice=signed_out`, 303);
   });
 
-  const passwordForm = (token: string, csrf: string, email: string, error: string | null) => bareLayout({ title: 'Set your password', error }, html`
+  const passwordForm = (token: string, csrf: string, email: string, error: string | null) =>
+    bareLayout(
+      { title: 'Set your password', error },
+      html`
 <form method="post" action="${dashboardPrefix}/password/${token}" class="stack">
   <input type="hidden" name="_csrf" value="${csrf}">
   <p>For <strong>${email}</strong>. At least ${minPasswordLength} characters.</p>
@@ -106,7 +135,8 @@ export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }
   <label for="confirmation">The same again</label>
   <input id="confirmation" name="confirmation" type="password" autocomplete="new-password" minlength="${minPasswordLength}" required>
   <button type="submit">Set the password</button>
-</form>`);
+</form>`,
+    );
 
   app.get('/password/:token', { config: signedOut }, async (request, reply) => {
     const { token } = request.params as { token: string };
@@ -122,7 +152,10 @@ export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'validation_error') throw error;
       const { email } = await describePasswordLink(deps, token);
-      return reply.code(error.status).type('text/html; charset=utf-8').send(passwordForm(token, formToken(request, reply), email, error.message));
+      return reply
+        .code(error.status)
+        .type('text/html; charset=utf-8')
+        .send(passwordForm(token, formToken(request, reply), email, error.message));
     }
     return reply.redirect(`${dashboardPrefix}/login?notice=password_set`, 303);
   });

@@ -2,7 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../kernel/errors.js';
 import {
-  createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, pingEndpoint, revealEndpointSecret, rotateSecret, updateEndpointSettings, type WebhookEndpoint,
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listEndpoints,
+  pingEndpoint,
+  revealEndpointSecret,
+  rotateSecret,
+  updateEndpointSettings,
+  type WebhookEndpoint,
 } from '../../webhooks/service.js';
 import { plans } from '../../companies/plans.js';
 import { confirmPassword } from '../../users/sessions.js';
@@ -23,7 +31,9 @@ function shownOnForm(error: unknown): error is ApiError {
 }
 
 function eventsSummary(events: string[]): Html {
-  return events.includes('*') ? html`<span class="tag tag-strong">all events</span>` : html`${events.map((type) => html`<span class="tag">${type}</span> `)}`;
+  return events.includes('*')
+    ? html`<span class="tag tag-strong">all events</span>`
+    : html`${events.map((type) => html`<span class="tag">${type}</span> `)}`;
 }
 
 function statusTag(endpoint: WebhookEndpoint): Html {
@@ -36,7 +46,10 @@ function secretBox(id: string, secret: string, title: string): Html {
 <div class="copy-row"><input id="${id}" class="secret" readonly value="${secret}" aria-label="Signing secret"><button type="button" data-copy="${id}">Copy</button></div></section>`;
 }
 
-function newEndpointForm(page: Page, values: { url?: string | undefined; description?: string | undefined; events?: string[] }): Html {
+function newEndpointForm(
+  page: Page,
+  values: { url?: string | undefined; description?: string | undefined; events?: string[] },
+): Html {
   return html`<section class="card"><h2>Add an endpoint</h2>
 <form method="post" action="${page.base}/webhooks" class="stack">
   ${csrfField(page)}
@@ -50,20 +63,41 @@ function newEndpointForm(page: Page, values: { url?: string | undefined; descrip
 }
 
 export async function webhookPages(app: FastifyInstance, { deps, env }: { deps: Deps; env: Env }): Promise<void> {
-  async function renderList(request: FastifyRequest, reply: FastifyReply, extra: { status?: number; error?: string; values?: Parameters<typeof newEndpointForm>[1] } = {}) {
+  async function renderList(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { status?: number; error?: string; values?: Parameters<typeof newEndpointForm>[1] } = {},
+  ) {
     const page = pageOf(request, env);
     const query = request.query as { starting_after?: string };
     const list = await listEndpoints(deps, page.scope, { limit: 50, startingAfter: query.starting_after || undefined });
     const limit = plans[page.session.company.plan].webhookEndpoints;
-    const rows = list.data.map((endpoint) => html`<tr data-endpoint="${endpoint.id}">
+    const rows = list.data.map(
+      (endpoint) => html`<tr data-endpoint="${endpoint.id}">
   <td><a href="${page.base}/webhooks/${endpoint.id}">${endpoint.url}</a>${endpoint.description ? html`<br><small class="muted">${endpoint.description}</small>` : null}</td>
-  <td>${eventsSummary(endpoint.events)}</td><td>${statusTag(endpoint)}</td><td>${formatTime(endpoint.created)}</td></tr>`);
-    const table = list.data.length === 0
-      ? html`<p class="muted">No ${env} endpoint yet.</p>`
-      : html`<div class="table-wrap"><table><thead><tr><th>URL</th><th>Events</th><th>Status</th><th>Created</th></tr></thead><tbody>${rows}</tbody></table></div>
+  <td>${eventsSummary(endpoint.events)}</td><td>${statusTag(endpoint)}</td><td>${formatTime(endpoint.created)}</td></tr>`,
+    );
+    const table =
+      list.data.length === 0
+        ? html`<p class="muted">No ${env} endpoint yet.</p>`
+        : html`<div class="table-wrap"><table><thead><tr><th>URL</th><th>Events</th><th>Status</th><th>Created</th></tr></thead><tbody>${rows}</tbody></table></div>
 ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?starting_after=${list.next_cursor}">Next page</a></p>` : null}`;
     const content = html`<p class="muted">The ${page.session.company.plan} plan allows ${limit} endpoint(s) per environment.</p>${table}${newEndpointForm(page, extra.values ?? {})}`;
-    return reply.code(extra.status ?? 200).type(text).send(layout(page, { title: 'Webhook endpoints', section: 'webhooks', notice: noticeOf(request.query), error: extra.error ?? null }, content));
+    return reply
+      .code(extra.status ?? 200)
+      .type(text)
+      .send(
+        layout(
+          page,
+          {
+            title: 'Webhook endpoints',
+            section: 'webhooks',
+            notice: noticeOf(request.query),
+            error: extra.error ?? null,
+          },
+          content,
+        ),
+      );
   }
 
   interface DetailExtra {
@@ -113,8 +147,21 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
   <label><input type="checkbox" name="confirm" value="yes" required> Delete this endpoint: nothing more is delivered to it. Its delivery history stays.</label>
   <button type="submit" class="danger">Delete the endpoint</button>
 </form></section>`;
-    return reply.code(extra.status ?? 200).type(text)
-      .send(layout(page, { title: 'Webhook endpoint', section: 'webhooks', notice: extra.notice ?? noticeOf(request.query), error: extra.error ?? null }, content));
+    return reply
+      .code(extra.status ?? 200)
+      .type(text)
+      .send(
+        layout(
+          page,
+          {
+            title: 'Webhook endpoint',
+            section: 'webhooks',
+            notice: extra.notice ?? noticeOf(request.query),
+            error: extra.error ?? null,
+          },
+          content,
+        ),
+      );
   }
 
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
@@ -124,16 +171,24 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
   app.post('/webhooks', async (request, reply) => {
     const page = pageOf(request, env);
     const form = formOf(request);
-    const values = { url: form.text('url'), description: form.text('description'), events: eventsFromForm(form.all('events')) };
+    const values = {
+      url: form.text('url'),
+      description: form.text('description'),
+      events: eventsFromForm(form.all('events')),
+    };
     try {
       const endpoint = await createEndpoint(deps, callContextOf(deps, request, page), page.session.company.plan, {
         url: values.url ?? '',
         events: values.events,
         ...(values.description ? { description: values.description } : {}),
       });
-      return await renderDetail(request, reply, endpoint.id, { status: 201, secret: { value: endpoint.secret, title: 'The endpoint is added. Its signing secret:' } });
+      return await renderDetail(request, reply, endpoint.id, {
+        status: 201,
+        secret: { value: endpoint.secret, title: 'The endpoint is added. Its signing secret:' },
+      });
     } catch (error) {
-      if (shownOnForm(error)) return renderList(request, reply, { status: error.status, error: describeError(error), values });
+      if (shownOnForm(error))
+        return renderList(request, reply, { status: error.status, error: describeError(error), values });
       throw error;
     }
   });
@@ -150,7 +205,8 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
         events: eventsFromForm(form.all('events')),
       });
     } catch (error) {
-      if (shownOnForm(error)) return renderDetail(request, reply, idOf(request), { status: error.status, error: describeError(error) });
+      if (shownOnForm(error))
+        return renderDetail(request, reply, idOf(request), { status: error.status, error: describeError(error) });
       throw error;
     }
     return reply.redirect(`${page.base}/webhooks/${idOf(request)}?notice=endpoint_updated`, 303);
@@ -165,7 +221,11 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
 
   app.post('/webhooks/:id/delete', async (request, reply) => {
     const page = pageOf(request, env);
-    if (formOf(request).get('confirm') !== 'yes') return renderDetail(request, reply, idOf(request), { status: 422, error: 'Tick the box to confirm the deletion.' });
+    if (formOf(request).get('confirm') !== 'yes')
+      return renderDetail(request, reply, idOf(request), {
+        status: 422,
+        error: 'Tick the box to confirm the deletion.',
+      });
     await deleteEndpoint(deps, callContextOf(deps, request, page), idOf(request));
     return reply.redirect(`${page.base}/webhooks?notice=endpoint_deleted`, 303);
   });
@@ -176,7 +236,8 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
       const event = await pingEndpoint(deps, callContextOf(deps, request, page), idOf(request));
       return reply.redirect(`${page.base}/events/${event.id}?notice=ping_sent`, 303);
     } catch (error) {
-      if (shownOnForm(error)) return renderDetail(request, reply, idOf(request), { status: error.status, error: describeError(error) });
+      if (shownOnForm(error))
+        return renderDetail(request, reply, idOf(request), { status: error.status, error: describeError(error) });
       throw error;
     }
   });
@@ -186,7 +247,8 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
     const endpoint = await rotateSecret(deps, callContextOf(deps, request, page), idOf(request));
     return renderDetail(request, reply, endpoint.id, {
       secret: { value: endpoint.secret, title: 'The secret is rotated. The new one:' },
-      notice: 'For 24 hours, deliveries carry a signature with the old secret too, so your server can switch without losing any.',
+      notice:
+        'For 24 hours, deliveries carry a signature with the old secret too, so your server can switch without losing any.',
     });
   });
 
@@ -199,7 +261,13 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
       clearCookie(reply, sessionCookie);
       return reply.redirect(`${dashboardPrefix}/login?notice=session_ended`, 303);
     }
-    if (outcome === 'wrong') return renderDetail(request, reply, id, { status: 422, error: 'The password is not right; the secret stays hidden.' });
-    return renderDetail(request, reply, id, { secret: { value: await revealEndpointSecret(deps, page.scope, id), title: 'The signing secret:' } });
+    if (outcome === 'wrong')
+      return renderDetail(request, reply, id, {
+        status: 422,
+        error: 'The password is not right; the secret stays hidden.',
+      });
+    return renderDetail(request, reply, id, {
+      secret: { value: await revealEndpointSecret(deps, page.scope, id), title: 'The signing secret:' },
+    });
   });
 }
