@@ -40,7 +40,7 @@ import { makeDeps } from '../src/deps.js';
 import { createLogger } from '../src/cli/logger.js';
 import { createCompany } from '../src/companies/service.js';
 import { recordEvent, toEvent, retentionMs } from '../src/events/service.js';
-import { currentVersion } from '../src/http/api-version.js';
+import { currentVersion } from '../src/kernel/api-version.js';
 import { loadCertificate } from '../src/http/tls.js';
 import { newId } from '../src/kernel/ids.js';
 import { unixSeconds } from '../src/limits/fixed-window.js';

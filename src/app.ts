@@ -7,7 +7,7 @@ import { refuse } from './kernel/errors.js';
 import { compileValidator } from './http/validation.js';
 import { installErrorHandling } from './http/error-envelope.js';
 import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
-import { currentVersion } from './http/api-version.js';
+import { currentVersion } from './kernel/api-version.js';
 import { registerOpenApi } from './http/openapi.js';
 import { eventSchema, eventRoutes, eventWithDeliveriesSchema } from './events/routes.js';
 import { endpointSchema, webhookRoutes } from './webhooks/routes.js';

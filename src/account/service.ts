@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
-import { plans, type PlanLimits, type PlanName } from '../companies/plans.js';
+import { plans, type PlanLimits, type PlanName } from '../kernel/plans.js';
 import { monthlyUsage } from '../limits/service.js';
 import type { ApiKey } from '../api-keys/service.js';
 

@@ -4,7 +4,7 @@ import { newId } from '../kernel/ids.js';
 import { parseIsoInstant } from '../kernel/iso-date.js';
 import { getCompany } from '../companies/service.js';
 import { generateSecret, hashSecret, livemodeOfSecret } from './key-secret.js';
-import { allScopes, isKeyScope, type KeyScope } from './scopes.js';
+import { allScopes, isKeyScope, type KeyScope } from '../kernel/scopes.js';
 import {
   findKeyByHash,
   insertKey,

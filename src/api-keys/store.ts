@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type pg from 'pg';
-import type { PlanName } from '../companies/plans.js';
+import type { PlanName } from '../kernel/plans.js';
 import { apiKeys } from './schema.js';
 
 export type ApiKey = typeof apiKeys.$inferSelect;

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { isValidSiren } from '../identifiers/siren.js';
-import { isPlanName, planNames } from './plans.js';
+import { isPlanName, planNames } from '../kernel/plans.js';
 import {
   advanceSandboxOffset,
   findCompany,

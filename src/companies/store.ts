@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../db/database.js';
 import { companies } from './schema.js';
 import { authChannel } from '../api-keys/key-cache.js';
-import type { PlanName } from './plans.js';
+import type { PlanName } from '../kernel/plans.js';
 
 export interface Company {
   id: string;

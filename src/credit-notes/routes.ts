@@ -21,8 +21,7 @@ import {
   refundCreditNote,
   updateCreditNote,
 } from './service.js';
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+import { nullable, idParams } from '../http/route-schemas.js';
 
 export const refundSchema = Type.Object(
   {
@@ -42,7 +41,6 @@ export const refundSchema = Type.Object(
   { $id: 'Refund' },
 );
 
-const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Credit notes'];
 
 export async function creditNoteRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {

@@ -16,8 +16,7 @@ import {
   listCustomers,
   updateCustomer,
 } from './service.js';
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+import { nullable, idParams } from '../http/route-schemas.js';
 
 const addressSchema = nullable(
   Type.Object({
@@ -79,7 +78,6 @@ const importResultSchema = Type.Object({
   ),
 });
 
-const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const deletedSchema = Type.Object({ id: Type.String(), object: Type.Literal('customer'), deleted: Type.Literal(true) });
 const tags = ['Customers'];
 

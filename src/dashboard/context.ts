@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
 import type { CallContext } from '../db/transaction.js';
-import { currentVersion } from '../http/api-version.js';
-import { scopeTime } from '../companies/sandbox-clock.js';
+import { currentVersion } from '../kernel/api-version.js';
+import { scopeTime } from '../kernel/sandbox-clock.js';
 import type { DashboardSession } from '../users/sessions.js';
 
 declare module 'fastify' {

@@ -1,5 +1,6 @@
 import type { Db, Tx } from './database.js';
 import type { Scope } from './scope.js';
+import { isRetryableConflict } from './errors.js';
 
 /**
  * Who asks, in which scope, on behalf of which request. A service receives it with its input;
@@ -19,18 +20,7 @@ export interface CallContext {
   markEffect?: (tx: Tx) => Promise<void>;
 }
 
-// PostgreSQL's verdicts that a transaction lost a race and may simply run again.
-const retryable = new Set(['40001', '40P01']);
 const maxAttempts = 3;
-
-function sqlState(error: unknown): string | undefined {
-  let current = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if (typeof current.code === 'string' && /^[0-9A-Z]{5}$/.test(current.code)) return current.code;
-    current = current.cause as typeof current;
-  }
-  return undefined;
-}
 
 /**
  * Lets a use case run the idempotency mark where it chooses: before it takes a lock held until
@@ -68,8 +58,7 @@ export async function inTransaction<T>(
         return result;
       });
     } catch (error) {
-      const state = sqlState(error);
-      if (attempt >= maxAttempts || !state || !retryable.has(state)) throw error;
+      if (attempt >= maxAttempts || !isRetryableConflict(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
     }
   }

@@ -4,8 +4,7 @@ import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
 import { getEventWithDeliveries, listEventsByDelivery, retryEvent } from '../webhooks/service.js';
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+import { nullable, idParams } from '../http/route-schemas.js';
 
 const eventFields = {
   id: Type.String({ description: 'Prefix `evt_`.' }),
@@ -55,8 +54,6 @@ export const eventWithDeliveriesSchema = Type.Object(
   },
   { $id: 'EventWithDeliveries' },
 );
-
-const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 
 export async function eventRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();

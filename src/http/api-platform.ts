@@ -3,14 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../kernel/errors.js';
 import { authenticateSecret } from '../api-keys/service.js';
-import { grants } from '../api-keys/scopes.js';
+import { grants } from '../kernel/scopes.js';
 import { countRequest, isRateLimited, registerAuthFailure } from '../limits/service.js';
 import { unixSeconds, windowOf } from '../limits/fixed-window.js';
 import { beginIdempotent, finishIdempotent, fingerprintOf, maxKeyLength } from '../idempotency/service.js';
 import { markEffectCommitted } from '../idempotency/store.js';
-import { currentVersion, servedVersions } from './api-version.js';
+import { currentVersion, servedVersions } from '../kernel/api-version.js';
 import { refuse } from '../kernel/errors.js';
-import { scopeTime } from '../companies/sandbox-clock.js';
+import { scopeTime } from '../kernel/sandbox-clock.js';
 
 /**
  * The rules every /v1 request obeys, in the contract's order: version, authentication and

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import swagger from '@fastify/swagger';
 import { Type } from 'typebox';
-import { allScopes } from '../api-keys/scopes.js';
-import { currentVersion } from './api-version.js';
+import { allScopes } from '../kernel/scopes.js';
+import { currentVersion } from '../kernel/api-version.js';
 
 export const errorEnvelopeSchema = Type.Object(
   {

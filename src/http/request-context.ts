@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiKey, KeyWithCompany } from '../api-keys/service.js';
-import type { RequiredAccess } from '../api-keys/scopes.js';
+import type { RequiredAccess } from '../kernel/scopes.js';
 import type { Scope } from '../db/scope.js';
 import type { CallContext } from '../db/transaction.js';
 import type { Tx } from '../db/database.js';

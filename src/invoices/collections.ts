@@ -4,7 +4,7 @@ import { ApiError, refuse } from '../kernel/errors.js';
 import { recordEvent } from '../events/service.js';
 import type { Axes } from './document-axes.js';
 import { amountDueOf, axesColumns, axesOf, documentEventData, type DocumentRow } from './document-record.js';
-import { euros } from './euro-amounts.js';
+import { euros } from '../kernel/money.js';
 import { paymentStatusOf } from './payment-status.js';
 import { findDocument, updateDocument } from './store.js';
 

@@ -6,7 +6,7 @@ import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { recordEvent } from '../events/service.js';
 import { consumeMonthlyQuota } from '../limits/service.js';
-import type { PlanName } from '../companies/plans.js';
+import type { PlanName } from '../kernel/plans.js';
 import type { Axes, DocumentKind } from './document-axes.js';
 import {
   checkDisclosure,
@@ -16,7 +16,7 @@ import {
   type BuyerSnapshot,
   type CustomerFacts,
 } from './buyer.js';
-import { addDays, dayOf, defaultPaymentTermsDays, endOfDay } from './calendar.js';
+import { addDays, dayOf, defaultPaymentTermsDays, endOfDay } from '../kernel/calendar.js';
 import { axesColumns, documentEventData, type DocumentRow } from './document-record.js';
 import { notEditable, notFound, readCustomer } from './drafts.js';
 import { formatNumber, seriesOf } from './numbering.js';
@@ -31,6 +31,7 @@ import {
 import { documentBackedBy } from './store.js';
 import { lockDraft, numberDocument, type FinalizedFields } from './finalize-store.js';
 import { explained } from './refusals.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 /**
  * `POST /v1/invoices/:id/finalize` (and a credit note's): the document is checked against its
@@ -60,15 +61,6 @@ function finalizedOnly(row: DocumentRow): ApiError {
     { param: 'id' },
   );
 }
-
-const isUniqueViolation = (error: unknown, constraint: string) => {
-  let current = error as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if (current.code === '23505' && current.constraint === constraint) return true;
-    current = current.cause as typeof current;
-  }
-  return false;
-};
 
 /** The dates the document carries once issued: today, and the due date from the terms. */
 function issuedDates(row: DocumentRow, now: Date): { issueDate: string; dueDate: string } {

@@ -5,7 +5,7 @@ import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
 import { customerFixtures } from '../customers/service.js';
 import type { Axes } from './document-axes.js';
 import { checkBuyer, type BuyerInput } from './buyer.js';
-import { addDays, dayOf, endOfDay } from './calendar.js';
+import { addDays, dayOf, endOfDay } from '../kernel/calendar.js';
 import { axesColumns, freshEinvoicing, type DocumentRow, type Einvoicing } from './document-record.js';
 import { resolveLines, type LineInput } from './lines.js';
 import { formatNumber, seriesOf } from './numbering.js';

@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { Type, type Static } from 'typebox';
 import { ApiError, refuse } from '../kernel/errors.js';
+import { lineNetCents, quantityPattern, unitPricePattern } from '../kernel/money.js';
 
 /**
  * Lines of a document (invoice, credit note, quote): from a product or free. A line is resolved
@@ -13,10 +14,6 @@ export type Nature = (typeof natures)[number];
 export const rateCategories = ['standard', 'intermediate', 'reduced', 'super_reduced', 'zero', 'exempt'] as const;
 
 export const maxLines = 1000;
-
-/** Quantities: up to 12 digits and 4 decimals (BR-FR-DEC-02); unit prices: 12 digits and 6 decimals (BR-FR-DEC-03). */
-const quantityPattern = /^\d{1,12}(\.\d{1,4})?$/;
-const unitPricePattern = /^\d{1,12}(\.\d{1,6})?$/;
 
 const literals = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({
@@ -112,11 +109,6 @@ export interface ProductFacts {
   nature: Nature;
   vatCategory: string;
   deleted: boolean;
-}
-
-/** BT-131: round2(quantity x unit price), half-up, in cents (the tax decision's rule). */
-export function lineNetCents(quantity: string, unitPrice: string): number {
-  return Number(new Big(quantity).times(unitPrice).round(2, Big.roundHalfUp).times(100).toFixed(0));
 }
 
 /** The same decimal however written: `12.50` and `12.5` are equal. */

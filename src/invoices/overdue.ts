@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { recordEvent } from '../events/service.js';
-import { currentVersion } from '../http/api-version.js';
-import { scopeTime } from '../companies/sandbox-clock.js';
+import { currentVersion } from '../kernel/api-version.js';
+import { scopeTime } from '../kernel/sandbox-clock.js';
 import { documentEventData } from './document-record.js';
 import { claimOverdue, updateDocument } from './store.js';
 

@@ -1,10 +1,10 @@
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import { documentStatuses, paymentStatuses, transmissionDetails, transmissionStatuses } from './document-axes.js';
 import { rejectionCategories } from './rejection-category.js';
+import { nullable } from '../http/route-schemas.js';
 
 /** The response schemas of invoices and credit notes (OpenAPI components `Invoice`, `CreditNote`). */
 
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const oneOf = (values: readonly string[], description?: string) =>
   Type.Union(
     values.map((value) => Type.Literal(value)),

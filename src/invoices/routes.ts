@@ -17,10 +17,10 @@ import {
   simulateReportedStatus,
   updateDocumentDraft,
 } from './service.js';
+import { idParams } from '../http/route-schemas.js';
 
 export { invoiceSchema, creditNoteSchema, buyerSchema, lineSchema } from './resource-schema.js';
 
-const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Invoices'];
 const summaryStatuses = [
   'draft',

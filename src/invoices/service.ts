@@ -179,7 +179,7 @@ export {
   creditableOf,
   markCreditNoteRefunded,
 } from './collections.js';
-export { euros } from './euro-amounts.js';
+export { euros } from '../kernel/money.js';
 export { findDocument as findDocumentRow } from './store.js';
 
 export interface PaymentLink {
@@ -231,7 +231,7 @@ export { markOverdueInvoices, startOverduePass, startPeriodicPass, type Periodic
 // For the quotes capability: the same buyers, calendar and numbering.
 
 export { checkBuyer } from './buyer.js';
-export { addDays, dayOf, endOfDay } from './calendar.js';
+export { addDays, dayOf, endOfDay } from '../kernel/calendar.js';
 export { formatNumber, seriesOf } from './numbering.js';
 export { takeNextValue, moveCounterBeyond } from './number-store.js';
 

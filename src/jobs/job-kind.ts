@@ -1,6 +1,6 @@
 import type { Tx } from '../db/database.js';
 import type { CallContext } from '../db/transaction.js';
-import type { RequiredAccess } from '../api-keys/scopes.js';
+import type { RequiredAccess } from '../kernel/scopes.js';
 import type { JobProgress, JobRequest } from './schema.js';
 
 /** A job as its kind's handler sees it. */

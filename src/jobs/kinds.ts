@@ -1,4 +1,4 @@
-import { grants } from '../api-keys/scopes.js';
+import { grants } from '../kernel/scopes.js';
 import { customersImportJob } from '../customers/service.js';
 import type { JobKind } from './job-kind.js';
 

@@ -5,8 +5,7 @@ import { ApiError } from '../kernel/errors.js';
 import { authOf } from '../http/request-context.js';
 import { getJob } from './service.js';
 import { jobKinds, mayReadJob } from './kinds.js';
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+import { nullable } from '../http/route-schemas.js';
 
 export const jobSchema = Type.Object(
   {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { CallContext } from '../db/transaction.js';
-import { scopeTime } from '../companies/sandbox-clock.js';
+import { scopeTime } from '../kernel/sandbox-clock.js';
 import type { JobKind, JobRecord } from './job-kind.js';
 import { jobKinds } from './kinds.js';
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';

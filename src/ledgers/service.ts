@@ -5,7 +5,7 @@ import { inTransaction, type CallContext } from '../db/transaction.js';
 import { refuse, type Issue } from '../kernel/errors.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { newId } from '../kernel/ids.js';
-import { euros } from '../tax/amounts.js';
+import { euros } from '../kernel/money.js';
 import {
   correctable,
   dateProblem,
@@ -37,6 +37,7 @@ import {
   type EntryRow,
   type LedgerRow,
 } from './store.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 /** The ledger resource: totals, bounds and the newest movements. */
 export interface LedgerEntry {
@@ -204,15 +205,6 @@ function entryRow(
     ...fields,
   };
 }
-
-const isUniqueViolation = (error: unknown) => {
-  let current = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if (current.code === '23505') return true;
-    current = current.cause as typeof current;
-  }
-  return false;
-};
 
 export interface OpenLedgerInput {
   year: number;

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { ApiError } from '../kernel/errors.js';
-import { plans, type PlanName } from '../companies/plans.js';
+import { plans, type PlanName } from '../kernel/plans.js';
 import { secondsUntil, unixSeconds, usagePeriod, windowOf, type WindowUnit } from './fixed-window.js';
 import { consumeUsage, countHits, readUsage, recordAuthFailure, type WindowHit } from './store.js';
 

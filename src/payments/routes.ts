@@ -4,8 +4,7 @@ import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
 import { getPayment, listInvoicePayments, listPayments, paymentCreateBody, recordPayment } from './service.js';
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+import { nullable, idParams } from '../http/route-schemas.js';
 
 export const paymentSchema = Type.Object(
   {
@@ -31,7 +30,6 @@ export const paymentSchema = Type.Object(
   { $id: 'Payment' },
 );
 
-const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Payments'];
 
 export async function paymentRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {

@@ -13,8 +13,8 @@ import {
   updateProduct,
   vatCategories,
 } from './service.js';
+import { nullable, idParams } from '../http/route-schemas.js';
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const literals = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({
     anyOf: values.map((value) => ({ type: 'string', const: value })),
@@ -65,7 +65,6 @@ export const productSchema = Type.Object(
   { $id: 'Product' },
 );
 
-const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Products'];
 
 export async function productRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {

@@ -18,8 +18,7 @@ import {
   sendQuote,
   updateQuoteDraft,
 } from './service.js';
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+import { nullable, idParams } from '../http/route-schemas.js';
 
 export const quoteSchema = Type.Object(
   {
@@ -53,7 +52,6 @@ export const quoteSchema = Type.Object(
   { $id: 'Quote' },
 );
 
-const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Quotes'];
 
 export async function quoteRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {

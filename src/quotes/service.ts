@@ -8,8 +8,8 @@ import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import { recordEvent } from '../events/service.js';
-import { currentVersion } from '../http/api-version.js';
-import { scopeTime } from '../companies/sandbox-clock.js';
+import { currentVersion } from '../kernel/api-version.js';
+import { scopeTime } from '../kernel/sandbox-clock.js';
 import {
   addDays,
   buyerInput,

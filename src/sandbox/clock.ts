@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { CallContext } from '../db/transaction.js';
 import { refuse } from '../kernel/errors.js';
 import { advanceSandboxClock } from '../companies/service.js';
-import { scopeTime } from '../companies/sandbox-clock.js';
+import { scopeTime } from '../kernel/sandbox-clock.js';
 import { wakeDeliveryWorkers } from '../webhooks/service.js';
 
 export interface SandboxClock {

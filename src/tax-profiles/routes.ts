@@ -11,8 +11,8 @@ import {
   regimes,
   setTaxProfileEnd,
 } from './service.js';
+import { nullable, idParams } from '../http/route-schemas.js';
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const literals = <T extends string>(values: readonly T[], description: string) =>
   Type.Unsafe<T | null>({
     anyOf: [...values.map((value) => ({ type: 'string', const: value })), { type: 'null' }],
@@ -58,7 +58,6 @@ export const taxProfileSchema = Type.Object(
   { $id: 'TaxProfile' },
 );
 
-const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Tax profiles'];
 
 export async function taxProfileRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {

@@ -12,17 +12,8 @@ import Big from 'big.js';
  * Results are integer cents (the API's money), which keeps every amount at two decimals (BR-DEC).
  */
 
-/** Quantities: up to 12 digits and 4 decimals (BR-FR-DEC-02); unit prices: 12 digits and 6 decimals (BR-FR-DEC-03). */
-export const quantityPattern = /^\d{1,12}(\.\d{1,4})?$/;
-export const unitPricePattern = /^\d{1,12}(\.\d{1,6})?$/;
-
 /** The largest document total the API returns: integer cents must stay exact in JSON (2^53). */
 export const maxTotalCents = 1_000_000_000_000_000; // 10^13 euros
-
-export function lineNetCents(quantity: string, unitPrice: string): number {
-  const net = new Big(quantity).times(unitPrice).round(2, Big.roundHalfUp);
-  return Number(net.times(100).toFixed(0));
-}
 
 /** BT-117 of one group: round2(base x rate / 100) in euros, i.e. round0(cents x rate / 100) in cents. */
 export function groupVatCents(baseCents: number, rate: string | null): number {
@@ -80,9 +71,4 @@ export function computeTotals(lines: AmountLine[]): { groups: VatGroup[]; totals
   const net = lines.reduce((sum, line) => sum + line.netCents, 0);
   const vat = list.reduce((sum, group) => sum + group.taxAmount, 0);
   return { groups: list, totals: { net, vat, gross: net + vat, due: net + vat } };
-}
-
-/** Cents as a euro decimal string, for messages: 123456 -> "1234.56". */
-export function euros(cents: number): string {
-  return new Big(cents).div(100).toFixed(2);
 }

@@ -1,13 +1,6 @@
 import { ApiError, refuse, type Issue } from '../kernel/errors.js';
-import {
-  computeTotals,
-  lineNetCents,
-  maxTotalCents,
-  quantityPattern,
-  unitPricePattern,
-  type Totals,
-  type VatGroup,
-} from './amounts.js';
+import { lineNetCents, quantityPattern, unitPricePattern } from '../kernel/money.js';
+import { computeTotals, maxTotalCents, type Totals, type VatGroup } from './amounts.js';
 import type { Buyer } from './buyer.js';
 import { checkLineTax, decideLineTax, type LineOutcome, type LineTax } from './line-tax.js';
 import type { EvidenceItem } from './location-evidence.js';

@@ -5,8 +5,8 @@ import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
 import { decisionBody, rejectImposedResults } from './decision-input.js';
 import { createTaxDecision, getTaxDecision, listTaxDecisions, refuseDecisionChange } from './service.js';
+import { nullable, idParams } from '../http/route-schemas.js';
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const axis = Type.Object({
   state: Type.Union([Type.Literal('due'), Type.Literal('not_applicable')]),
   reason: Type.String(),
@@ -91,7 +91,6 @@ export const taxDecisionSchema = Type.Object(
   { $id: 'TaxDecision' },
 );
 
-const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Tax decisions'];
 
 export async function taxDecisionRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {

@@ -14,6 +14,7 @@ import { checkRetry, decisionRecord, type TaxDecision } from './decision-record.
 import { conclude, prepare, undecidedLines, type Operation, type Seller } from './engine.js';
 import { vatTerritoryOf } from './vat-territory.js';
 import { deleteScopeDecisions, findDecision, insertDecision, pageDecisions, type DecisionRow } from './store.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 export type { TaxDecision } from './decision-record.js';
 
@@ -121,15 +122,6 @@ async function previousDecision(deps: Pick<Deps, 'db'>, ctx: CallContext, input:
     ctx.now,
   );
 }
-
-const isUniqueViolation = (error: unknown) => {
-  let current = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if (current.code === '23505') return true;
-    current = current.cause as typeof current;
-  }
-  return false;
-};
 
 async function write(
   deps: Pick<Deps, 'db'>,

@@ -18,6 +18,7 @@ import {
   setPasswordHash,
   type UserRow,
 } from './store.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 /** A password-setting link is good for 7 days, once. */
 export const passwordLinkTtlMs = 7 * 86_400_000;
@@ -82,10 +83,7 @@ async function addUser(
   try {
     await insertUser(deps.db, row);
   } catch (error) {
-    if (
-      (error as { code?: string }).code === '23505' ||
-      (error as { cause?: { code?: string } }).cause?.code === '23505'
-    ) {
+    if (isUniqueViolation(error)) {
       throw refuse('validation_error', `A user with the e-mail ${email} already exists.`, { param: 'email' });
     }
     throw error;

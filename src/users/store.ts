@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { companies } from '../companies/schema.js';
-import type { PlanName } from '../companies/plans.js';
+import type { PlanName } from '../kernel/plans.js';
 import { dashboardSessions, loginChallenges, loginThrottle, passwordLinks, users } from './schema.js';
 
 export type UserRow = typeof users.$inferSelect;

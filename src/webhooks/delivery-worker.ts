@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/database.js';
-import { scopeTime } from '../companies/sandbox-clock.js';
+import { scopeTime } from '../kernel/sandbox-clock.js';
 import { companies } from '../companies/schema.js';
 import { retentionMs, toEvent } from '../events/service.js';
 import { queueEmail, sendPendingEmails } from '../notifications/service.js';

@@ -12,6 +12,7 @@ import {
   rotateSecret,
   updateEndpointSettings,
 } from './service.js';
+import { idParams } from '../http/route-schemas.js';
 
 export const endpointSchema = Type.Object(
   {
@@ -34,7 +35,6 @@ const eventsField = Type.Array(Type.String({ maxLength: 100 }), {
   maxItems: 100,
   description: 'Event types, or `*` for all. Default `["*"]`.',
 });
-const idParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
 const tags = ['Webhook endpoints'];
 
 export async function webhookRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {

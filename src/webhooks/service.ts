@@ -5,7 +5,7 @@ import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
-import { plans, type PlanName } from '../companies/plans.js';
+import { plans, type PlanName } from '../kernel/plans.js';
 import { getEvent, listEvents, recordEvent, type Event } from '../events/service.js';
 import { isEventType } from '../events/event-types.js';
 import { checkEndpointUrl } from './endpoint-url.js';

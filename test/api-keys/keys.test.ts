@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { generateSecret, hashSecret, livemodeOfSecret } from '../../src/api-keys/key-secret.js';
-import { allScopes, grants } from '../../src/api-keys/scopes.js';
+import { allScopes, grants } from '../../src/kernel/scopes.js';
 
 test('secrets: prefix by environment, 32 base62 characters, all different', () => {
   const secrets = Array.from({ length: 2000 }, (_, i) => generateSecret(i % 2 === 0));

@@ -11,9 +11,9 @@ import {
 } from '../../src/invoices/tax-gate.js';
 import { archiveAttempt, rejectionAfter, sendMove } from '../../src/invoices/submission.js';
 import { checkBuyer, checkDisclosure, checkNotSelf, taxFactsOf } from '../../src/invoices/buyer.js';
-import { lineNetCents, resolveLines, sameDecimal } from '../../src/invoices/lines.js';
-import { euros } from '../../src/invoices/euro-amounts.js';
-import { addDays, endOfDay } from '../../src/invoices/calendar.js';
+import { resolveLines, sameDecimal } from '../../src/invoices/lines.js';
+import { euros, lineNetCents } from '../../src/kernel/money.js';
+import { addDays, endOfDay } from '../../src/kernel/calendar.js';
 import { amountDueOf, freshEinvoicing, type DocumentRow } from '../../src/invoices/document-record.js';
 import { refundableOf } from '../../src/invoices/collections.js';
 import { checkStillValid, quoteMove, quoteMoves, quoteStatuses } from '../../src/quotes/quote-status.js';

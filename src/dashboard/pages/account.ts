@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../kernel/errors.js';
-import { plans } from '../../companies/plans.js';
+import { plans } from '../../kernel/plans.js';
 import { monthlyUsage } from '../../limits/service.js';
 import { changePassword } from '../../users/service.js';
 import { minPasswordLength } from '../../users/password-rules.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError, refuse } from '../../kernel/errors.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyResource } from '../../api-keys/service.js';
-import { scopeResources } from '../../api-keys/scopes.js';
+import { scopeResources } from '../../kernel/scopes.js';
 import { pageOf, type Env, type Page } from '../context.js';
 import { formOf } from '../form.js';
 import { describeError } from '../page-error.js';

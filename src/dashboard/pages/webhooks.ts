@@ -12,7 +12,7 @@ import {
   updateEndpointSettings,
   type WebhookEndpoint,
 } from '../../webhooks/service.js';
-import { plans } from '../../companies/plans.js';
+import { plans } from '../../kernel/plans.js';
 import { confirmPassword } from '../../users/sessions.js';
 import { callContextOf, dashboardPrefix, pageOf, type Env, type Page } from '../context.js';
 import { clearCookie, sessionCookie } from '../cookies.js';
