@@ -3,7 +3,7 @@ import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
-import { companies } from '../companies/schema.js';
+import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import type { DocumentKind } from './document-axes.js';
 import type { DocumentRow } from './document-record.js';
 import { invoices } from './schema.js';
@@ -121,11 +121,9 @@ export async function claimOverdue(
   companyIds?: string[],
 ): Promise<{ row: DocumentRow; sandboxClockOffsetMs: number }[]> {
   if (companyIds && companyIds.length === 0) return [];
-  const at = sql`${now.toISOString()}::timestamptz`;
   const due = await tx
-    .select({ companyId: invoices.companyId, id: invoices.id, offset: companies.sandboxClockOffsetMs })
+    .select({ companyId: invoices.companyId, id: invoices.id, offset: sandboxOffsetMs(invoices) })
     .from(invoices)
-    .innerJoin(companies, eq(companies.id, invoices.companyId))
     .where(
       and(
         sql`${invoices.overdueAt} is null`,
@@ -133,7 +131,7 @@ export async function claimOverdue(
         eq(invoices.kind, 'invoice'),
         ne(invoices.transmissionStatus, 'rejected'),
         sql`${invoices.total} - ${invoices.amountCredited} - ${invoices.amountPaid} + ${invoices.amountRefunded} > 0`,
-        sql`${invoices.dueAt} <= case when ${invoices.livemode} then ${at} else ${at} + ${companies.sandboxClockOffsetMs} * interval '1 millisecond' end`,
+        dueOnScopeClock(invoices.dueAt, invoices, now),
         companyIds ? inArray(invoices.companyId, companyIds) : undefined,
       ),
     )
@@ -141,7 +139,7 @@ export async function claimOverdue(
     .limit(limit)
     .for('update', { of: invoices, skipLocked: true });
   if (due.length === 0) return [];
-  const offsets = new Map(due.map((d) => [`${d.companyId}/${d.id}`, d.offset]));
+  const offsets = new Map(due.map((d) => [`${d.companyId}/${d.id}`, Number(d.offset)]));
   const rows = await tx
     .select()
     .from(invoices)
@@ -152,15 +150,6 @@ export async function claimOverdue(
       )})`,
     );
   return rows.map((row) => ({ row, sandboxClockOffsetMs: offsets.get(`${row.companyId}/${row.id}`) ?? 0 }));
-}
-
-export async function sandboxOffsetOf(db: Executor, companyId: string): Promise<number> {
-  const [row] = await db
-    .select({ offset: companies.sandboxClockOffsetMs })
-    .from(companies)
-    .where(eq(companies.id, companyId))
-    .limit(1);
-  return row?.offset ?? 0;
 }
 
 export async function deleteScopeDocuments(db: Executor, scope: Scope): Promise<number> {

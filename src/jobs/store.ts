@@ -1,7 +1,8 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { inScope, type Scope } from '../db/scope.js';
-import { companies } from '../companies/schema.js';
+import { claimLeased } from '../db/leased-claim.js';
+import { sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { jobs } from './schema.js';
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -40,42 +41,35 @@ export async function claimDueJobs(
   token: string,
   companyIds?: string[],
 ): Promise<ClaimedJob[]> {
-  if (limit <= 0 || (companyIds && companyIds.length === 0)) return [];
   const at = sql`${now.toISOString()}::timestamptz`;
-  const due = await db.execute(sql`
-    with due as (
-      select j.company_id, j.id from ${jobs} j
-      where j.status in ('queued', 'running') and j.run_after <= ${at}
-        and (j.locked_until is null or j.locked_until < ${at})
-        ${
-          companyIds
-            ? sql`and j.company_id in (${sql.join(
-                companyIds.map((id) => sql`${id}`),
-                sql`, `,
-              )})`
-            : sql``
-        }
-      order by j.run_after
-      limit ${limit}
-      for update of j skip locked
-    )
-    update ${jobs} j set locked_until = ${at} + make_interval(secs => ${lockMs / 1000}::float8), lock_token = ${token},
-      attempts = j.attempts + 1, status = 'running', updated = ${at}
-    from due where j.company_id = due.company_id and j.id = due.id
-    returning j.company_id, j.id`);
-  const claimed = due.rows as { company_id: string; id: string }[];
-  if (claimed.length === 0) return [];
-  const rows = await Promise.all(
-    claimed.map(async ({ company_id: companyId, id }) => {
-      const [row] = await db
-        .select({ job: jobs, offset: companies.sandboxClockOffsetMs })
-        .from(jobs)
-        .innerJoin(companies, eq(companies.id, jobs.companyId))
-        .where(and(eq(jobs.companyId, companyId), eq(jobs.id, id), eq(jobs.lockToken, token)));
-      return row ? { job: row.job, sandboxClockOffsetMs: Number(row.offset) } : null;
-    }),
+  const claimed = await claimLeased(
+    db,
+    {
+      table: 'jobs',
+      key: ['company_id', 'id'],
+      due: sql`t.status in ('queued', 'running') and t.run_after <= ${at}`,
+      order: sql`t.run_after`,
+      set: sql`attempts = t.attempts + 1, status = 'running', updated = ${at}`,
+      returning: sql`t.company_id, t.id, ${sandboxOffsetMs({ companyId: sql.raw('t.company_id'), livemode: sql.raw('t.livemode') })} as offset_ms`,
+      companyIds,
+    },
+    { now, limit, leaseMs: lockMs, token },
   );
-  return rows.filter((row): row is ClaimedJob => row !== null);
+  if (claimed.length === 0) return [];
+  const offsets = new Map(claimed.map((row) => [`${row.company_id}/${row.id}`, Number(row.offset_ms)]));
+  const rows = await db
+    .select()
+    .from(jobs)
+    .where(
+      and(
+        sql`(${jobs.companyId}, ${jobs.id}) in (${sql.join(
+          claimed.map((row) => sql`(${row.company_id}, ${row.id})`),
+          sql`, `,
+        )})`,
+        eq(jobs.lockToken, token),
+      ),
+    );
+  return rows.map((job) => ({ job, sandboxClockOffsetMs: offsets.get(`${job.companyId}/${job.id}`) ?? 0 }));
 }
 
 const { input: _input, ...columnsButInput } = getTableColumns(jobs);

@@ -39,6 +39,7 @@ import {
   type PeriodicPass,
 } from '../invoices/service.js';
 import { customerFixtures } from '../customers/service.js';
+import { getCompany } from '../companies/service.js';
 import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
 import { checkStillValid, quoteMove, type QuoteAction, type QuoteStatus } from './quote-status.js';
 import {
@@ -361,7 +362,9 @@ export async function viewQuote(deps: Pick<Deps, 'db' | 'clock' | 'config'>, tok
     await recordEvent(tx, ctx, 'quote.viewed', quoteEventData(updated), now);
     return { ...seen, row: updated };
   });
-  return found ? { seller: found.seller, quote: toQuote(found.row, deps.config.publicUrl) } : null;
+  if (!found) return null;
+  const seller = await getCompany(deps, found.row.companyId);
+  return { seller: seller.name, quote: toQuote(found.row, deps.config.publicUrl) };
 }
 
 /** Open quotes whose validity date passed (on the sandbox clock for test quotes) expire: `quote.expired`. */

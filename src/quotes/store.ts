@@ -1,9 +1,9 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
-import { companies } from '../companies/schema.js';
+import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { quotes } from './schema.js';
 
 export type QuoteRow = typeof quotes.$inferSelect;
@@ -63,37 +63,34 @@ export async function claimExpired(
   companyIds?: string[],
 ): Promise<{ row: QuoteRow; sandboxClockOffsetMs: number }[]> {
   if (companyIds && companyIds.length === 0) return [];
-  const at = sql`${now.toISOString()}::timestamptz`;
   const rows = await tx
-    .select({ row: quotes, offset: companies.sandboxClockOffsetMs })
+    .select({ row: quotes, offset: sandboxOffsetMs(quotes) })
     .from(quotes)
-    .innerJoin(companies, eq(companies.id, quotes.companyId))
     .where(
       and(
         inArray(quotes.status, ['finalized', 'sent']),
-        sql`${quotes.expiresAt} <= case when ${quotes.livemode} then ${at} else ${at} + ${companies.sandboxClockOffsetMs} * interval '1 millisecond' end`,
+        dueOnScopeClock(quotes.expiresAt, quotes, now),
         companyIds ? inArray(quotes.companyId, companyIds) : undefined,
       ),
     )
     .orderBy(quotes.expiresAt)
     .limit(limit)
     .for('update', { of: quotes, skipLocked: true });
-  return rows.map(({ row, offset }) => ({ row, sandboxClockOffsetMs: offset }));
+  return rows.map(({ row, offset }) => ({ row, sandboxClockOffsetMs: Number(offset) }));
 }
 
-/** The quote behind a public page's token (any company), locked, with its seller's name and sandbox offset. */
+/** The quote behind a public page's token (any company), locked, with its company's sandbox offset. */
 export async function findQuoteByViewToken(
   tx: Executor,
   token: string,
-): Promise<{ row: QuoteRow; seller: string; sandboxClockOffsetMs: number } | undefined> {
+): Promise<{ row: QuoteRow; sandboxClockOffsetMs: number } | undefined> {
   const [found] = await tx
-    .select({ row: quotes, seller: companies.name, offset: companies.sandboxClockOffsetMs })
+    .select({ row: quotes, offset: sandboxOffsetMs(quotes) })
     .from(quotes)
-    .innerJoin(companies, eq(companies.id, quotes.companyId))
     .where(eq(quotes.viewToken, token))
     .limit(1)
     .for('update', { of: quotes });
-  return found && { row: found.row, seller: found.seller, sandboxClockOffsetMs: found.offset };
+  return found && { row: found.row, sandboxClockOffsetMs: Number(found.offset) };
 }
 
 export async function deleteScopeQuotes(db: Executor, scope: Scope): Promise<number> {

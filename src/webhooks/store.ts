@@ -3,7 +3,8 @@ import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
-import { companies } from '../companies/schema.js';
+import { claimLeased } from '../db/leased-claim.js';
+import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { events } from '../events/schema.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema.js';
 
@@ -99,32 +100,21 @@ export async function claimDueDeliveries(
   token: string,
   companyIds?: string[],
 ): Promise<ClaimedDelivery[]> {
-  if (companyIds && companyIds.length === 0) return [];
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const result = await db.execute(sql`
-    with due as (
-      select d.company_id, d.id, c.sandbox_clock_offset_ms as offset_ms
-      from ${webhookDeliveries} d join ${companies} c on c.id = d.company_id
-      where d.state = 'pending'
-        and d.next_attempt_at <= ${at} + make_interval(secs => (case when d.livemode then 0 else c.sandbox_clock_offset_ms end) / 1000.0)
-        and (d.locked_until is null or d.locked_until < ${at})
-        ${
-          companyIds
-            ? sql`and d.company_id in (${sql.join(
-                companyIds.map((id) => sql`${id}`),
-                sql`, `,
-              )})`
-            : sql``
-        }
-      order by d.next_attempt_at
-      limit ${limit}
-      for update of d skip locked
-    )
-    update ${webhookDeliveries} d set locked_until = ${at} + make_interval(secs => ${lockMs / 1000}::float8), lock_token = ${token}
-    from due where d.company_id = due.company_id and d.id = due.id
-    returning d.company_id, d.livemode, d.id, d.event_id, d.endpoint_id, d.generation, d.state, d.attempt_count,
-      d.next_attempt_at, d.locked_until, d.lock_token, d.created, d.updated, due.offset_ms`);
-  return (result.rows as Record<string, unknown>[]).map((row) => ({
+  const row = { companyId: sql.raw('t.company_id'), livemode: sql.raw('t.livemode') };
+  const rows = await claimLeased(
+    db,
+    {
+      table: 'webhook_deliveries',
+      key: ['company_id', 'id'],
+      due: sql`t.state = 'pending' and ${dueOnScopeClock(sql.raw('t.next_attempt_at'), row, now)}`,
+      order: sql`t.next_attempt_at`,
+      returning: sql`t.company_id, t.livemode, t.id, t.event_id, t.endpoint_id, t.generation, t.state, t.attempt_count,
+        t.next_attempt_at, t.locked_until, t.lock_token, t.created, t.updated, ${sandboxOffsetMs(row)} as offset_ms`,
+      companyIds,
+    },
+    { now, limit, leaseMs: lockMs, token },
+  );
+  return rows.map((row) => ({
     delivery: {
       companyId: String(row.company_id),
       livemode: Boolean(row.livemode),
