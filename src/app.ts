@@ -9,7 +9,7 @@ import { installErrorHandling } from './http/error-envelope.js';
 import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
 import { currentVersion } from './kernel/api-version.js';
 import { registerOpenApi } from './http/openapi.js';
-import { eventSchema, eventRoutes, eventWithDeliveriesSchema } from './events/routes.js';
+import { eventSchema, eventRoutes, eventWithDeliveriesSchema } from './webhooks/event-routes.js';
 import { endpointSchema, webhookRoutes } from './webhooks/routes.js';
 import { accountRoutes } from './account/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';

@@ -6,6 +6,7 @@ import { isPlanName, planNames } from '../kernel/plans.js';
 import {
   advanceSandboxOffset,
   findCompany,
+  findCompanyEmail,
   insertCompany,
   countCompanies,
   resetSandboxOffset,
@@ -65,4 +66,9 @@ export async function advanceSandboxClock(deps: Pick<Deps, 'db'>, companyId: str
 export async function resetSandboxClock(tx: Executor, companyId: string): Promise<void> {
   await resetSandboxOffset(tx, companyId);
   forgetInThisProcess(`company:${companyId}`);
+}
+
+/** Where the company's operational e-mails go (`company create --email`), or null. */
+export async function companyEmail(tx: Executor, companyId: string): Promise<string | null> {
+  return findCompanyEmail(tx, companyId);
 }

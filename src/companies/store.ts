@@ -53,3 +53,8 @@ export async function resetSandboxOffset(db: Executor, id: string): Promise<void
   await db.execute(sql`select pg_notify(${authChannel}, ${`company:${id}`})`);
   await db.update(companies).set({ sandboxClockOffsetMs: 0 }).where(eq(companies.id, id));
 }
+
+export async function findCompanyEmail(db: Executor, id: string): Promise<string | null> {
+  const [row] = await db.select({ email: companies.email }).from(companies).where(eq(companies.id, id)).limit(1);
+  return row?.email ?? null;
+}

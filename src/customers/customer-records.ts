@@ -2,7 +2,7 @@ import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import type { CallContext } from '../db/transaction.js';
 import { newId } from '../kernel/ids.js';
-import { recordEvent, recordEvents } from '../events/service.js';
+import { recordEvent, recordEvents } from '../webhooks/service.js';
 import { territoryOf, type Address } from './address.js';
 import {
   checkCustomer,

@@ -3,7 +3,7 @@ export * from '../companies/schema.js';
 export * from '../api-keys/schema.js';
 export * from '../idempotency/schema.js';
 export * from '../limits/schema.js';
-export * from '../events/schema.js';
+export * from '../webhooks/schema.js';
 export * from '../webhooks/schema.js';
 export * from '../notifications/schema.js';
 export * from '../customers/schema.js';

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/database.js';
 import type { CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
-import { recordEvent } from '../events/service.js';
+import { recordEvent } from '../webhooks/service.js';
 import type { Axes } from './document-axes.js';
 import { amountDueOf, axesColumns, axesOf, documentEventData, type DocumentRow } from './document-record.js';
 import { euros } from '../kernel/money.js';

@@ -5,7 +5,7 @@ import type { Scope } from '../db/scope.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { recordEvent } from '../events/service.js';
+import { recordEvent } from '../webhooks/service.js';
 import { getCustomer } from '../customers/service.js';
 import { getProduct } from '../products/service.js';
 import { draftAxes, type DocumentKind } from './document-axes.js';

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import type { Db, Tx } from '../db/database.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
-import { recordEvent } from '../events/service.js';
+import { recordEvent } from '../webhooks/service.js';
 import { consumeMonthlyQuota } from '../limits/service.js';
 import type { PlanName } from '../kernel/plans.js';
 import type { Axes, DocumentKind } from './document-axes.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
-import { recordEvent } from '../events/service.js';
+import { recordEvent } from '../webhooks/service.js';
 import { currentVersion } from '../kernel/api-version.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import { documentEventData } from './document-record.js';

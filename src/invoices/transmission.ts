@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { Deps } from '../deps.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { refuse } from '../kernel/errors.js';
-import { recordEvent } from '../events/service.js';
+import { recordEvent } from '../webhooks/service.js';
 import type { Axes, DocumentKind } from './document-axes.js';
 import { axesColumns, axesOf, documentEventData, type DocumentRow, type HistoryEntry } from './document-record.js';
 import { notFound } from './drafts.js';

@@ -7,7 +7,7 @@ import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { parseIsoInstant } from '../kernel/iso-date.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
-import { recordEvent } from '../events/service.js';
+import { recordEvent } from '../webhooks/service.js';
 import { collectPayment, euros, getInvoiceDocument, type FixturePayment } from '../invoices/service.js';
 import { fixtureId } from '../identifiers/fixture-id.js';
 import { deleteScopePayments, findPayment, insertPayments, pagePayments, type PaymentRow } from './store.js';

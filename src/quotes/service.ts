@@ -7,7 +7,7 @@ import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
-import { recordEvent } from '../events/service.js';
+import { recordEvent } from '../webhooks/service.js';
 import { currentVersion } from '../kernel/api-version.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import {

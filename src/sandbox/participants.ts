@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/database.js';
 import type { CallContext } from '../db/transaction.js';
-import { purgeTestEvents } from '../events/service.js';
+import { purgeTestEvents } from '../webhooks/service.js';
 import { purgeTestIdempotencyKeys } from '../idempotency/service.js';
 import { purgeTestDeliveries } from '../webhooks/service.js';
 import { resetSandboxClock } from '../companies/service.js';

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
-import { companies } from '../companies/schema.js';
-import { retentionMs, toEvent } from '../events/service.js';
-import { queueEmail, sendPendingEmails } from '../notifications/service.js';
+import { retentionMs, toEvent } from './service.js';
+import { queueCompanyEmail } from '../notifications/service.js';
 import { unixSeconds } from '../limits/fixed-window.js';
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
-import { eq } from 'drizzle-orm';
 import { createDeliveryClient, type DeliveryClient } from './delivery-client.js';
 import { afterFailure, afterSuccess, type HealthChange } from './endpoint-health.js';
 import { afterAttempt, deliveryTimeoutMs, maxAttempts, type Outcome } from './retry-schedule.js';
@@ -148,7 +147,7 @@ function createRecorder(deps: Deps): { record(result: Result): Promise<void> } {
     const batch = queue;
     queue = [];
     try {
-      const alerts = await deps.db.transaction((tx) =>
+      await inTransaction(deps.db, null, (tx) =>
         recordBatch(
           tx,
           deps,
@@ -156,7 +155,6 @@ function createRecorder(deps: Deps): { record(result: Result): Promise<void> } {
         ),
       );
       for (const item of batch) item.done();
-      if (alerts > 0 && deps.mailer) void sendPendingEmails(deps).catch(() => undefined);
     } catch (error) {
       for (const item of batch) item.failed(error);
     }
@@ -197,6 +195,7 @@ async function recordBatch(tx: Tx, deps: Deps, results: Result[]): Promise<numbe
     tx,
     kept.map(({ claimed, outcome, startedAt }) => ({
       companyId: claimed.delivery.companyId,
+      livemode: claimed.delivery.livemode,
       deliveryId: claimed.delivery.id,
       attempt: claimed.delivery.attemptCount + 1,
       eventId: claimed.delivery.eventId,
@@ -281,11 +280,6 @@ async function queueAlert(
   alert: 'deactivated' | 'delivery_failed',
   result: Result,
 ): Promise<void> {
-  const [company] = await tx
-    .select({ email: companies.email })
-    .from(companies)
-    .where(eq(companies.id, endpoint.companyId))
-    .limit(1);
   const failure = result.outcome?.kind === 'failed' ? result.outcome.error : '';
   const subject =
     alert === 'deactivated'
@@ -295,10 +289,10 @@ async function queueAlert(
     alert === 'deactivated'
       ? `Every delivery to ${endpoint.url} has failed since ${endpoint.failingSince?.toISOString() ?? result.at.toISOString()} (last: ${failure}). The endpoint is now disabled; fix it, enable it again, then replay the failed events.`
       : `A delivery to ${endpoint.url} failed ${maxAttempts} times (last: ${failure}) and will not be retried. Replay it with POST /v1/events/:id/retry once the endpoint answers.`;
-  await queueEmail(
+  await queueCompanyEmail(
     tx,
     { companyId: endpoint.companyId, livemode: endpoint.livemode },
-    { to: company?.email ?? null, subject, body },
+    { subject, body },
     result.at,
     deps.mailer !== null,
   );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from '../db/columns.js';
 
 export const webhookEndpoints = pgTable(
@@ -59,7 +59,7 @@ export const webhookDeliveries = pgTable(
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    companyId: text('company_id').notNull(),
+    ...tenantColumns(),
     deliveryId: text('delivery_id').notNull(),
     attempt: integer('attempt').notNull(),
     eventId: text('event_id').notNull(),
@@ -73,5 +73,27 @@ export const webhookAttempts = pgTable(
   (t) => [
     primaryKey({ columns: [t.companyId, t.deliveryId, t.attempt] }),
     index('webhook_attempts_event').on(t.companyId, t.eventId),
+  ],
+);
+
+/** The outbox: every event, kept for its retention, delivered to the endpoints. */
+export const events = pgTable(
+  'events',
+  {
+    ...tenantColumns(),
+    id: text('id').notNull(),
+    type: text('type').notNull(),
+    apiVersion: text('api_version').notNull(),
+    created: instant('created').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    /** 90 days after creation, pushed to 90 days after the last successful delivery. */
+    retainedUntil: instant('retained_until').notNull(),
+    request: jsonb('request').$type<{ id: string | null; idempotency_key: string | null } | null>(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    index('events_list').on(t.companyId, t.livemode, t.id),
+    index('events_by_type').on(t.companyId, t.livemode, t.type, t.id),
+    index('events_retention').on(t.retainedUntil),
   ],
 );

@@ -5,8 +5,7 @@ import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { claimLeased } from '../db/leased-claim.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
-import { events } from '../events/schema.js';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema.js';
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema.js';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -74,11 +73,11 @@ export async function deliveriesOfEvent(db: Executor, scope: Scope, eventId: str
     .orderBy(asc(webhookDeliveries.endpointId), asc(webhookDeliveries.generation));
 }
 
-export async function attemptsOfEvent(db: Executor, companyId: string, eventId: string): Promise<AttemptRow[]> {
+export async function attemptsOfEvent(db: Executor, scope: Scope, eventId: string): Promise<AttemptRow[]> {
   return db
     .select()
     .from(webhookAttempts)
-    .where(and(eq(webhookAttempts.companyId, companyId), eq(webhookAttempts.eventId, eventId)))
+    .where(and(inScope(webhookAttempts, scope), eq(webhookAttempts.eventId, eventId)))
     .orderBy(asc(webhookAttempts.startedAt), asc(webhookAttempts.attempt));
 }
 
@@ -276,8 +275,7 @@ export function deliveredFilter(delivered: boolean) {
 
 /** Sandbox reset: deliveries and attempts go with the events; endpoints are configuration and stay. */
 export async function deleteScopeDeliveries(db: Executor, scope: Scope): Promise<number> {
-  await db.delete(webhookAttempts).where(sql`(${webhookAttempts.companyId}, ${webhookAttempts.deliveryId}) in
-    (select company_id, id from ${webhookDeliveries} where company_id = ${scope.companyId} and livemode = ${scope.livemode})`);
+  await db.delete(webhookAttempts).where(inScope(webhookAttempts, scope));
   const deliveries = await db
     .delete(webhookDeliveries)
     .where(inScope(webhookDeliveries, scope))

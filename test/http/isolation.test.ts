@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { contextFor, startHarness } from '../support/harness.js';
-import { recordEvent } from '../../src/events/service.js';
+import { recordEvent } from '../../src/webhooks/service.js';
 import { inTransaction } from '../../src/db/transaction.js';
 
 test('isolation between companies and environments', async (t) => {

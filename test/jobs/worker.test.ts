@@ -4,7 +4,7 @@ import { contextFor, startHarness, type Harness } from '../support/harness.js';
 import { createJobWorker, defaultJobLockMs } from '../../src/jobs/worker.js';
 import { enqueueJob } from '../../src/jobs/service.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { recordEvent } from '../../src/events/service.js';
+import { recordEvent } from '../../src/webhooks/service.js';
 import { jobKinds } from '../../src/jobs/kinds.js';
 import type { JobKind } from '../../src/jobs/job-kind.js';
 

@@ -3,7 +3,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../src/deps.js';
 import { callContext } from '../../src/http/request-context.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { recordEvent } from '../../src/events/service.js';
+import { recordEvent } from '../../src/webhooks/service.js';
 import { consumeMonthlyQuota } from '../../src/limits/service.js';
 import { authOf } from '../../src/http/request-context.js';
 

@@ -102,7 +102,7 @@ test('webhook deliveries', async (t) => {
       const disabled = await endpoint(me.key, { events: ['*'] });
       await h.call('POST', `/v1/webhook-endpoints/${disabled.id}`, { key: me.key, body: { status: 'disabled' } });
       const { inTransaction } = await import('../../src/db/transaction.js');
-      const { recordEvent } = await import('../../src/events/service.js');
+      const { recordEvent } = await import('../../src/webhooks/service.js');
       const { contextFor } = await import('../support/harness.js');
       const ctx = contextFor(me.companyId, false, h.clock.now());
       const event = await inTransaction(h.deps.db, ctx, (tx) =>

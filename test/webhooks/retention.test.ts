@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { contextFor, startHarness } from '../support/harness.js';
 import { startReceiver, stubResolver } from '../support/webhook-receiver.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { recordEvent } from '../../src/events/service.js';
+import { recordEvent } from '../../src/webhooks/service.js';
 import { createDeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { createDeliveryClient } from '../../src/webhooks/delivery-client.js';
 import { runHousekeeping } from '../../src/limits/housekeeping.js';

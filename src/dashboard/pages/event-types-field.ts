@@ -1,4 +1,4 @@
-import { eventTypes } from '../../events/event-types.js';
+import { eventTypes } from '../../webhooks/event-types.js';
 import { html, type Html } from '../../http/html.js';
 
 /** The event types grouped by their object (`invoice.paid` under invoice), for checkboxes. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { eventTypes, isEventType } from '../../events/event-types.js';
+import { eventTypes, isEventType } from '../../webhooks/event-types.js';
 import {
   getEventWithDeliveries,
   listEventsByDelivery,

@@ -3,7 +3,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
-import { getEventWithDeliveries, listEventsByDelivery, retryEvent } from '../webhooks/service.js';
+import { getEventWithDeliveries, listEventsByDelivery, retryEvent } from './service.js';
 import { nullable, idParams } from '../http/route-schemas.js';
 
 const eventFields = {

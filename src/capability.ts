@@ -1,0 +1,59 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { Deps } from './deps.js';
+import type { Tx } from './db/database.js';
+import type { CallContext } from './db/transaction.js';
+import type { JobKind } from './jobs/job-kind.js';
+import type { ClaimLoop } from './workers/claim-loop.js';
+import type { PeriodicPass } from './workers/periodic-passes.js';
+
+/**
+ * What a business capability brings to the service, in one descriptor (its `index.ts`). The
+ * server, the workers, the sandbox reset and clock, and the boundary test read the list of
+ * descriptors (`capabilities.ts`): a new capability is one folder and one line there.
+ */
+export interface Capability {
+  /** The folder's name. */
+  name: string;
+  /** Routes under `/v1`, behind the platform rules (key, version, rate limit, idempotency). */
+  routes?: CapabilityRoutes;
+  /** Routes outside `/v1` (public pages, the dashboard), with their own rules. */
+  pages?: { routes: CapabilityRoutes; prefix?: string };
+  /** Response schemas referenced by `$ref` in the OpenAPI document. */
+  schemas?: readonly TSchema[];
+  /**
+   * Files other capabilities may import besides `service.ts` (its use cases): pure modules of
+   * rules or types they share. Stores and routes are never published.
+   */
+  published?: readonly string[];
+  /** Sandbox reset: removes the company's test rows, in the reset's transaction; rows removed by kind. */
+  purgeTestData?: (tx: Tx, ctx: CallContext) => Promise<Record<string, number>>;
+  /** Sandbox reset: injects the fixtures once every capability has purged (list order). */
+  seedFixtures?: (tx: Tx, ctx: CallContext) => Promise<number>;
+  /** Kinds of durable jobs (`GET /v1/jobs/:id`) this capability queues and runs. */
+  jobKinds?: readonly JobKind[];
+  /** Work that falls due with time. */
+  passes?: readonly PeriodicPass[];
+  /** Workers that claim this capability's queued rows (deliveries, jobs, e-mails). */
+  workers?: readonly ((deps: Deps, registry: Registry) => ClaimLoop)[];
+  /** Called when a company's sandbox clock moved (after the passes that follow it ran). */
+  onSandboxClockMoved?: (deps: Deps, companyId: string) => Promise<void>;
+}
+
+export type CapabilityRoutes = FastifyPluginAsync<{ deps: Deps; registry: Registry }>;
+
+/** What is gathered from every capability, for the few that act across all of them. */
+export interface Registry {
+  capabilities: readonly Capability[];
+  jobKinds: Readonly<Record<string, JobKind>>;
+  passes: readonly PeriodicPass[];
+}
+
+export function registryOf(capabilities: readonly Capability[]): Registry {
+  const jobKinds: Record<string, JobKind> = {};
+  for (const kind of capabilities.flatMap((capability) => capability.jobKinds ?? [])) {
+    if (jobKinds[kind.kind]) throw new Error(`two capabilities declare the job kind ${kind.kind}`);
+    jobKinds[kind.kind] = kind;
+  }
+  return { capabilities, jobKinds, passes: capabilities.flatMap((capability) => capability.passes ?? []) };
+}

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Deps } from '../deps.js';
+import type { Executor } from '../db/database.js';
+import { claimLeased } from '../db/leased-claim.js';
+import { createClaimLoop, type ClaimLoop } from './claim-loop.js';
+import { periodicPasses } from './schema.js';
+
+/**
+ * A periodic pass of a capability: work that falls due with time rather than with a request
+ * (overdue invoices, expiring quotes, purges). Each pass is a row leased to one worker at a
+ * time, so with several nodes a pass runs once per period, and a pass whose node died is run
+ * by another once its lease lapses.
+ */
+export interface PeriodicPass {
+  /** Unique across capabilities: `<capability>.<what>`. */
+  name: string;
+  everyMs: number;
+  /** Runs a company's pass as soon as its sandbox clock moves (test data falls due on that clock). */
+  followsSandboxClock?: boolean;
+  /** Runs the pass over every company, or only these; returns how many items it handled. */
+  run(deps: Deps, companyIds?: string[]): Promise<number>;
+}
+
+/** A pass is leased longer than any pass should run; a lapsed lease means its node died. */
+const passLeaseMs = 10 * 60_000;
+
+async function registerPasses(db: Executor, passes: readonly PeriodicPass[], now: Date): Promise<void> {
+  if (passes.length === 0) return;
+  await db
+    .insert(periodicPasses)
+    .values(passes.map((pass) => ({ name: pass.name, everyMs: pass.everyMs, nextRunAt: now })))
+    .onConflictDoUpdate({ target: periodicPasses.name, set: { everyMs: sql`excluded.every_ms` } });
+}
+
+async function settlePass(
+  db: Executor,
+  name: string,
+  token: string,
+  changes: { nextRunAt: Date; lastRunAt: Date; lastError: string | null },
+): Promise<void> {
+  await db
+    .update(periodicPasses)
+    .set({ ...changes, lockedUntil: null, lockToken: null })
+    .where(and(eq(periodicPasses.name, name), eq(periodicPasses.lockToken, token)));
+}
+
+/** Runs every pass that follows the sandbox clock, for these companies, now: their clock moved. */
+export async function runSandboxClockFollowers(
+  deps: Deps,
+  passes: readonly PeriodicPass[],
+  companyIds: string[],
+): Promise<void> {
+  for (const pass of passes) if (pass.followsSandboxClock) await pass.run(deps, companyIds);
+}
+
+export function createPassRunner(deps: Deps, passes: readonly PeriodicPass[]): ClaimLoop {
+  const byName = new Map(passes.map((pass) => [pass.name, pass]));
+  if (byName.size !== passes.length) throw new Error('two periodic passes share a name');
+  const loop = createClaimLoop<{ name: string; token: string }>({
+    pool: deps.pool,
+    // No notification wakes a pass: they fall due with time only.
+    channel: 'facteur_periodic_passes',
+    log: deps.log,
+    concurrency: 2,
+    pollMs: 1000,
+    claim: async (limit) => {
+      const token = randomUUID();
+      const rows = await claimLeased(
+        deps.db,
+        {
+          table: 'periodic_passes',
+          key: ['name'],
+          due: sql`t.next_run_at <= ${deps.clock.now().toISOString()}::timestamptz and t.name in (${sql.join(
+            [...byName.keys()].map((name) => sql`${name}`),
+            sql`, `,
+          )})`,
+          order: sql`t.next_run_at`,
+          returning: sql`t.name`,
+        },
+        { now: deps.clock.now(), limit, leaseMs: passLeaseMs, token },
+      );
+      return rows.map((row) => ({ name: String(row.name), token }));
+    },
+    handle: async ({ name, token }) => {
+      const pass = byName.get(name)!;
+      let lastError: string | null = null;
+      try {
+        await pass.run(deps);
+      } catch (error) {
+        lastError = (error as Error).message.slice(0, 500);
+        deps.log.error({ err: error, pass: name }, 'periodic pass failed; it runs again next period');
+      }
+      const now = deps.clock.now();
+      await settlePass(deps.db, name, token, {
+        nextRunAt: new Date(now.getTime() + pass.everyMs),
+        lastRunAt: now,
+        lastError,
+      });
+    },
+    describe: ({ name }) => ({ pass: name }),
+  });
+  return {
+    ...loop,
+    async start() {
+      await registerPasses(deps.db, passes, deps.clock.now());
+      await loop.start();
+    },
+  };
+}
