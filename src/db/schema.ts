@@ -12,7 +12,7 @@ export * from '../jobs/schema.js';
 export * from '../users/schema.js';
 export * from '../invoices/schema.js';
 export * from '../payments/schema.js';
-export * from '../credit-notes/schema.js';
+export * from '../invoices/schema.js';
 export * from '../quotes/schema.js';
 export * from '../tax-profiles/schema.js';
 export * from '../tax/schema.js';

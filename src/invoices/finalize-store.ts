@@ -1,4 +1,4 @@
-import { getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
@@ -41,6 +41,17 @@ export async function lockDraft(
   return raw && toRow(raw);
 }
 
+/**
+ * The statements of other capabilities that the numbering statement embeds, given by the use
+ * case: the series' counter upsert (numbering), the number's format, and the write of the
+ * number into the `*.finalized` event recorded just before (webhooks).
+ */
+export interface NumberingStatements {
+  takeNext: SQL;
+  format(value: SQL): SQL;
+  announce(number: SQL): SQL;
+}
+
 /** What the finalization writes besides the number. */
 export type FinalizedFields = Pick<
   DocumentRow,
@@ -78,17 +89,13 @@ export async function numberDocument(
   id: string,
   series: string,
   fields: FinalizedFields,
-  eventId: string,
+  numbering: NumberingStatements,
 ): Promise<{ row: DocumentRow; sequence: number }> {
   const result = await tx.execute(sql`
-    with taken as (
-      insert into number_counters (company_id, livemode, series, last_value) values (${scope.companyId}, ${scope.livemode}, ${series}, 1)
-      on conflict (company_id, livemode, series) do update set last_value = number_counters.last_value + 1
-      returning last_value
-    ),
+    with taken as (${numbering.takeNext}),
     numbered as (
       update invoices set
-      number = ${series} || '-' || lpad(taken.last_value::text, greatest(6, length(taken.last_value::text)), '0'),
+      number = ${numbering.format(sql.raw('taken.last_value'))},
       series = ${series},
       status = ${fields.status}, document_status = ${fields.documentStatus}, transmission_status = ${fields.transmissionStatus},
       transmission_detail = ${fields.transmissionDetail}, payment_status = ${fields.paymentStatus},
@@ -100,15 +107,10 @@ export async function numberDocument(
       where company_id = ${scope.companyId} and livemode = ${scope.livemode} and id = ${id}
       returning ${sql.raw(columns.map(([, column]) => `invoices."${column.name}"`).join(', '))}, taken.last_value as taken_value
     ),
-    announced as (
-      update events set data = jsonb_set(events.data, '{number}', to_jsonb(numbered.number))
-      from numbered
-      where events.company_id = ${scope.companyId} and events.id = ${eventId}
-      returning events.id
-    )
+    announced as (${numbering.announce(sql.raw('(select numbered.number from numbered)'))})
     select numbered.*, (select count(*) from announced) as announced from numbered`);
   const raw = result.rows[0] as Record<string, unknown> | undefined;
   if (!raw) throw new Error(`document ${id} vanished under its lock`);
-  if (Number(raw.announced) !== 1) throw new Error(`event ${eventId} of document ${id} was not numbered`);
+  if (Number(raw.announced) !== 1) throw new Error(`the finalized event of document ${id} was not numbered`);
   return { row: toRow(raw), sequence: Number(raw.taken_value) };
 }

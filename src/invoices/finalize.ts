@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import type { Db, Tx } from '../db/database.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
-import { recordEvent } from '../webhooks/service.js';
+import { recordEvent, setEventDataStatement } from '../webhooks/service.js';
 import { consumeMonthlyQuota } from '../limits/service.js';
 import type { PlanName } from '../kernel/plans.js';
 import type { Axes, DocumentKind } from './document-axes.js';
@@ -19,7 +19,7 @@ import {
 import { addDays, dayOf, defaultPaymentTermsDays, endOfDay } from '../kernel/calendar.js';
 import { axesColumns, documentEventData, type DocumentRow } from './document-record.js';
 import { notEditable, notFound, readCustomer } from './drafts.js';
-import { formatNumber, seriesOf } from './numbering.js';
+import { formatNumber, seriesOf } from '../numbering/series.js';
 import {
   checkBacking,
   consumeLedgerShare,
@@ -30,6 +30,7 @@ import {
 } from './tax-gate.js';
 import { documentBackedBy } from './store.js';
 import { lockDraft, numberDocument, type FinalizedFields } from './finalize-store.js';
+import { nextValueStatement, numberSql } from '../numbering/service.js';
 import { explained } from './refusals.js';
 import { isUniqueViolation } from '../db/errors.js';
 
@@ -173,8 +174,12 @@ export async function finalizeDocument(
       const event = await recordEvent(tx, ctx, `${kind}.finalized`, announced, ctx.now);
       await effect.mark();
 
-      const { row: finalized, sequence } = await numberDocument(tx, ctx.scope, id, series, fields, event.id);
-      // The number as numbering.ts writes it (BR-FR-01/02), and the event as the document reads, or nothing commits.
+      const { row: finalized, sequence } = await numberDocument(tx, ctx.scope, id, series, fields, {
+        takeNext: nextValueStatement(ctx.scope, series),
+        format: (value) => numberSql(series, value),
+        announce: (number) => setEventDataStatement(ctx.scope, event.id, 'number', number),
+      });
+      // The number as series.ts writes it (BR-FR-01/02), and the event as the document reads, or nothing commits.
       if (finalized.number !== formatNumber(series, sequence))
         throw new Error(`number ${finalized.number} is not ${formatNumber(series, sequence)}`);
       if (!isDeepStrictEqual({ ...announced, number: finalized.number }, documentEventData(finalized, draft.status)))

@@ -8,8 +8,8 @@ import { checkBuyer, type BuyerInput } from './buyer.js';
 import { addDays, dayOf, endOfDay } from '../kernel/calendar.js';
 import { axesColumns, freshEinvoicing, type DocumentRow, type Einvoicing } from './document-record.js';
 import { resolveLines, type LineInput } from './lines.js';
-import { formatNumber, seriesOf } from './numbering.js';
-import { moveCounterBeyond } from './number-store.js';
+import { formatNumber, seriesOf } from '../numbering/series.js';
+import { moveCounterBeyond } from '../numbering/service.js';
 import { paymentStatusOf } from './payment-status.js';
 import { insertDocuments } from './store.js';
 

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { documentStatuses, paymentStatuses, transmissionDetails, transmissionStatuses } from './document-axes.js';
 import { rejectionCategories } from './rejection-category.js';
 import { nullable } from '../http/route-schemas.js';
+import { paginationQuery } from '../kernel/pagination.js';
 
 /** The response schemas of invoices and credit notes (OpenAPI components `Invoice`, `CreditNote`). */
 
@@ -158,3 +159,61 @@ export const creditNoteSchema = Type.Object(
   },
   { $id: 'CreditNote' },
 );
+
+const summaryStatuses = [
+  'draft',
+  'finalized',
+  'sending',
+  'deposited',
+  'transmitted',
+  'available',
+  'received',
+  'approved',
+  'partially_paid',
+  'suspended',
+  'rejected',
+  'refused',
+  'paid',
+  'partially_refunded',
+  'refunded',
+  'cancelled',
+];
+
+/** The query of the invoice and credit-note lists. */
+export const documentListQuery = {
+  ...paginationQuery,
+  status: Type.Optional(
+    Type.Union(
+      summaryStatuses.map((value) => Type.Literal(value)),
+      { description: 'The summary status.' },
+    ),
+  ),
+  customerId: Type.Optional(Type.String({ maxLength: 255 })),
+  date_from: Type.Optional(
+    Type.String({
+      format: 'date',
+      description: 'Invoice date on or after (a calendar date; a draft counts by its creation day).',
+    }),
+  ),
+  date_to: Type.Optional(Type.String({ format: 'date', description: 'Invoice date on or before (a calendar date).' })),
+};
+
+export const historySchema = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(
+    Type.Object({
+      object: Type.Literal('lifecycle_status'),
+      status: Type.String({ description: '`fr:200` ... `fr:501`.' }),
+      reasonCode: Type.Union([Type.String(), Type.Null()]),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      receivedAt: Type.String(),
+      applied: Type.Boolean({
+        description: 'False when the status changed nothing (a repeat, a late status, `fr:211`).',
+      }),
+      event: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  has_more: Type.Boolean(),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  url: Type.String(),
+});

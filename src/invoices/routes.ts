@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
-import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
+import { listEnvelopeSchema } from '../kernel/pagination.js';
 import { invoiceCreateBody, invoiceUpdateBody } from './drafts.js';
 import {
   createInvoice,
@@ -19,51 +19,12 @@ import {
 } from './service.js';
 import { idParams } from '../http/route-schemas.js';
 
-export { invoiceSchema, creditNoteSchema, buyerSchema, lineSchema } from './resource-schema.js';
+import { documentListQuery, historySchema } from './resource-schema.js';
+import { sellerOf } from './request-seller.js';
 
 const tags = ['Invoices'];
-const summaryStatuses = [
-  'draft',
-  'finalized',
-  'sending',
-  'deposited',
-  'transmitted',
-  'available',
-  'received',
-  'approved',
-  'partially_paid',
-  'suspended',
-  'rejected',
-  'refused',
-  'paid',
-  'partially_refunded',
-  'refunded',
-  'cancelled',
-];
-
-export const documentListQuery = {
-  ...paginationQuery,
-  status: Type.Optional(
-    Type.Union(
-      summaryStatuses.map((value) => Type.Literal(value)),
-      { description: 'The summary status.' },
-    ),
-  ),
-  customerId: Type.Optional(Type.String({ maxLength: 255 })),
-  date_from: Type.Optional(
-    Type.String({
-      format: 'date',
-      description: 'Invoice date on or after (a calendar date; a draft counts by its creation day).',
-    }),
-  ),
-  date_to: Type.Optional(Type.String({ format: 'date', description: 'Invoice date on or before (a calendar date).' })),
-};
 
 /** The seller as the authenticated key's company gives it. */
-export const sellerOf = (request: Parameters<typeof authOf>[0]) => {
-  const { company } = authOf(request);
-  return { siren: company.siren, plan: company.plan };
-};
 
 export async function invoiceRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
@@ -245,23 +206,3 @@ export async function invoiceRoutes(parent: FastifyInstance, { deps }: { deps: D
     async (request) => simulateReportedStatus(deps, callContext(request), request.params.id, request.body),
   );
 }
-
-export const historySchema = Type.Object({
-  object: Type.Literal('list'),
-  data: Type.Array(
-    Type.Object({
-      object: Type.Literal('lifecycle_status'),
-      status: Type.String({ description: '`fr:200` ... `fr:501`.' }),
-      reasonCode: Type.Union([Type.String(), Type.Null()]),
-      reason: Type.Union([Type.String(), Type.Null()]),
-      receivedAt: Type.String(),
-      applied: Type.Boolean({
-        description: 'False when the status changed nothing (a repeat, a late status, `fr:211`).',
-      }),
-      event: Type.Union([Type.String(), Type.Null()]),
-    }),
-  ),
-  has_more: Type.Boolean(),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-  url: Type.String(),
-});

@@ -1,24 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from '../db/columns.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { DocumentLine } from './lines.js';
 import type { Einvoicing, HistoryEntry, TaxSnapshot } from './document-record.js';
-
-/**
- * One counter per company, environment and series: a finalization takes the next value in its
- * own transaction, so a failed or interrupted one gives nothing away (no gap, no duplicate).
- */
-export const numberCounters = pgTable(
-  'number_counters',
-  {
-    companyId: text('company_id').notNull(),
-    livemode: boolean('livemode').notNull(),
-    series: text('series').notNull(),
-    lastValue: bigint('last_value', { mode: 'number' }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.companyId, t.livemode, t.series] })],
-);
 
 /**
  * Invoices and credit notes (`kind`): one table, since both are invoice-type documents with the
@@ -98,5 +83,27 @@ export const invoices = pgTable(
     index('invoices_related')
       .on(t.companyId, t.relatedInvoiceId)
       .where(sql`related_invoice_id is not null`),
+  ],
+);
+
+/** Refunds of credit notes (`ref_`): money given back to the buyer, in cents. */
+export const refunds = pgTable(
+  'refunds',
+  {
+    ...tenantColumns(),
+    id: text('id').notNull(),
+    creditNoteId: text('credit_note_id').notNull(),
+    invoiceId: text('invoice_id').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    method: text('method').notNull(),
+    reference: text('reference'),
+    refundedAt: instant('refunded_at').notNull(),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
+    created: instant('created').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    index('refunds_by_credit_note').on(t.companyId, t.livemode, t.creditNoteId, t.id),
   ],
 );

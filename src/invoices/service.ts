@@ -232,8 +232,8 @@ export { markOverdueInvoices, startOverduePass, startPeriodicPass, type Periodic
 
 export { checkBuyer } from './buyer.js';
 export { addDays, dayOf, endOfDay } from '../kernel/calendar.js';
-export { formatNumber, seriesOf } from './numbering.js';
-export { takeNextValue, moveCounterBeyond } from './number-store.js';
+export { formatNumber, seriesOf } from '../numbering/series.js';
+export { takeNextValue, moveCounterBeyond } from '../numbering/store.js';
 
 // Sandbox fixtures.
 

@@ -3,7 +3,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
-import { buyerSchema, lineSchema } from '../invoices/routes.js';
+import { buyerSchema, lineSchema } from '../invoices/resource-schema.js';
 import { quoteStatuses } from './quote-status.js';
 import {
   acceptQuote,

@@ -13,7 +13,7 @@ import { purgeTestDecisions } from '../tax/service.js';
 import { purgeTestLedgers } from '../ledgers/service.js';
 import { purgeTestDocuments, seedInvoiceFixtures } from '../invoices/service.js';
 import { purgeTestPayments, seedPaymentFixtures } from '../payments/service.js';
-import { purgeTestRefunds } from '../credit-notes/service.js';
+import { purgeTestRefunds } from '../invoices/credit-notes.js';
 import { purgeTestQuotes, seedQuoteFixtures } from '../quotes/service.js';
 
 export type PurgeCounts = Record<string, number>;

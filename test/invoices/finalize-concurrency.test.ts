@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { contextFor, startHarness } from '../support/harness.js';
 import { finalize } from '../../src/invoices/service.js';
-import { currentValue } from '../../src/invoices/number-store.js';
+import { currentValue } from '../../src/numbering/service.js';
 import { advice, chair, customer, decision, readyDraft, seller, sellerSiren } from './support.js';
 
 test('200 concurrent finalizations of one series, some refused before and some after taking their number: consecutive numbers, no gap, no duplicate', async (t) => {

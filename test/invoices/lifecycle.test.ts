@@ -13,7 +13,7 @@ import { summaryStatus } from '../../src/invoices/summary-status.js';
 import { applyLifecycleStatus, lifecycleCodes, type LifecycleCode } from '../../src/invoices/lifecycle-status.js';
 import { rejectionCategory } from '../../src/invoices/rejection-category.js';
 import { paymentStatusOf } from '../../src/invoices/payment-status.js';
-import { formatNumber, seriesOf } from '../../src/invoices/numbering.js';
+import { formatNumber, seriesOf } from '../../src/numbering/series.js';
 
 const finalized: Axes = {
   documentStatus: 'finalized',

@@ -2,10 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from '../support/harness.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { currentValue, moveCounterBeyond, takeNextValue } from '../../src/invoices/number-store.js';
-import { formatNumber, seriesOf } from '../../src/invoices/numbering.js';
+import { sql } from 'drizzle-orm';
+import { currentValue, moveCounterBeyond, numberSql, takeNextValue } from '../../src/numbering/service.js';
+import { formatNumber, seriesOf } from '../../src/numbering/series.js';
 
-test('200 concurrent finalizations, some failing after taking a number: consecutive numbers, no gap, no duplicate', async (t) => {
+test('200 concurrent takers of one counter (quotes take theirs this way), some rolling back after taking a value: consecutive values, no gap, no duplicate', async (t) => {
   const h = await startHarness({ poolSize: 30 });
   t.after(() => h.close());
   const { companyId } = await h.tenant();
@@ -62,4 +63,15 @@ test('a sandbox reset moves a series beyond the fixtures, never back', async (t)
   assert.equal(await h.deps.db.transaction((tx) => takeNextValue(tx, scope, series)), 6);
   await h.deps.db.transaction((tx) => moveCounterBeyond(tx, scope, series, 3));
   assert.equal(await h.deps.db.transaction((tx) => takeNextValue(tx, scope, series)), 7);
+});
+
+test('the number written in SQL by the finalization is the one formatNumber writes', async (t) => {
+  const h = await startHarness();
+  t.after(() => h.close());
+  for (const value of [1, 42, 999_999, 1_000_000, 123_456_789]) {
+    for (const series of [seriesOf('invoice', true, 2026), seriesOf('credit_note', false, 2027)]) {
+      const result = await h.deps.db.execute(sql`select ${numberSql(series, sql`${value}::bigint`)} as number`);
+      assert.equal((result.rows[0] as { number: string }).number, formatNumber(series, value));
+    }
+  }
 });

@@ -3,14 +3,9 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
-import {
-  deleteDocumentDraft,
-  documentHistory,
-  getInvoiceDocument,
-  listDocuments,
-  sendToPlatform,
-} from '../invoices/service.js';
-import { documentListQuery, historySchema, sellerOf } from '../invoices/routes.js';
+import { deleteDocumentDraft, documentHistory, getInvoiceDocument, listDocuments, sendToPlatform } from './service.js';
+import { documentListQuery, historySchema } from './resource-schema.js';
+import { sellerOf } from './request-seller.js';
 import {
   createCreditNote,
   creditNoteCreateBody,
@@ -20,7 +15,7 @@ import {
   refundBody,
   refundCreditNote,
   updateCreditNote,
-} from './service.js';
+} from './credit-notes.js';
 import { nullable, idParams } from '../http/route-schemas.js';
 
 export const refundSchema = Type.Object(

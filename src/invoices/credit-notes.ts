@@ -7,31 +7,22 @@ import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { parseIsoInstant } from '../kernel/iso-date.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
+import { buyerInput } from './buyer.js';
 import {
-  buyerInput,
   creditInvoice,
-  draftFields,
-  draftRow,
-  findDocumentRow,
-  finalize,
-  getInvoiceDocument,
-  insertDraft,
-  linesField,
-  linesOf,
   lockRelatedInvoice,
-  explained,
   markCreditNoteRefunded,
-  metadataField,
-  prepareDraft,
   refundableOf,
   refundInvoice,
-  toDocument,
-  updateDocumentDraft,
-  type DocumentResource,
-  type DraftInput,
-  type Seller,
-} from '../invoices/service.js';
-import { deleteScopeRefunds, insertRefund, pageRefunds, type RefundRow } from './store.js';
+} from './collections.js';
+import { toDocument, type DocumentResource } from './document-record.js';
+import { draftFields, draftRow, insertDraft, linesOf, metadataField, prepareDraft, type DraftInput } from './drafts.js';
+import type { Seller } from './finalize.js';
+import { linesField } from './lines.js';
+import { explained } from './refusals.js';
+import { finalize, getInvoiceDocument, updateDocumentDraft } from './service.js';
+import { findDocument as findDocumentRow } from './store.js';
+import { deleteScopeRefunds, insertRefund, pageRefunds, type RefundRow } from './refund-store.js';
 
 /**
  * Credit notes (avoirs): invoice-type documents of their own series that correct a finalized

@@ -1,7 +1,22 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { numberCounters } from './schema.js';
+
+/**
+ * The upsert that takes the next value of a series, as a statement to embed (a data-modifying
+ * CTE returning `last_value`): the finalization writes its number in the same statement.
+ */
+export function nextValueStatement(scope: Scope, series: string): SQL {
+  return sql`insert into number_counters (company_id, livemode, series, last_value) values (${scope.companyId}, ${scope.livemode}, ${series}, 1)
+      on conflict (company_id, livemode, series) do update set last_value = number_counters.last_value + 1
+      returning last_value`;
+}
+
+/** The number of `value` in `series`, in SQL: the very format of `formatNumber` (series.ts), tested against it. */
+export function numberSql(series: string, value: SQL): SQL {
+  return sql`${series} || '-' || lpad(${value}::text, greatest(6, length(${value}::text)), '0')`;
+}
 
 /**
  * Takes the next value of a series inside the caller's transaction. The counter row stays
