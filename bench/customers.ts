@@ -17,6 +17,7 @@ import { connect, disconnect } from '../src/db/database.js';
 import { makeDeps } from '../src/deps.js';
 import { createLogger } from '../src/cli/logger.js';
 import { createJobWorker } from '../src/jobs/worker.js';
+import { registry } from '../src/capabilities.js';
 
 export interface CustomerBenchOptions {
   port: number;
@@ -181,7 +182,7 @@ export async function runCustomerBench(
   const config = { ...loadConfig({ LOG_LEVEL: 'warn' }), databaseUrl: options.databaseUrl };
   const connection = connect(options.databaseUrl, 4);
   const deps = makeDeps(connection, config, createLogger('warn', 'stderr'));
-  const worker = createJobWorker(deps, { pollMs: 50 });
+  const worker = createJobWorker(deps, { pollMs: 50, kinds: registry.jobKinds });
   await worker.start();
   const body = csvFile(lines);
   const baseline = process.memoryUsage();

@@ -1,59 +1,28 @@
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { SecureContextOptions } from 'node:tls';
 import type { Deps } from './deps.js';
+import type { CapabilityRoutes, Registry } from './capability.js';
+import { registry as everyCapability } from './capabilities.js';
 import { newId } from './kernel/ids.js';
-import { listenForAuthChanges } from './api-keys/key-cache.js';
 import { refuse } from './kernel/errors.js';
+import { currentVersion } from './kernel/api-version.js';
+import { listenForAuthChanges } from './api-keys/key-cache.js';
 import { compileValidator } from './http/validation.js';
 import { installErrorHandling } from './http/error-envelope.js';
 import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
-import { currentVersion } from './kernel/api-version.js';
 import { registerOpenApi } from './http/openapi.js';
-import { eventSchema, eventRoutes, eventWithDeliveriesSchema } from './webhooks/event-routes.js';
-import { endpointSchema, webhookRoutes } from './webhooks/routes.js';
-import { accountRoutes } from './account/routes.js';
-import { sandboxRoutes } from './sandbox/routes.js';
-import { customerRoutes, customerSchema } from './customers/routes.js';
-import { productRoutes, productSchema } from './products/routes.js';
-import { jobRoutes, jobSchema } from './jobs/routes.js';
-import { taxProfileRoutes, taxProfileSchema } from './tax-profiles/routes.js';
-import { taxDecisionRoutes, taxDecisionSchema } from './tax/routes.js';
-import { ledgerEntrySchema, ledgerRoutes, ledgerSchema } from './ledgers/routes.js';
-import { invoiceRoutes } from './invoices/routes.js';
-import { creditNoteSchema, invoiceSchema } from './invoices/resource-schema.js';
-import { creditNoteRoutes, refundSchema } from './invoices/credit-note-routes.js';
-import { paymentRoutes, paymentSchema } from './payments/routes.js';
-import { quoteRoutes, quoteSchema } from './quotes/routes.js';
-import { paymentPortalRoutes } from './payment-portal/routes.js';
-import { quotePortalRoutes } from './quote-portal/routes.js';
-import { docsRoutes } from './docs/routes.js';
-import { dashboardRoutes } from './dashboard/plugin.js';
 
 export interface AppOptions {
   https?: SecureContextOptions & { minVersion?: 'TLSv1.2' | 'TLSv1.3' };
   /** Routes added inside /v1 with all its rules (tests use it for probe routes). */
-  extraV1Routes?: FastifyPluginAsync<{ deps: Deps }>;
+  extraV1Routes?: CapabilityRoutes;
+  /** The capabilities served (tests may serve fewer); every one by default. */
+  registry?: Registry;
 }
 
-/** Each capability's routes, mounted under /v1 behind the platform rules. */
-const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [
-  accountRoutes,
-  eventRoutes,
-  webhookRoutes,
-  sandboxRoutes,
-  customerRoutes,
-  productRoutes,
-  jobRoutes,
-  taxProfileRoutes,
-  taxDecisionRoutes,
-  ledgerRoutes,
-  invoiceRoutes,
-  creditNoteRoutes,
-  paymentRoutes,
-  quoteRoutes,
-];
-
+/** The HTTP server: the platform's rules, then each capability's routes, schemas and pages. */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const registry = options.registry ?? everyCapability;
   const serverOptions: FastifyServerOptions & { https?: unknown } = {
     loggerInstance: deps.log,
     genReqId: () => newId('request'),
@@ -89,31 +58,17 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   });
 
   await registerOpenApi(app, deps.config.publicUrl);
-  for (const schema of [
-    eventSchema,
-    eventWithDeliveriesSchema,
-    endpointSchema,
-    customerSchema,
-    productSchema,
-    jobSchema,
-    taxProfileSchema,
-    taxDecisionSchema,
-    ledgerEntrySchema,
-    ledgerSchema,
-    invoiceSchema,
-    creditNoteSchema,
-    paymentSchema,
-    refundSchema,
-    quoteSchema,
-  ])
-    app.addSchema(schema);
+  for (const capability of registry.capabilities) for (const schema of capability.schemas ?? []) app.addSchema(schema);
 
+  const options_ = { deps, registry };
   await app.register(
     async (v1) => {
       await v1.register(apiPlatform, { deps });
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-      for (const capability of capabilities) await v1.register(capability, { deps });
-      if (options.extraV1Routes) await v1.register(options.extraV1Routes, { deps });
+      for (const capability of registry.capabilities) {
+        if (capability.routes) await v1.register(capability.routes, options_);
+      }
+      if (options.extraV1Routes) await v1.register(options.extraV1Routes, options_);
     },
     { prefix: '/v1' },
   );
@@ -123,12 +78,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     await deps.pool.query('select 1');
     return { status: 'ok' };
   });
-  await app.register(docsRoutes);
-  // The public pages of an invoice (payment) and of a quote: no key, outside /v1.
-  await app.register(paymentPortalRoutes, { deps });
-  await app.register(quotePortalRoutes, { deps });
-  // The dashboard: its own encapsulated context (sessions, forms, security headers), not under /v1.
-  await app.register(dashboardRoutes, { deps, prefix: '/dashboard' });
+  // Public pages (payment, quote, error docs) and the dashboard: no key, each with its own rules.
+  for (const capability of registry.capabilities) {
+    if (!capability.pages) continue;
+    const { routes, prefix } = capability.pages;
+    await app.register(routes, prefix ? { ...options_, prefix } : options_);
+  }
   return app;
 }
 

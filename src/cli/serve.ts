@@ -9,11 +9,8 @@ import { runMigrations } from '../db/migrate.js';
 import { buildApp } from '../app.js';
 import { loadCertificate } from '../http/tls.js';
 import { createRedirectServer } from '../http/https-redirect.js';
-import { startHousekeeping } from '../limits/housekeeping.js';
-import { createDeliveryWorker } from '../webhooks/delivery-worker.js';
-import { createJobWorker } from '../jobs/worker.js';
-import { startOverduePass } from '../invoices/service.js';
-import { startQuoteExpiryPass } from '../quotes/service.js';
+import { registry } from '../capabilities.js';
+import { createBackgroundWork } from '../workers/background.js';
 import { createDemoAccountIfEmpty } from './demo-account.js';
 import { createLogger } from './logger.js';
 
@@ -86,13 +83,9 @@ export async function serve(config: Config, role: Role = 'all'): Promise<Running
 
   const lines: string[] = [];
   const api = role === 'worker' ? null : await startApi(deps, config, say, lines);
-  const worker = role === 'api' ? null : createDeliveryWorker(deps);
-  await worker?.start();
-  const jobWorker = role === 'api' ? null : createJobWorker(deps);
-  await jobWorker?.start();
-  const housekeeping = role === 'api' ? null : startHousekeeping(deps);
-  // Overdue invoices and expired quotes: due dates passing (on each company's sandbox clock in test).
-  const documentPasses = role === 'api' ? [] : [startOverduePass(deps), startQuoteExpiryPass(deps)];
+  // Deliveries, jobs, e-mails and the periodic passes (overdue invoices, expired quotes, purges).
+  const background = role === 'api' ? null : createBackgroundWork(deps, registry);
+  await background?.start();
   lines.push(
     `role: ${role}; database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
   );
@@ -111,12 +104,9 @@ export async function serve(config: Config, role: Role = 'all'): Promise<Running
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
-      housekeeping?.stop();
-      for (const pass of documentPasses) pass.stop();
       api?.redirect.close();
       await api?.app.close();
-      await worker?.stop();
-      await jobWorker?.stop();
+      await background?.stop();
       await database.close();
       releaseDataDir();
     })();

@@ -62,10 +62,14 @@ export async function advanceSandboxClock(deps: Pick<Deps, 'db'>, companyId: str
   return offset;
 }
 
-/** In the reset's transaction; the cached offset is forgotten now and again at commit (announced). */
-export async function resetSandboxClock(tx: Executor, companyId: string): Promise<void> {
-  await resetSandboxOffset(tx, companyId);
+/**
+ * In the reset's transaction; the cached offset is forgotten now and again at commit
+ * (announced). Returns the offset the clock had, in ms.
+ */
+export async function resetSandboxClock(tx: Executor, companyId: string): Promise<number> {
+  const previous = await resetSandboxOffset(tx, companyId);
   forgetInThisProcess(`company:${companyId}`);
+  return previous;
 }
 
 /** Where the company's operational e-mails go (`company create --email`), or null. */

@@ -49,9 +49,14 @@ export async function advanceSandboxOffset(db: Db, id: string, ms: number): Prom
   });
 }
 
-export async function resetSandboxOffset(db: Executor, id: string): Promise<void> {
+/** Sets the offset back to 0; returns the offset it had (the row stays locked until the commit). */
+export async function resetSandboxOffset(db: Executor, id: string): Promise<number> {
   await db.execute(sql`select pg_notify(${authChannel}, ${`company:${id}`})`);
-  await db.update(companies).set({ sandboxClockOffsetMs: 0 }).where(eq(companies.id, id));
+  const result = await db.execute(sql`
+    update companies c set sandbox_clock_offset_ms = 0
+    from (select id, sandbox_clock_offset_ms as previous from companies where id = ${id} for update) old
+    where c.id = old.id returning old.previous`);
+  return Number((result.rows[0] as { previous?: string | number } | undefined)?.previous ?? 0);
 }
 
 export async function findCompanyEmail(db: Executor, id: string): Promise<string | null> {

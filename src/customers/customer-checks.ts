@@ -3,6 +3,7 @@ import { isValidSiren, isValidSiret } from '../identifiers/siren.js';
 import { checkVatNumber, sirenOfVatNumber } from '../identifiers/vat-number.js';
 import { checkAddress, type Address, type AddressInput } from './address.js';
 import type { CompanyDirectory, NonDisclosableField } from './directory.js';
+import { checkMetadata } from '../kernel/metadata.js';
 
 export const customerTypes = ['company', 'individual'] as const;
 export type CustomerType = (typeof customerTypes)[number];
@@ -28,8 +29,6 @@ export interface CustomerDraft extends Omit<CustomerFields, 'address' | 'deliver
   address: AddressInput | null;
   deliveryAddress: AddressInput | null;
 }
-
-export const maxMetadataBytes = 8192;
 
 const trimmed = (value: string | null): string | null => {
   const text = value?.trim() ?? '';
@@ -157,11 +156,7 @@ export function checkCustomer(draft: CustomerDraft, field?: string): CustomerFie
   const address = draft.address ? checkAddress(draft.address, at('address')) : null;
   const deliveryAddress = draft.deliveryAddress ? checkAddress(draft.deliveryAddress, at('deliveryAddress')) : null;
 
-  if (Buffer.byteLength(JSON.stringify(draft.metadata), 'utf8') > maxMetadataBytes) {
-    throw refuse('validation_error', `\`${at('metadata')}\` is at most ${maxMetadataBytes} bytes of JSON.`, {
-      param: at('metadata'),
-    });
-  }
+  checkMetadata(draft.metadata, at('metadata'));
 
   return {
     type: draft.type,

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import type { ErrorObject } from 'ajv';
 import { compileValidator, validationToApiError } from '../http/validation.js';
 import { nonDisclosableFields, type NonDisclosableField } from './directory.js';
+import { metadataField } from '../kernel/metadata.js';
 
 /**
  * The body schemas of the customer routes. The CSV import validates each line against the very
@@ -30,13 +31,6 @@ const addressObject = Type.Object(
 
 const nullableAddress = (description: string) =>
   Type.Unsafe<Static<typeof addressObject> | null>({ ...addressObject, type: ['object', 'null'], description });
-
-const metadataField = Type.Unsafe<Record<string, unknown>>({
-  type: 'object',
-  maxProperties: 50,
-  propertyNames: { maxLength: 40 },
-  description: 'Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced as a whole on update.',
-});
 
 const customerFields = {
   email: Type.Optional(nullableString({ maxLength: 254, format: 'email' })),

@@ -5,6 +5,7 @@ import { recordEvent } from '../webhooks/service.js';
 import type { Axes } from './document-axes.js';
 import { amountDueOf, axesColumns, axesOf, documentEventData, type DocumentRow } from './document-record.js';
 import { euros } from '../kernel/money.js';
+import { later } from '../kernel/clock.js';
 import { paymentStatusOf } from './payment-status.js';
 import { findDocument, updateDocument } from './store.js';
 
@@ -21,7 +22,6 @@ import { findDocument, updateDocument } from './store.js';
  */
 
 /** Event times of one move, a millisecond apart, so that their ids (time-ordered) keep the order of the move. */
-export const later = (at: Date, ms: number) => new Date(at.getTime() + ms);
 
 const sameAxes = (a: Axes, b: Axes) =>
   a.documentStatus === b.documentStatus &&

@@ -16,9 +16,11 @@ import {
   refundInvoice,
 } from './collections.js';
 import { toDocument, type DocumentResource } from './document-record.js';
-import { draftFields, draftRow, insertDraft, linesOf, metadataField, prepareDraft, type DraftInput } from './drafts.js';
+import { draftRow, insertDraft, linesOf, prepareDraft, type DraftInput } from './drafts.js';
+import { draftFields } from './document-fields.js';
 import type { Seller } from './finalize.js';
 import { linesField } from './lines.js';
+import { metadataField } from '../kernel/metadata.js';
 import { explained } from './refusals.js';
 import { finalize, getInvoiceDocument, updateDocumentDraft } from './service.js';
 import { findDocument as findDocumentRow } from './store.js';

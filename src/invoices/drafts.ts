@@ -13,66 +13,10 @@ import { buyerInput, checkBuyer, type BuyerInput, type BuyerSnapshot, type Custo
 import { linesField, resolveLines, subtotalOf, type DocumentLine, type LineInput, type ProductFacts } from './lines.js';
 import { axesColumns, documentEventData, freshEinvoicing, type DocumentRow } from './document-record.js';
 import { findDocument, insertDocument, updateDocument } from './store.js';
+import { checkMetadata } from '../kernel/metadata.js';
+import { draftFields, nullableString } from './document-fields.js';
 
 /** Drafts of invoices and credit notes: created, edited and deleted while nothing is numbered. */
-
-const nullableString = (options: { maxLength: number; description?: string }) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
-const nullableDate = (description: string) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date', description });
-export const metadataField = Type.Unsafe<Record<string, unknown>>({
-  type: 'object',
-  maxProperties: 50,
-  propertyNames: { maxLength: 40 },
-  description: 'Free JSON object (at most 50 keys, 8 KB), replaced whole on update.',
-});
-
-export const draftFields = {
-  customerId: Type.Optional(
-    Type.String({ maxLength: 255, description: 'A customer (`cus_`), or give `buyer` instead.' }),
-  ),
-  buyer: Type.Optional(buyerInput),
-  currency: Type.Optional(Type.Literal('EUR', { description: 'EUR (the tax decisions are in euros). Default EUR.' })),
-  issueDate: Type.Optional(
-    nullableDate(
-      'The invoice date. It is the day of finalization: numbers follow dates. Default: set at finalization.',
-    ),
-  ),
-  dueDate: Type.Optional(
-    nullableDate('Payment due date; default the issue date plus `paymentTermsDays` (30 days when neither is given).'),
-  ),
-  deliveryDate: Type.Optional(nullableDate('Date of delivery of the goods or of the service (BT-72).')),
-  paymentTermsDays: Type.Optional(
-    Type.Unsafe<number | null>({
-      type: ['integer', 'null'],
-      minimum: 0,
-      maximum: 365,
-      description: 'Days after the issue date the payment is due.',
-    }),
-  ),
-  paymentTerms: Type.Optional(
-    nullableString({
-      maxLength: 1000,
-      description:
-        'Payment conditions printed on the invoice (discount, late-payment penalties, the EUR 40 recovery indemnity).',
-    }),
-  ),
-  notes: Type.Optional(nullableString({ maxLength: 5000 })),
-  metadata: Type.Optional(metadataField),
-  taxSource: Type.Optional(
-    Type.Unsafe<'service' | 'integration' | null>({
-      type: ['string', 'null'],
-      enum: ['service', 'integration', null],
-      description: "Who states the VAT: `service` or `integration`; default the decision's.",
-    }),
-  ),
-  taxDecisionId: Type.Optional(
-    nullableString({
-      maxLength: 255,
-      description: 'The final tax decision (`txd_`) that backs the document at finalization.',
-    }),
-  ),
-};
 
 export const invoiceCreateBody = Type.Object({ ...draftFields, lines: linesField }, { additionalProperties: false });
 export const invoiceUpdateBody = Type.Object(
@@ -87,8 +31,6 @@ export const invoiceUpdateBody = Type.Object(
 
 export type DraftInput = Static<typeof invoiceCreateBody>;
 export type DraftUpdate = Static<typeof invoiceUpdateBody>;
-
-const maxMetadataBytes = 8192;
 
 export function notFound(kind: DocumentKind, id: string): ApiError {
   return refuse('not_found', `No ${kind === 'invoice' ? 'invoice' : 'credit note'} ${id}.`, { param: 'id' });
@@ -181,14 +123,6 @@ export async function partyOf(
     param: 'customerId',
     values: { detail: 'A document or quote names its buyer: `customerId` or an inline `buyer`.' },
   });
-}
-
-export function checkMetadata(metadata: Record<string, unknown>): void {
-  if (Buffer.byteLength(JSON.stringify(metadata), 'utf8') > maxMetadataBytes) {
-    throw refuse('validation_error', `\`metadata\` is at most ${maxMetadataBytes} bytes of JSON.`, {
-      param: 'metadata',
-    });
-  }
 }
 
 function checkDates(fields: { issueDate: string | null; dueDate: string | null }): void {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Tx } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
 import type { CallContext } from '../db/transaction.js';
 import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
 import { customerFixtures } from '../customers/service.js';
@@ -165,14 +166,10 @@ function customerOf(
  * Inserts the fixture invoices into the (just purged) test scope, `ctx.now` being the sandbox's
  * time after the reset, and moves the year's test invoice series beyond their numbers.
  */
-export async function seedInvoiceFixtures(
-  tx: Tx,
-  ctx: CallContext,
-): Promise<{ count: number; payments: FixturePayment[] }> {
+export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<number> {
   const scope = ctx.scope;
   if (scope.livemode) throw new Error('fixtures are for the sandbox only');
   const today = dayOf(ctx.now);
-  const payments: FixturePayment[] = [];
   const count = invoiceFixtures.length;
   const sequences = new Map<string, number>();
   const nextIn = (series: string) => {
@@ -240,22 +237,9 @@ export async function seedInvoiceFixtures(
         updated: created,
       };
     }
-    const issueDate = addDays(today, -fixture.issuedDaysAgo);
+    const { issueDate, vat, total, paid, issuedAt } = figuresOf(fixture, subtotal, today);
     const dueDate = addDays(issueDate, fixture.termsDays);
-    const vat = vatOf(subtotal);
-    const total = subtotal + vat;
-    const paid = fixture.paid === 'all' ? total : (fixture.paid ?? 0);
     const series = seriesOf('invoice', false, Number(issueDate.slice(0, 4)));
-    const issuedAt = new Date(`${issueDate}T09:00:00Z`);
-    if (paid > 0) {
-      payments.push({
-        name: fixture.name,
-        invoiceId: id,
-        amount: paid,
-        method: fixture.customer === 'fr_consumer' ? 'card' : 'transfer',
-        paidAt: new Date(Math.min(ctx.now.getTime(), issuedAt.getTime() + 86_400_000)),
-      });
-    }
     return {
       ...base,
       number: formatNumber(series, nextIn(series)),
@@ -286,5 +270,34 @@ export async function seedInvoiceFixtures(
   await insertDocuments(tx, rows);
   // The numbers of the fixtures are taken: the first invoice finalized after the reset follows them.
   for (const [series, last] of sequences) await moveCounterBeyond(tx, scope, series, last);
-  return { count: rows.length, payments };
+  return rows.length;
+}
+
+/** The dates and amounts of a finalized fixture, on the sandbox day `today`. */
+function figuresOf(fixture: InvoiceFixture, subtotal: number, today: string) {
+  const issueDate = addDays(today, -fixture.issuedDaysAgo);
+  const vat = vatOf(subtotal);
+  const total = subtotal + vat;
+  const paid = fixture.paid === 'all' ? total : (fixture.paid ?? 0);
+  return { issueDate, vat, total, paid, issuedAt: new Date(`${issueDate}T09:00:00Z`) };
+}
+
+/** The payments the fixture invoices carry (the payments capability records them), `now` being the sandbox's time. */
+export function fixturePaymentsOf(scope: Scope, now: Date): FixturePayment[] {
+  const count = invoiceFixtures.length;
+  return invoiceFixtures.flatMap((fixture, index) => {
+    if (!fixture.axes) return [];
+    const subtotal = resolveLines(fixture.lines, new Map()).reduce((sum, line) => sum + line.netAmount, 0);
+    const { paid, issuedAt } = figuresOf(fixture, subtotal, dayOf(now));
+    if (paid === 0) return [];
+    return [
+      {
+        name: fixture.name,
+        invoiceId: fixtureId('invoice', scope.companyId, fixture.name, count - index),
+        amount: paid,
+        method: fixture.customer === 'fr_consumer' ? ('card' as const) : ('transfer' as const),
+        paidAt: new Date(Math.min(now.getTime(), issuedAt.getTime() + 86_400_000)),
+      },
+    ];
+  });
 }

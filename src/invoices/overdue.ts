@@ -39,36 +39,3 @@ export async function markOverdueInvoices(
     if (marked < batch) return total;
   }
 }
-
-export interface PeriodicPass {
-  /** Runs the pass now and waits for it (tests, the sandbox clock). */
-  runOnce(): Promise<number>;
-  stop(): void;
-}
-
-/** Runs `pass` every `everyMs` (one run at a time); failures are logged and retried next time. */
-export function startPeriodicPass(
-  deps: Pick<Deps, 'log'>,
-  name: string,
-  pass: () => Promise<number>,
-  everyMs: number,
-): PeriodicPass {
-  let running: Promise<number> | null = null;
-  const runOnce = () => {
-    running ??= pass().finally(() => {
-      running = null;
-    });
-    return running;
-  };
-  const timer = setInterval(() => {
-    runOnce().catch((error: unknown) => deps.log.warn({ err: error, pass: name }, 'periodic pass failed'));
-  }, everyMs);
-  timer.unref();
-  return { runOnce, stop: () => clearInterval(timer) };
-}
-
-export const overduePassEveryMs = 60_000;
-
-export function startOverduePass(deps: Pick<Deps, 'db' | 'clock' | 'log'>, everyMs = overduePassEveryMs): PeriodicPass {
-  return startPeriodicPass(deps, 'invoice-overdue', () => markOverdueInvoices(deps), everyMs);
-}

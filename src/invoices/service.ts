@@ -15,11 +15,18 @@ import {
 import {
   createInvoiceDraft,
   deleteDraft,
+  draftRow,
   getDocument,
+  insertDraft,
+  linesOf,
+  partyOf,
   updateDraft,
   type DraftInput,
   type DraftUpdate,
+  type Party,
 } from './drafts.js';
+import type { BuyerInput } from './buyer.js';
+import type { DocumentLine, LineInput } from './lines.js';
 import { finalizeDocument, type FinalizeOptions, type Seller } from './finalize.js';
 import { sendDocument, simulateStatus, type SimulateInput } from './transmission.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
@@ -29,26 +36,11 @@ import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFi
  * payments and quotes capabilities need of them. Each use case lives in its own file.
  */
 
-export type { DocumentResource, DocumentRow } from './document-record.js';
+export type { DocumentResource } from './document-record.js';
 export type { DraftInput, DraftUpdate } from './drafts.js';
 export type { Seller, FinalizeOptions } from './finalize.js';
-export {
-  invoiceCreateBody,
-  invoiceUpdateBody,
-  checkMetadata,
-  partyOf,
-  draftFields,
-  metadataField,
-  prepareDraft,
-  draftRow,
-  insertDraft,
-  readCustomer,
-  linesOf,
-  notFound,
-} from './drafts.js';
-export { lineAsInput, linesField, resolveLines, type LineInput, type DocumentLine } from './lines.js';
-export { buyerInput, type BuyerInput, type BuyerSnapshot } from './buyer.js';
-export { toDocument, documentEventData } from './document-record.js';
+export type { FixturePayment } from './fixtures.js';
+export { collectPayment } from './collections.js';
 
 type Needs = Pick<Deps, 'db' | 'config'>;
 const resource = (deps: Pick<Deps, 'config'>, row: DocumentRow) => toDocument(row, deps.config.publicUrl);
@@ -167,21 +159,6 @@ export async function documentHistory(deps: Needs, scope: Scope, kind: DocumentK
   };
 }
 
-// Money: what payments and credit notes do to an invoice, in their transaction.
-
-export {
-  later,
-  collectPayment,
-  creditInvoice,
-  refundInvoice,
-  lockRelatedInvoice,
-  refundableOf,
-  creditableOf,
-  markCreditNoteRefunded,
-} from './collections.js';
-export { euros } from '../kernel/money.js';
-export { findDocument as findDocumentRow } from './store.js';
-
 export interface PaymentLink {
   object: 'payment_link';
   livemode: boolean;
@@ -217,25 +194,66 @@ export async function paymentLink(deps: Needs, ctx: CallContext, id: string): Pr
   };
 }
 
-/** The invoice behind a public payment page's token (any company), or null. */
-export async function documentOfPortalToken(deps: Pick<Deps, 'db'>, token: string): Promise<DocumentRow | null> {
-  return (await findByPortalToken(deps.db, token)) ?? null;
+/** The invoice behind a public payment page's token (any company), with its company, or null. */
+export async function documentOfPortalToken(
+  deps: Pick<Deps, 'db' | 'config'>,
+  token: string,
+): Promise<{ companyId: string; invoice: DocumentResource } | null> {
+  const row = await findByPortalToken(deps.db, token);
+  return row ? { companyId: row.companyId, invoice: resource(deps, row) } : null;
 }
 
-export { amountDueOf } from './document-record.js';
+// For the quotes capability: the parties and lines of a document, and a quote's conversion.
 
-// Periodic passes.
+/** A document's buyer: a customer of the scope (not deleted), or an inline buyer checked by the customer rules. */
+export async function documentParty(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  customerId: string | null | undefined,
+  buyer: BuyerInput | null | undefined,
+): Promise<Party> {
+  return partyOf(deps, scope, customerId, buyer);
+}
 
-export { markOverdueInvoices, startOverduePass, startPeriodicPass, type PeriodicPass } from './overdue.js';
+/** A document's lines, their products read in the scope (`param` names the field of a refusal). */
+export async function documentLines(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  inputs: LineInput[],
+  param = 'lines',
+): Promise<DocumentLine[]> {
+  return linesOf(deps, scope, inputs, param);
+}
 
-// For the quotes capability: the same buyers, calendar and numbering.
+/** A draft invoice from a quote's buyer and lines, in the quote's transaction (`invoice.created`). */
+export async function createDraftFromQuote(
+  tx: Executor,
+  ctx: CallContext,
+  quote: {
+    id: string;
+    party: Party;
+    lines: DocumentLine[];
+    currency: 'EUR';
+    notes: string | null;
+    metadata: Record<string, unknown>;
+  },
+  publicUrl: string,
+): Promise<DocumentResource> {
+  const row = await insertDraft(
+    tx,
+    ctx,
+    draftRow(ctx, {
+      kind: 'invoice',
+      party: quote.party,
+      lines: quote.lines,
+      input: { currency: quote.currency, notes: quote.notes, metadata: quote.metadata },
+      extra: { quoteId: quote.id },
+    }),
+  );
+  return toDocument(row, publicUrl);
+}
 
-export { checkBuyer } from './buyer.js';
-export { addDays, dayOf, endOfDay } from '../kernel/calendar.js';
-export { formatNumber, seriesOf } from '../numbering/series.js';
-export { takeNextValue, moveCounterBeyond } from '../numbering/store.js';
+// Periodic work and the sandbox.
 
-// Sandbox fixtures.
-
-export { seedInvoiceFixtures, invoiceFixtures, type FixturePayment } from './fixtures.js';
-export { explained } from './refusals.js';
+export { markOverdueInvoices } from './overdue.js';
+export { seedInvoiceFixtures, fixturePaymentsOf } from './fixtures.js';

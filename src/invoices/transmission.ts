@@ -8,7 +8,8 @@ import { axesColumns, axesOf, documentEventData, type DocumentRow, type HistoryE
 import { notFound } from './drafts.js';
 import { applyLifecycleStatus, lifecycleCodes, type LifecycleCode } from './lifecycle-status.js';
 import { archiveAttempt, rejectionAfter, sendMove } from './submission.js';
-import { later } from './collections.js';
+
+import { later } from '../kernel/clock.js';
 import { findAnyDocument, findDocument, updateDocument } from './store.js';
 import { explained } from './refusals.js';
 

@@ -3,7 +3,6 @@ import type { Deps } from '../deps.js';
 import type { CallContext } from '../db/transaction.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import type { JobKind, JobRecord } from './job-kind.js';
-import { jobKinds } from './kinds.js';
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
 import { claimDueJobs, jobChannel, lockClaimedJob, updateClaimedJob, type ClaimedJob, type JobRow } from './store.js';
 
@@ -14,7 +13,8 @@ export interface JobWorkerOptions {
   pollMs?: number;
   /** Only these companies' jobs: a worker dedicated to large tenants, or a test's own. */
   companies?: string[];
-  kinds?: Record<string, JobKind>;
+  /** The kinds this worker runs (every capability's: `registry.jobKinds`). */
+  kinds: Readonly<Record<string, JobKind>>;
   /** How long a claim lasts without a committed batch before another worker may take the job over. */
   lockMs?: number;
   maxAttempts?: number;
@@ -55,9 +55,9 @@ function recordOf(row: JobRow): JobRecord {
  * after the last committed batch. Woken by the NOTIFY of every queued job, and every second by
  * a timer (expired claims, retries coming due).
  */
-export function createJobWorker(deps: Deps, options: JobWorkerOptions = {}): JobWorker {
+export function createJobWorker(deps: Deps, options: JobWorkerOptions): JobWorker {
   const concurrency = options.concurrency ?? 2;
-  const kinds = options.kinds ?? jobKinds;
+  const kinds = options.kinds;
   const lockMs = options.lockMs ?? defaultJobLockMs;
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts;
 

@@ -4,7 +4,7 @@ import type { Scope } from '../db/scope.js';
 import { ApiError } from '../kernel/errors.js';
 import { plans, type PlanName } from '../kernel/plans.js';
 import { secondsUntil, unixSeconds, usagePeriod, windowOf, type WindowUnit } from './fixed-window.js';
-import { consumeUsage, countHits, readUsage, recordAuthFailure, type WindowHit } from './store.js';
+import { consumeUsage, countHits, deleteWindowsBefore, readUsage, recordAuthFailure, type WindowHit } from './store.js';
 
 /** A per-route limit of the contract (finalize 10/minute, FEC 5/day, import 2/hour): live keys only. */
 export interface RouteLimit {
@@ -120,4 +120,9 @@ export async function monthlyUsage(
 ): Promise<{ period: string; counts: Record<string, number> }> {
   const period = usagePeriod(now);
   return { period, counts: await readUsage(deps.pool, companyId, period) };
+}
+
+/** Drops rate windows older than two days: nothing reads them after their minute. */
+export async function purgeRateWindows(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  return deleteWindowsBefore(deps.db, new Date(deps.clock.now().getTime() - 2 * 86_400_000));
 }

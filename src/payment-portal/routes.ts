@@ -4,7 +4,8 @@ import type { Deps } from '../deps.js';
 import { sendPublicPage } from '../http/public-page.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { getCompany } from '../companies/service.js';
-import { amountDueOf, documentOfPortalToken, euros } from '../invoices/service.js';
+import { documentOfPortalToken } from '../invoices/service.js';
+import { euros } from '../kernel/money.js';
 import { paymentPage } from './page.js';
 
 /**
@@ -20,20 +21,21 @@ export async function paymentPortalRoutes(app: FastifyInstance, { deps }: { deps
       schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 100 }) }) },
     },
     async (request, reply) => {
-      const row = await documentOfPortalToken(deps, request.params.token);
-      if (!row || row.kind !== 'invoice' || row.documentStatus !== 'finalized')
+      const found = await documentOfPortalToken(deps, request.params.token);
+      const invoice = found?.invoice;
+      if (!found || !invoice || invoice.object !== 'invoice' || invoice.documentStatus !== 'finalized')
         throw refuse('not_found', 'No payment page at this address: the link is wrong or the invoice was withdrawn.');
-      if (!row.livemode) throw new ApiError('sandbox_payment_unavailable', { status: 409 });
-      const company = await getCompany(deps, row.companyId);
-      const due = amountDueOf(row) ?? 0;
+      if (!invoice.livemode) throw new ApiError('sandbox_payment_unavailable', { status: 409 });
+      const company = await getCompany(deps, found.companyId);
+      const due = invoice.amountDue ?? 0;
       const html = paymentPage({
         seller: company.name,
-        number: row.number!,
-        issueDate: row.issueDate,
-        dueDate: row.dueDate,
-        total: euros(row.total ?? 0),
+        number: invoice.number!,
+        issueDate: invoice.issueDate,
+        dueDate: invoice.dueDate,
+        total: euros(invoice.total ?? 0),
         amountDue: euros(due),
-        currency: row.currency,
+        currency: invoice.currency,
         paid: due === 0,
       });
       return sendPublicPage(reply, html);

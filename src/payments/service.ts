@@ -8,9 +8,11 @@ import { newId } from '../kernel/ids.js';
 import { parseIsoInstant } from '../kernel/iso-date.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import { recordEvent } from '../webhooks/service.js';
-import { collectPayment, euros, getInvoiceDocument, type FixturePayment } from '../invoices/service.js';
+import { collectPayment, fixturePaymentsOf, getInvoiceDocument } from '../invoices/service.js';
+import { euros } from '../kernel/money.js';
 import { fixtureId } from '../identifiers/fixture-id.js';
 import { deleteScopePayments, findPayment, insertPayments, pagePayments, type PaymentRow } from './store.js';
+import { checkMetadata, metadataField } from '../kernel/metadata.js';
 
 /** Payments recorded on invoices: `POST /v1/payments`, `GET /v1/payments/:id`, `GET /v1/invoices/:id/payments`. */
 
@@ -84,9 +86,7 @@ export const paymentCreateBody = Type.Object(
           "The environment the payment belongs to, when the caller states it: it must be the key's (`livemode_mismatch`).",
       }),
     ),
-    metadata: Type.Optional(
-      Type.Unsafe<Record<string, unknown>>({ type: 'object', maxProperties: 50, propertyNames: { maxLength: 40 } }),
-    ),
+    metadata: Type.Optional(metadataField),
   },
   { additionalProperties: false },
 );
@@ -119,8 +119,7 @@ export async function recordPayment(deps: Pick<Deps, 'db'>, ctx: CallContext, in
   }
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
     throw new ApiError('invalid_payment_amount', { param: 'amount' });
-  if (Buffer.byteLength(JSON.stringify(input.metadata ?? {}), 'utf8') > 8192)
-    throw refuse('validation_error', '`metadata` is at most 8192 bytes of JSON.', { param: 'metadata' });
+  checkMetadata(input.metadata);
   const row: PaymentRow = {
     ...ctx.scope,
     id: newId('payment', ctx.now),
@@ -186,8 +185,10 @@ export async function purgeTestPayments(tx: Executor, scope: Scope): Promise<num
 export type { PaymentRow } from './store.js';
 
 /** The fixture invoices' payments (sandbox reset), with ids that stay the same after every reset. */
-export async function seedPaymentFixtures(tx: Executor, scope: Scope, fixtures: FixturePayment[]): Promise<number> {
+/** Sandbox reset: the payments of the fixture invoices, `now` being the sandbox's time after the reset. */
+export async function seedPaymentFixtures(tx: Executor, scope: Scope, now: Date): Promise<number> {
   if (scope.livemode) throw new Error('fixtures are for the sandbox only');
+  const fixtures = fixturePaymentsOf(scope, now);
   const rows: PaymentRow[] = fixtures.map((fixture, index) => ({
     ...scope,
     id: fixtureId('payment', scope.companyId, fixture.name, fixtures.length - index),

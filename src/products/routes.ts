@@ -14,6 +14,7 @@ import {
   vatCategories,
 } from './service.js';
 import { nullable, idParams } from '../http/route-schemas.js';
+import { metadataField } from '../kernel/metadata.js';
 
 const literals = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({
@@ -38,12 +39,6 @@ const unitPriceField = Type.String({
   maxLength: 20,
   description:
     'Price of one unit excluding VAT, a decimal string such as "12.50" (at most 6 decimals), never a number.',
-});
-const metadataField = Type.Unsafe<Record<string, unknown>>({
-  type: 'object',
-  maxProperties: 50,
-  propertyNames: { maxLength: 40 },
-  description: 'Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced as a whole on update.',
 });
 
 export const productSchema = Type.Object(

@@ -16,6 +16,7 @@ import {
   updateProduct as updateProductRow,
   type ProductRow,
 } from './store.js';
+import { checkMetadata } from '../kernel/metadata.js';
 
 export const productNatures = ['goods', 'services', 'electronic_service'] as const;
 export type ProductNature = (typeof productNatures)[number];
@@ -59,8 +60,6 @@ type ProductFields = Pick<
   'name' | 'description' | 'unitPrice' | 'unit' | 'nature' | 'vatCategory' | 'metadata'
 >;
 
-export const maxMetadataBytes = 8192;
-
 export function toProduct(row: ProductRow): Product {
   return {
     id: row.id,
@@ -91,11 +90,7 @@ function checkProduct(fields: ProductFields): ProductFields {
       { param: 'unitPrice' },
     );
   }
-  if (Buffer.byteLength(JSON.stringify(fields.metadata), 'utf8') > maxMetadataBytes) {
-    throw refuse('validation_error', `\`metadata\` is at most ${maxMetadataBytes} bytes of JSON.`, {
-      param: 'metadata',
-    });
-  }
+  checkMetadata(fields.metadata);
   const description = fields.description?.trim() ? fields.description.trim() : null;
   return { ...fields, name, description, unitPrice };
 }

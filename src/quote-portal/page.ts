@@ -1,5 +1,5 @@
 import { html, type Html } from '../http/html.js';
-import { euros } from '../invoices/service.js';
+import { euros } from '../kernel/money.js';
 import type { QuoteView } from '../quotes/service.js';
 
 /** The public page of a quote, server-rendered, no script. Pure. */

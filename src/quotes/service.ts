@@ -4,40 +4,21 @@ import type { Deps } from '../deps.js';
 import type { Executor, Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
-import { ApiError, refuse } from '../kernel/errors.js';
+import { refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import { recordEvent } from '../webhooks/service.js';
 import { currentVersion } from '../kernel/api-version.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
-import {
-  addDays,
-  buyerInput,
-  checkMetadata,
-  partyOf,
-  later,
-  dayOf,
-  draftFields,
-  draftRow,
-  endOfDay,
-  formatNumber,
-  insertDraft,
-  linesField,
-  linesOf,
-  metadataField,
-  readCustomer,
-  moveCounterBeyond,
-  resolveLines,
-  seriesOf,
-  startPeriodicPass,
-  takeNextValue,
-  toDocument,
-  type BuyerInput,
-  type BuyerSnapshot,
-  type DocumentLine,
-  type DocumentResource,
-  type PeriodicPass,
-} from '../invoices/service.js';
+import { addDays, dayOf, endOfDay } from '../kernel/calendar.js';
+import { later } from '../kernel/clock.js';
+import { checkMetadata, metadataField } from '../kernel/metadata.js';
+import { formatNumber, seriesOf } from '../numbering/series.js';
+import { moveCounterBeyond, takeNextValue } from '../numbering/service.js';
+import { buyerInput, type BuyerInput, type BuyerSnapshot } from '../invoices/buyer.js';
+import { draftFields } from '../invoices/document-fields.js';
+import { linesField, resolveLines, type DocumentLine } from '../invoices/lines.js';
+import { createDraftFromQuote, documentLines, documentParty, type DocumentResource } from '../invoices/service.js';
 import { customerFixtures } from '../customers/service.js';
 import { getCompany } from '../companies/service.js';
 import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
@@ -155,8 +136,8 @@ const notFound = (id: string) => refuse('not_found', `No quote ${id}.`, { param:
 const subtotalOf = (lines: DocumentLine[]) => lines.reduce((sum, line) => sum + line.netAmount, 0);
 
 export async function createQuote(deps: Needs, ctx: CallContext, input: QuoteInput): Promise<Quote> {
-  const party = await partyOf(deps, ctx.scope, input.customerId, input.buyer);
-  const lines = await linesOf(deps, ctx.scope, input.lines);
+  const party = await documentParty(deps, ctx.scope, input.customerId, input.buyer);
+  const lines = await documentLines(deps, ctx.scope, input.lines);
   const metadata = input.metadata ?? {};
   checkMetadata(metadata);
   const row: QuoteRow = {
@@ -215,9 +196,9 @@ export async function listQuotes(
 export async function updateQuoteDraft(deps: Needs, ctx: CallContext, id: string, input: QuoteUpdate): Promise<Quote> {
   const party =
     input.customerId !== undefined || input.buyer !== undefined
-      ? await partyOf(deps, ctx.scope, input.customerId, input.buyer)
+      ? await documentParty(deps, ctx.scope, input.customerId, input.buyer)
       : null;
-  const lines = input.lines ? await linesOf(deps, ctx.scope, input.lines) : null;
+  const lines = input.lines ? await documentLines(deps, ctx.scope, input.lines) : null;
   const row = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findQuote(tx, ctx.scope, id, true);
     if (!current) throw notFound(id);
@@ -298,32 +279,28 @@ export async function convertQuote(
 ): Promise<{ quote: Quote; invoice: DocumentResource }> {
   const seen = await findQuote(deps.db, ctx.scope, id);
   if (!seen) throw notFound(id);
-  if (seen.customerId) {
-    const customer = await readCustomer(deps, ctx.scope, seen.customerId);
-    if (customer.deleted)
-      throw new ApiError('resource_deleted', {
-        values: { resource: 'customer', id: customer.id },
-        param: 'customerId',
-      });
-  }
+  // A deleted customer takes no new invoice (resource_deleted), as for any new draft.
+  if (seen.customerId) await documentParty(deps, ctx.scope, seen.customerId, null);
   const result = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findQuote(tx, ctx.scope, id, true);
     if (!current) throw notFound(id);
     const next = quoteMove(id, current.status as QuoteStatus, 'convert');
     checkStillValid(id, current.validUntil, dayOf(ctx.now));
-    const invoice = await insertDraft(
+    const invoice = await createDraftFromQuote(
       tx,
       ctx,
-      draftRow(ctx, {
-        kind: 'invoice',
+      {
+        id: current.id,
         party: {
           customerId: current.customerId,
           buyer: current.customerId ? null : (current.buyer as BuyerSnapshot | null),
         },
         lines: current.lines as unknown as DocumentLine[],
-        input: { currency: current.currency as 'EUR', notes: current.notes, metadata: current.metadata },
-        extra: { quoteId: current.id },
-      }),
+        currency: current.currency as 'EUR',
+        notes: current.notes,
+        metadata: current.metadata,
+      },
+      deps.config.publicUrl,
     );
     const updated = await updateQuote(tx, ctx.scope, id, {
       status: next.to,
@@ -336,7 +313,7 @@ export async function convertQuote(
   });
   return {
     quote: toQuote(result.quote, deps.config.publicUrl),
-    invoice: toDocument(result.invoice, deps.config.publicUrl),
+    invoice: result.invoice,
   };
 }
 
@@ -395,10 +372,6 @@ export async function expireQuotes(
     total += expired;
     if (expired < batch) return total;
   }
-}
-
-export function startQuoteExpiryPass(deps: Pick<Deps, 'db' | 'clock' | 'log'>, everyMs = 60_000): PeriodicPass {
-  return startPeriodicPass(deps, 'quote-expiry', () => expireQuotes(deps), everyMs);
 }
 
 /** Sandbox reset: every test quote of the company goes. */

@@ -3,7 +3,8 @@ import type { CallContext } from '../db/transaction.js';
 import { refuse } from '../kernel/errors.js';
 import { advanceSandboxClock } from '../companies/service.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
-import { wakeDeliveryWorkers } from '../webhooks/service.js';
+import type { Registry } from '../capability.js';
+import { runSandboxClockFollowers } from '../workers/periodic-passes.js';
 
 export interface SandboxClock {
   object: 'sandbox_clock';
@@ -30,14 +31,21 @@ export function readSandboxClock(deps: Pick<Deps, 'clock'>, ctx: CallContext, of
   };
 }
 
-/** Moves the company's sandbox clock forward; whatever falls due (webhook retries...) runs at once. */
+/**
+ * Moves the company's sandbox clock forward; whatever falls due on it happens now: the passes
+ * that follow the sandbox clock run for the company (overdue invoices, expired quotes), and each
+ * capability that waits on it is told (webhook retries).
+ */
 export async function advanceClock(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Deps,
   ctx: CallContext,
   seconds: number,
+  registry: Registry,
 ): Promise<SandboxClock> {
   testOnly(ctx);
-  const offsetMs = await advanceSandboxClock(deps, ctx.scope.companyId, seconds * 1000);
-  await wakeDeliveryWorkers(deps);
+  const companyId = ctx.scope.companyId;
+  const offsetMs = await advanceSandboxClock(deps, companyId, seconds * 1000);
+  await runSandboxClockFollowers(deps, registry.passes, [companyId]);
+  for (const capability of registry.capabilities) await capability.onSandboxClockMoved?.(deps, companyId);
   return readSandboxClock(deps, ctx, offsetMs);
 }

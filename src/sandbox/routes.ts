@@ -4,8 +4,7 @@ import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { resetSandbox } from './service.js';
 import { advanceClock, readSandboxClock } from './clock.js';
-import { markOverdueInvoices } from '../invoices/service.js';
-import { expireQuotes } from '../quotes/service.js';
+import type { Registry } from '../capability.js';
 
 const resetSchema = Type.Object({
   object: Type.Literal('sandbox_reset'),
@@ -23,7 +22,10 @@ const clockSchema = Type.Object({
 
 const tags = ['Sandbox'];
 
-export async function sandboxRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
+export async function sandboxRoutes(
+  parent: FastifyInstance,
+  { deps, registry }: { deps: Deps; registry: Registry },
+): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/sandbox/reset',
@@ -37,7 +39,7 @@ export async function sandboxRoutes(parent: FastifyInstance, { deps }: { deps: D
         response: { 200: resetSchema },
       },
     },
-    async (request) => resetSandbox(deps, callContext(request)),
+    async (request) => resetSandbox(deps, callContext(request), registry.capabilities),
   );
 
   app.get(
@@ -63,13 +65,6 @@ export async function sandboxRoutes(parent: FastifyInstance, { deps }: { deps: D
         response: { 200: clockSchema },
       },
     },
-    async (request) => {
-      const clock = await advanceClock(deps, callContext(request), request.body.seconds);
-      // What falls due on the new sandbox time happens now for this company: overdue invoices, expired quotes.
-      const companyIds = [authOf(request).scope.companyId];
-      await markOverdueInvoices(deps, { companyIds });
-      await expireQuotes(deps, { companyIds });
-      return clock;
-    },
+    async (request) => advanceClock(deps, callContext(request), request.body.seconds, registry),
   );
 }

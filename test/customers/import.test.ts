@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startHarness, type Harness } from '../support/harness.js';
 import { createJobWorker } from '../../src/jobs/worker.js';
+import { registry } from '../../src/capabilities.js';
 
 const header = 'type,name,email,siren,siret,vatNumber,line1,line2,postalCode,city,country';
 const goodLine = (i: number) =>
@@ -179,7 +180,7 @@ test('CSV import', async (t) => {
     assert.equal(job.status, 'queued');
     assert.deepEqual(job.progress, { total: 1_200, processed: 0 });
     assert.equal(await count(h, companyId), 0, 'nothing before the worker');
-    const worker = createJobWorker(h.deps, { companies: [companyId] });
+    const worker = createJobWorker(h.deps, { companies: [companyId], kinds: registry.jobKinds });
     assert.equal(await worker.drain(), 1);
     const done = (await h.call('GET', `/v1/jobs/${job.id}`, { key })).data;
     assert.equal(done.status, 'succeeded');
@@ -206,7 +207,7 @@ test('CSV import', async (t) => {
     const again = await importCsv(h, key, many(1_001), headers);
     assert.equal(first.statusCode, 202);
     assert.equal(again.data.id, first.data.id);
-    await createJobWorker(h.deps, { companies: [companyId] }).drain();
+    await createJobWorker(h.deps, { companies: [companyId], kinds: registry.jobKinds }).drain();
     assert.equal(await count(h, companyId), 1_001);
   });
 

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from '../support/harness.js';
-import { markOverdueInvoices, startOverduePass } from '../../src/invoices/service.js';
+import { markOverdueInvoices } from '../../src/invoices/service.js';
+import { invoicesCapability } from '../../src/invoices/index.js';
 import { eventsOf, finalizedInvoice, seller, sellerProfile } from './support.js';
 
 test('invoice.overdue: the due date passes without full payment', async (t) => {
@@ -52,9 +53,9 @@ test('invoice.overdue: the due date passes without full payment', async (t) => {
     await h.call('POST', '/v1/sandbox/clock/advance', { key, body: { seconds: 5 * 86_400 } });
     assert.equal((await eventsOf(h, live, 'invoice.overdue')).length, 0, 'the sandbox clock does not move live time');
     h.clock.advance(86_400_000 + 1);
-    const pass = startOverduePass(h.deps, 3_600_000);
-    t.after(() => pass.stop());
-    assert.ok((await pass.runOnce()) >= 1);
+    // The capability's periodic pass, as the workers run it.
+    const pass = invoicesCapability.passes!.find((candidate) => candidate.name === 'invoices.overdue')!;
+    assert.ok((await pass.run(h.deps)) >= 1);
     const [event] = await eventsOf(h, live, 'invoice.overdue');
     assert.equal(event.data.id, invoice.id);
     assert.equal(event.livemode, true);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from '../support/harness.js';
-import { invoiceFixtures } from '../../src/invoices/service.js';
+import { invoiceFixtures } from '../../src/invoices/fixtures.js';
 import { finalizedInvoice, seller, sellerProfile } from './support.js';
 
 test('sandbox: fixture invoices, payment links and the payment page', async (t) => {

@@ -5,7 +5,9 @@ import { createJobWorker, defaultJobLockMs } from '../../src/jobs/worker.js';
 import { enqueueJob } from '../../src/jobs/service.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { recordEvent } from '../../src/webhooks/service.js';
-import { jobKinds } from '../../src/jobs/kinds.js';
+import { registry } from '../../src/capabilities.js';
+
+const { jobKinds } = registry;
 import type { JobKind } from '../../src/jobs/job-kind.js';
 
 const header = 'name,email,siret,postalCode,country';
@@ -38,6 +40,7 @@ test('the job worker: batches commit with their progress; a crash resumes after 
       ).data;
       const dying = createJobWorker(h.deps, {
         companies: [companyId],
+        kinds: jobKinds,
         interruptAfterBatch: (_job, batches) => batches === 1,
       });
       await dying.drain();
@@ -50,7 +53,7 @@ test('the job worker: batches commit with their progress; a crash resumes after 
       assert.equal(polled.status, 'running');
       assert.equal(polled.result.imported, 1_000, 'the partial result is readable');
 
-      const next = createJobWorker(h.deps, { companies: [companyId] });
+      const next = createJobWorker(h.deps, { companies: [companyId], kinds: jobKinds });
       assert.equal(await next.drain(), 0, 'the claim still holds');
       h.clock.advance(defaultJobLockMs + 1000);
       assert.equal(await next.drain(), 1);
@@ -149,14 +152,14 @@ test('the job worker: batches commit with their progress; a crash resumes after 
     const job = (
       await h.call('POST', '/v1/customers/import', { key, body: csv(1_001), headers: { 'content-type': 'text/csv' } })
     ).data;
-    assert.equal(await createJobWorker(h.deps, { companies: [other.companyId] }).drain(), 0);
+    assert.equal(await createJobWorker(h.deps, { companies: [other.companyId], kinds: jobKinds }).drain(), 0);
     assert.equal((await jobRow(h, companyId, job.id)).status, 'queued');
     assert.ok(jobKinds['customers.import']);
   });
 
   await t.test('a started worker picks a queued job up by itself (NOTIFY), and stops cleanly', async () => {
     const { key, companyId } = await h.tenant();
-    const worker = createJobWorker(h.deps, { companies: [companyId], pollMs: 50 });
+    const worker = createJobWorker(h.deps, { companies: [companyId], pollMs: 50, kinds: jobKinds });
     await worker.start();
     const job = (
       await h.call('POST', '/v1/customers/import', { key, body: csv(1_001), headers: { 'content-type': 'text/csv' } })

@@ -1,0 +1,7 @@
+import type { Capability } from '../capability.js';
+
+/** API keys: hashed secrets, scopes, expiry and revocation, served from a per-node cache. */
+export const apiKeysCapability: Capability = {
+  name: 'api-keys',
+  published: ['key-secret.ts'],
+};

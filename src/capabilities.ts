@@ -1,0 +1,56 @@
+import { registryOf, type Capability } from './capability.js';
+import { accountCapability } from './account/index.js';
+import { apiKeysCapability } from './api-keys/index.js';
+import { companiesCapability } from './companies/index.js';
+import { customersCapability } from './customers/index.js';
+import { dashboardCapability } from './dashboard/index.js';
+import { docsCapability } from './docs/index.js';
+import { idempotencyCapability } from './idempotency/index.js';
+import { invoicesCapability } from './invoices/index.js';
+import { jobsCapability } from './jobs/index.js';
+import { ledgersCapability } from './ledgers/index.js';
+import { limitsCapability } from './limits/index.js';
+import { notificationsCapability } from './notifications/index.js';
+import { numberingCapability } from './numbering/index.js';
+import { paymentPortalCapability } from './payment-portal/index.js';
+import { paymentsCapability } from './payments/index.js';
+import { productsCapability } from './products/index.js';
+import { quotePortalCapability } from './quote-portal/index.js';
+import { quotesCapability } from './quotes/index.js';
+import { sandboxCapability } from './sandbox/index.js';
+import { taxCapability } from './tax/index.js';
+import { taxProfilesCapability } from './tax-profiles/index.js';
+import { usersCapability } from './users/index.js';
+import { webhooksCapability } from './webhooks/index.js';
+
+/**
+ * Every capability of the service, once. The order is the order of the sandbox reset's purges
+ * and fixtures (customers before the invoices that name them, invoices before their payments).
+ */
+export const capabilities: readonly Capability[] = [
+  companiesCapability,
+  apiKeysCapability,
+  usersCapability,
+  limitsCapability,
+  accountCapability,
+  webhooksCapability,
+  idempotencyCapability,
+  notificationsCapability,
+  customersCapability,
+  productsCapability,
+  jobsCapability,
+  taxCapability,
+  ledgersCapability,
+  taxProfilesCapability,
+  numberingCapability,
+  invoicesCapability,
+  paymentsCapability,
+  quotesCapability,
+  sandboxCapability,
+  paymentPortalCapability,
+  quotePortalCapability,
+  docsCapability,
+  dashboardCapability,
+];
+
+export const registry = registryOf(capabilities);

@@ -1,0 +1,16 @@
+import type { Capability } from '../capability.js';
+import { seedCustomerFixtures } from './fixtures.js';
+import { customersImportJob } from './import.js';
+import { customerRoutes, customerSchema } from './routes.js';
+import { purgeTestCustomers } from './service.js';
+
+/** Customers: buyers checked against the identifier rules and the directory, imported by CSV. */
+export const customersCapability: Capability = {
+  name: 'customers',
+  routes: customerRoutes,
+  schemas: [customerSchema],
+  published: ['address.ts', 'customer-checks.ts', 'customer-input.ts', 'directory.ts'],
+  purgeTestData: async (tx, ctx) => ({ customers: await purgeTestCustomers(tx, ctx.scope) }),
+  seedFixtures: (tx, ctx) => seedCustomerFixtures(tx, ctx.scope),
+  jobKinds: [customersImportJob],
+};

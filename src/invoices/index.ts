@@ -1,0 +1,36 @@
+import type { Capability } from '../capability.js';
+import { creditNoteRoutes, refundSchema } from './credit-note-routes.js';
+import { purgeTestRefunds } from './credit-notes.js';
+import { seedInvoiceFixtures } from './fixtures.js';
+import { markOverdueInvoices } from './overdue.js';
+import { creditNoteSchema, invoiceSchema } from './resource-schema.js';
+import { invoiceRoutes } from './routes.js';
+import { purgeTestDocuments } from './service.js';
+
+/**
+ * Invoices and credit notes: invoice-type documents sharing one table, the three axes and the
+ * summary status, finalization on a tax decision, numbering, sending, the reported life cycle,
+ * credits and refunds.
+ */
+export const invoicesCapability: Capability = {
+  name: 'invoices',
+  routes: async (app, options) => {
+    await invoiceRoutes(app, options);
+    await creditNoteRoutes(app, options);
+  },
+  schemas: [invoiceSchema, creditNoteSchema, refundSchema],
+  published: ['buyer.ts', 'lines.ts', 'document-fields.ts', 'resource-schema.ts', 'document-axes.ts'],
+  purgeTestData: async (tx, ctx) => ({
+    invoices: await purgeTestDocuments(tx, ctx.scope),
+    refunds: await purgeTestRefunds(tx, ctx.scope),
+  }),
+  seedFixtures: (tx, ctx) => seedInvoiceFixtures(tx, ctx),
+  passes: [
+    {
+      name: 'invoices.overdue',
+      everyMs: 60_000,
+      followsSandboxClock: true,
+      run: (deps, companyIds) => markOverdueInvoices(deps, companyIds ? { companyIds } : {}),
+    },
+  ],
+};

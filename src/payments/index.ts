@@ -1,0 +1,12 @@
+import type { Capability } from '../capability.js';
+import { paymentRoutes, paymentSchema } from './routes.js';
+import { purgeTestPayments, seedPaymentFixtures } from './service.js';
+
+/** Payments: money collected on invoices, in cents, with their payment statement (`fr212`). */
+export const paymentsCapability: Capability = {
+  name: 'payments',
+  routes: paymentRoutes,
+  schemas: [paymentSchema],
+  purgeTestData: async (tx, ctx) => ({ payments: await purgeTestPayments(tx, ctx.scope) }),
+  seedFixtures: (tx, ctx) => seedPaymentFixtures(tx, ctx.scope, ctx.now),
+};
