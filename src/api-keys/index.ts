@@ -3,5 +3,5 @@ import type { Capability } from '../capability.js';
 /** API keys: hashed secrets, scopes, expiry and revocation, served from a per-node cache. */
 export const apiKeysCapability: Capability = {
   name: 'api-keys',
-  published: ['key-secret.ts'],
+  published: ['key-secret.ts', 'key-cache.ts'],
 };

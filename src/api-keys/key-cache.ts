@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
 import type { KeyWithCompany } from './store.js';
 
 /** The channel on which every node hears of revocations and company changes. */
@@ -62,6 +64,16 @@ const caches = new Set<KeyCache>();
 /** What a change announces, in the changing transaction (delivered to listeners at commit). */
 export function announceSql(message: string): { text: string; values: string[] } {
   return { text: 'select pg_notify($1, $2)', values: [authChannel, message] };
+}
+
+/**
+ * Announces a change of what authentications carry (`company:<id>` for its plan or sandbox
+ * clock, `key:<id>` for a revocation), in the changing transaction: every node forgets it when
+ * the transaction commits, and this one at once.
+ */
+export async function announceAuthChange(tx: Executor, message: string): Promise<void> {
+  await tx.execute(sql`select pg_notify(${authChannel}, ${message})`);
+  forgetInThisProcess(message);
 }
 
 /** The node that made a change forgets it at once, before the notification comes back. */

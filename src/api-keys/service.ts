@@ -14,8 +14,8 @@ import {
   type ApiKey,
   type KeyWithCompany,
 } from './store.js';
-import { authChannel, forgetInThisProcess } from './key-cache.js';
-import { sql } from 'drizzle-orm';
+import { announceAuthChange, forgetInThisProcess } from './key-cache.js';
+import { inTransaction } from '../db/transaction.js';
 
 export type { ApiKey, KeyWithCompany } from './store.js';
 
@@ -116,13 +116,14 @@ export async function revokeApiKey(
   id: string,
   options: { companyId?: string } = {},
 ): Promise<ApiKeyResource> {
-  const key = await deps.db.transaction(async (tx) => {
+  const key = await inTransaction(deps.db, null, async (tx) => {
     // From the dashboard, the key must be the company's: a key of another company is not found.
     const revoked = await markRevoked(tx, id, deps.clock.now(), options.companyId);
-    if (revoked) await tx.execute(sql`select pg_notify(${authChannel}, ${`key:${id}`})`);
+    if (revoked) await announceAuthChange(tx, `key:${id}`);
     return revoked;
   });
   if (!key) throw refuse('not_found', `No API key ${id}.`);
+  // Again after the commit: a request of this node that read the key before it may have cached it.
   forgetInThisProcess(`key:${id}`);
   return toApiKeyResource(key);
 }

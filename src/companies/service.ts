@@ -13,7 +13,8 @@ import {
   type Company,
 } from './store.js';
 import type { Executor } from '../db/database.js';
-import { forgetInThisProcess } from '../api-keys/key-cache.js';
+import { announceAuthChange, forgetInThisProcess } from '../api-keys/key-cache.js';
+import { inTransaction } from '../db/transaction.js';
 
 export type { Company } from './store.js';
 
@@ -40,7 +41,14 @@ export async function createCompany(deps: Pick<Deps, 'db' | 'clock'>, input: New
     throw refuse('validation_error', `"${input.email}" is not an e-mail address.`, { param: 'email' });
   }
   const now = deps.clock.now();
-  const company: Company = { id: newId('company', now), name, siren: input.siren, plan, created: now };
+  const company: Company = {
+    id: newId('company', now),
+    name,
+    siren: input.siren,
+    plan,
+    created: now,
+    sandboxClockOffsetMs: 0,
+  };
   await insertCompany(deps.db, company, input.email ?? null);
   return company;
 }
@@ -57,7 +65,12 @@ export async function hasAnyCompany(deps: Pick<Deps, 'db'>): Promise<boolean> {
 
 /** Test mode only: moves the company's sandbox clock forward; returns the new offset in ms. */
 export async function advanceSandboxClock(deps: Pick<Deps, 'db'>, companyId: string, ms: number): Promise<number> {
-  const offset = await advanceSandboxOffset(deps.db, companyId, ms);
+  // Cached authentications carry the offset: the change is announced to every node at commit.
+  const offset = await inTransaction(deps.db, null, async (tx) => {
+    await announceAuthChange(tx, `company:${companyId}`);
+    return advanceSandboxOffset(tx, companyId, ms);
+  });
+  // Again after the commit: a request of this node that read the company before it may have cached it.
   forgetInThisProcess(`company:${companyId}`);
   return offset;
 }
@@ -67,9 +80,8 @@ export async function advanceSandboxClock(deps: Pick<Deps, 'db'>, companyId: str
  * (announced). Returns the offset the clock had, in ms.
  */
 export async function resetSandboxClock(tx: Executor, companyId: string): Promise<number> {
-  const previous = await resetSandboxOffset(tx, companyId);
-  forgetInThisProcess(`company:${companyId}`);
-  return previous;
+  await announceAuthChange(tx, `company:${companyId}`);
+  return resetSandboxOffset(tx, companyId);
 }
 
 /** Where the company's operational e-mails go (`company create --email`), or null. */

@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { companies } from './schema.js';
-import { authChannel } from '../api-keys/key-cache.js';
 import type { PlanName } from '../kernel/plans.js';
 
 export interface Company {
@@ -10,6 +9,8 @@ export interface Company {
   siren: string;
   plan: PlanName;
   created: Date;
+  /** How far the company's sandbox clock runs ahead of real time (test mode only). */
+  sandboxClockOffsetMs: number;
 }
 
 type Row = typeof companies.$inferSelect;
@@ -19,6 +20,7 @@ const toCompany = (row: Row): Company => ({
   siren: row.siren,
   plan: row.plan as PlanName,
   created: row.created,
+  sandboxClockOffsetMs: Number(row.sandboxClockOffsetMs),
 });
 
 export async function insertCompany(db: Executor, company: Company, email: string | null): Promise<void> {
@@ -36,22 +38,17 @@ export async function countCompanies(db: Executor): Promise<number> {
 }
 
 /** Moves the sandbox clock forward by `ms` (never back); returns the new offset. */
-export async function advanceSandboxOffset(db: Db, id: string, ms: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    // Cached authentications carry the offset: the change is announced to every node at commit.
-    await tx.execute(sql`select pg_notify(${authChannel}, ${`company:${id}`})`);
-    const [row] = await tx
-      .update(companies)
-      .set({ sandboxClockOffsetMs: sql`${companies.sandboxClockOffsetMs} + ${ms}::bigint` })
-      .where(eq(companies.id, id))
-      .returning({ offset: companies.sandboxClockOffsetMs });
-    return row?.offset ?? 0;
-  });
+export async function advanceSandboxOffset(db: Executor, id: string, ms: number): Promise<number> {
+  const [row] = await db
+    .update(companies)
+    .set({ sandboxClockOffsetMs: sql`${companies.sandboxClockOffsetMs} + ${ms}::bigint` })
+    .where(eq(companies.id, id))
+    .returning({ offset: companies.sandboxClockOffsetMs });
+  return Number(row?.offset ?? 0);
 }
 
 /** Sets the offset back to 0; returns the offset it had (the row stays locked until the commit). */
 export async function resetSandboxOffset(db: Executor, id: string): Promise<number> {
-  await db.execute(sql`select pg_notify(${authChannel}, ${`company:${id}`})`);
   const result = await db.execute(sql`
     update companies c set sandbox_clock_offset_ms = 0
     from (select id, sandbox_clock_offset_ms as previous from companies where id = ${id} for update) old

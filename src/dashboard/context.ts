@@ -4,7 +4,7 @@ import type { Scope } from '../db/scope.js';
 import type { CallContext } from '../db/transaction.js';
 import { currentVersion } from '../kernel/api-version.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
-import type { DashboardSession } from '../users/sessions.js';
+import type { DashboardSession } from '../users/service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

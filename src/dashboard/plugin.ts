@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../kernel/errors.js';
-import { resumeSession } from '../users/sessions.js';
+import { resumeSession } from '../users/service.js';
 import { looksLikeToken } from '../users/tokens.js';
 import { dashboardPrefix, envs, pageOf } from './context.js';
 import { clearCookie, readCookie, sessionCookie } from './cookies.js';

@@ -1,9 +1,8 @@
 import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import * as schema from './schema.js';
 import { openEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 
-export type Db = NodePgDatabase<typeof schema>;
+export type Db = NodePgDatabase;
 /** A transaction handle; stores accept either, so a use case can pass its transaction along. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Executor = Db | Tx;
@@ -47,7 +46,7 @@ export function connect(url: string, poolSize = 20): Connection {
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   fastPool.on('error', () => undefined);
-  return { pool, db: drizzle(pool, { schema }), fast: { pool: fastPool, db: drizzle(fastPool, { schema }) } };
+  return { pool, db: drizzle(pool), fast: { pool: fastPool, db: drizzle(fastPool) } };
 }
 
 /** Ends both pools, once the requests still finishing (their client gone) have given back their connections. */

@@ -6,8 +6,7 @@ import { authenticateSecret } from '../api-keys/service.js';
 import { grants } from '../kernel/scopes.js';
 import { countRequest, isRateLimited, registerAuthFailure } from '../limits/service.js';
 import { unixSeconds, windowOf } from '../limits/fixed-window.js';
-import { beginIdempotent, finishIdempotent, fingerprintOf, maxKeyLength } from '../idempotency/service.js';
-import { markEffectCommitted } from '../idempotency/store.js';
+import { beginIdempotent, finishIdempotent, fingerprintOf, markEffect, maxKeyLength } from '../idempotency/service.js';
 import { currentVersion, servedVersions } from '../kernel/api-version.js';
 import { refuse } from '../kernel/errors.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
@@ -192,7 +191,7 @@ async function startIdempotent(
     key,
     token,
     markEffect: async (tx) => {
-      if (!(await markEffectCommitted(tx, scope, key, token))) {
+      if (!(await markEffect(tx, scope, key, token))) {
         throw refuse(
           'conflict',
           `Another request took over Idempotency-Key "${key}" while this one ran; this one was rolled back.`,

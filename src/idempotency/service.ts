@@ -9,6 +9,7 @@ import {
   deleteKeysCreatedBefore,
   deleteCompletedScopeKeys,
   findRecord,
+  markEffectCommitted,
   releaseKey,
   type StoredResponse,
 } from './store.js';
@@ -112,4 +113,13 @@ export async function purgeTestIdempotencyKeys(tx: Executor, scope: Scope, keep:
 
 export async function purgeExpiredIdempotencyKeys(deps: Pick<Deps, 'db'>, now: Date): Promise<number> {
   return deleteKeysCreatedBefore(deps.db, new Date(now.getTime() - retentionSeconds * 1000));
+}
+
+/**
+ * Marks, in the transaction of the effect, that the request holding `key` took effect: a crash
+ * after that commit answers `conflict` (verify) rather than running the request again. False when
+ * another request took the key over meanwhile.
+ */
+export async function markEffect(tx: Executor, scope: Scope, key: string, token: string): Promise<boolean> {
+  return markEffectCommitted(tx, scope, key, token);
 }

@@ -179,3 +179,15 @@ export async function changePassword(
     await deleteOtherSessions(tx, userId, hashToken(keepSession));
   });
 }
+
+// The dashboard's sessions, for the dashboard.
+export {
+  challengeFor,
+  confirmPassword,
+  logIn,
+  logOut,
+  resumeSession,
+  sessionMaxMs,
+  type DashboardSession,
+  type OpenChallenge,
+} from './sessions.js';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
+import { getCompany, type Company } from '../companies/service.js';
 import { drawChallenge, isCorrectAnswer } from './login-challenge.js';
 import { verifyPassword } from './password-hash.js';
 import { maxPasswordLength } from './password-rules.js';
@@ -19,7 +20,7 @@ import {
   recordLoginFailure,
   takeChallenge,
   touchSession,
-  type SessionWithCompany,
+  type SessionWithUser,
   type ThrottlePolicy,
 } from './store.js';
 
@@ -39,7 +40,8 @@ const challengeTtlMs = 10 * 60_000;
 /** Wrong passwords re-entered inside one session (secret reveal) before the session ends. */
 export const maxReauthFailures = 5;
 
-export type DashboardSession = SessionWithCompany & { token: string };
+/** A live session, its user and their company, as the dashboard's pages read them. */
+export type DashboardSession = SessionWithUser & { company: Company; token: string };
 
 export interface OpenChallenge {
   id: string;
@@ -109,8 +111,8 @@ export async function logIn(deps: Pick<Deps, 'db' | 'clock'>, input: LogInInput)
   await deleteExpiredSessions(deps.db, now);
   await deleteExpiredChallenges(deps.db, now);
   await deleteStaleThrottles(deps.db, now, loginThrottlePolicy.windowSeconds);
-  const session = await findLiveSession(deps.db, row.tokenHash, now);
-  return { ok: true, token, session: { ...session!, token } };
+  const session = (await findLiveSession(deps.db, row.tokenHash, now))!;
+  return { ok: true, token, session: { ...session, company: await getCompany(deps, session.companyId), token } };
 }
 
 /** The live session of a cookie's token, its idle expiry pushed forward; null when none. */
@@ -123,7 +125,7 @@ export async function resumeSession(deps: Pick<Deps, 'db' | 'clock'>, token: str
     const expiresAt = new Date(Math.min(now.getTime() + sessionIdleMs, found.session.absoluteExpiresAt.getTime()));
     await touchSession(deps.db, tokenHash, now, expiresAt);
   }
-  return { ...found, token };
+  return { ...found, company: await getCompany(deps, found.companyId), token };
 }
 
 export async function logOut(deps: Pick<Deps, 'db'>, token: string): Promise<void> {

@@ -1,7 +1,5 @@
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { companies } from '../companies/schema.js';
-import type { PlanName } from '../kernel/plans.js';
 import { dashboardSessions, loginChallenges, loginThrottle, passwordLinks, users } from './schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -71,34 +69,26 @@ export async function insertSession(db: Executor, row: SessionRow): Promise<void
   await db.insert(dashboardSessions).values(row);
 }
 
-export interface SessionWithCompany {
+export interface SessionWithUser {
   session: SessionRow;
   user: { id: string; email: string };
-  company: { id: string; name: string; siren: string; plan: PlanName; created: Date; sandboxClockOffsetMs: number };
+  companyId: string;
 }
 
-/** The session, its user and what the pages need of the company, in one read; null when expired. */
+/** The session and its user, in one read; undefined when expired. */
 export async function findLiveSession(
   db: Executor,
   tokenHash: string,
   now: Date,
-): Promise<SessionWithCompany | undefined> {
+): Promise<SessionWithUser | undefined> {
   const [row] = await db
     .select({
       session: dashboardSessions,
       user: { id: users.id, email: users.email },
-      company: {
-        id: companies.id,
-        name: companies.name,
-        siren: companies.siren,
-        plan: companies.plan,
-        created: companies.created,
-        sandboxClockOffsetMs: companies.sandboxClockOffsetMs,
-      },
+      companyId: users.companyId,
     })
     .from(dashboardSessions)
     .innerJoin(users, eq(users.id, dashboardSessions.userId))
-    .innerJoin(companies, eq(companies.id, users.companyId))
     .where(
       and(
         eq(dashboardSessions.tokenHash, tokenHash),
@@ -107,16 +97,7 @@ export async function findLiveSession(
       ),
     )
     .limit(1);
-  return (
-    row && {
-      ...row,
-      company: {
-        ...row.company,
-        plan: row.company.plan as PlanName,
-        sandboxClockOffsetMs: Number(row.company.sandboxClockOffsetMs),
-      },
-    }
-  );
+  return row;
 }
 
 export async function touchSession(db: Executor, tokenHash: string, now: Date, expiresAt: Date): Promise<void> {

@@ -15,7 +15,7 @@ export const webhooksCapability: Capability = {
     await webhookRoutes(app, options);
   },
   schemas: [eventSchema, eventWithDeliveriesSchema, endpointSchema],
-  published: ['event-types.ts', 'signature.ts'],
+  published: ['event-types.ts', 'signature.ts', 'endpoint-url.ts'],
   purgeTestData: async (tx, ctx) => ({
     webhookDeliveries: await purgeTestDeliveries(tx, ctx.scope),
     events: await purgeTestEvents(tx, ctx.scope),

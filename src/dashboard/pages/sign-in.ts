@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../kernel/errors.js';
-import { challengeFor, logIn, logOut, sessionMaxMs, type OpenChallenge } from '../../users/sessions.js';
+import { challengeFor, logIn, logOut, sessionMaxMs, type OpenChallenge } from '../../users/service.js';
 import { describePasswordLink, setPasswordWithLink } from '../../users/service.js';
 import { minPasswordLength } from '../../users/password-rules.js';
 import { looksLikeToken, newToken } from '../../users/tokens.js';

@@ -13,7 +13,7 @@ import {
   type WebhookEndpoint,
 } from '../../webhooks/service.js';
 import { plans } from '../../kernel/plans.js';
-import { confirmPassword } from '../../users/sessions.js';
+import { confirmPassword } from '../../users/service.js';
 import { callContextOf, dashboardPrefix, pageOf, type Env, type Page } from '../context.js';
 import { clearCookie, sessionCookie } from '../cookies.js';
 
