@@ -1,3 +1,6 @@
+import type pg from 'pg';
+import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
+import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './database.js';
 import type { Scope } from './scope.js';
 import { isRetryableConflict } from './errors.js';
@@ -33,6 +36,41 @@ export interface Effect {
 }
 
 /**
+ * The second fence (row-level security, migration 0008): a transaction of a tenant runs as
+ * `facteur_tenant` with its company and environment set, so a query that forgets its scope sees
+ * nothing of another tenant; a transaction of no tenant (a worker's claim, a pass over every
+ * company) runs as `facteur_worker`. Role and scope go in the same round trip as BEGIN.
+ */
+function beginStatement(client: pg.PoolClient, scope: Scope | null): string {
+  if (!scope) return 'begin; set local role facteur_worker';
+  const company = client.escapeLiteral(scope.companyId);
+  return `begin; set local role facteur_tenant; select set_config('facteur.company_id', ${company}, true), set_config('facteur.livemode', '${scope.livemode}', true)`;
+}
+
+/** Drizzle's transaction, with our BEGIN: the connection's own client runs it, then a Drizzle transaction on it. */
+async function fencedTransaction<T>(db: Db, scope: Scope | null, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const internals = db as unknown as { dialect: PgDialect; session: { client: pg.Pool } };
+  const client = await internals.session.client.connect();
+  const session = new NodePgSession(client, internals.dialect, undefined);
+  const tx = new NodePgTransaction(internals.dialect, session, undefined) as unknown as Tx;
+  let broken: Error | undefined;
+  try {
+    await client.query(beginStatement(client, scope));
+    const result = await work(tx);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
+    throw error;
+  } finally {
+    // A connection that could not even roll back is dropped, not given back to the pool.
+    client.release(broken);
+  }
+}
+
+/**
  * A use case is one transaction: its rows, its events and the idempotency mark commit together.
  * A transaction that loses a deadlock or a serialization race runs again (its work touches only
  * the database, so running it again is safe), at most three times.
@@ -44,7 +82,7 @@ export async function inTransaction<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(async (tx) => {
+      return await fencedTransaction(db, ctx?.scope ?? null, async (tx) => {
         let marked = false;
         const effect: Effect = {
           mark: async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.js';
-import type { CallContext } from '../db/transaction.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import type { JobKind, JobRecord } from './job-kind.js';
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
@@ -98,7 +98,7 @@ export function createJobWorker(deps: Deps, options: JobWorkerOptions): JobWorke
           apiVersion: job.request.apiVersion,
           now,
         };
-        const outcome = await deps.db.transaction(async (tx) => {
+        const outcome = await inTransaction(deps.db, ctx, async (tx) => {
           const current = await lockClaimedJob(tx, job, token);
           if (!current) return null; // the claim expired and another worker took the job over
           const batch = await kind.runBatch(tx, recordOf({ ...current, input: job.input }), ctx);

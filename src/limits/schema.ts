@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant } from '../db/columns.js';
 
 /** One counter per bucket (a key, or a key and a route) per fixed UTC window. */
@@ -25,6 +25,8 @@ export const usageCounters = pgTable(
   'usage_counters',
   {
     companyId: text('company_id').notNull(),
+    /** Always true: only live documents count against the quota (test ones never do). */
+    livemode: boolean('livemode').notNull().default(true),
     period: text('period').notNull(),
     metric: text('metric').notNull(),
     count: integer('count').notNull(),

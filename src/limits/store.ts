@@ -85,7 +85,7 @@ export async function consumeUsage(
   if (amount > limit) return false;
   const rows = await db
     .insert(usageCounters)
-    .values({ companyId, period, metric, count: amount })
+    .values({ companyId, livemode: true, period, metric, count: amount })
     .onConflictDoUpdate({
       target: [usageCounters.companyId, usageCounters.period, usageCounters.metric],
       set: { count: sql`${usageCounters.count} + ${amount}::int` },

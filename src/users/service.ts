@@ -116,7 +116,7 @@ export async function issuePasswordLink(
   const now = deps.clock.now();
   const token = newToken();
   const expiresAt = new Date(now.getTime() + passwordLinkTtlMs);
-  await deps.db.transaction(async (tx) => {
+  await inTransaction(deps.db, null, async (tx) => {
     await expireUnusedLinks(tx, userId, now);
     await insertPasswordLink(tx, { tokenHash: hashToken(token), userId, expiresAt, usedAt: null, created: now });
   });

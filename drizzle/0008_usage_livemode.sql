@@ -1,0 +1,1 @@
+ALTER TABLE "usage_counters" ADD COLUMN "livemode" boolean DEFAULT true NOT NULL;
