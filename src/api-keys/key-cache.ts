@@ -61,11 +61,6 @@ export class KeyCache {
 
 const caches = new Set<KeyCache>();
 
-/** What a change announces, in the changing transaction (delivered to listeners at commit). */
-export function announceSql(message: string): { text: string; values: string[] } {
-  return { text: 'select pg_notify($1, $2)', values: [authChannel, message] };
-}
-
 /**
  * Announces a change of what authentications carry (`company:<id>` for its plan or sandbox
  * clock, `key:<id>` for a revocation), in the changing transaction: every node forgets it when

@@ -183,20 +183,6 @@ export function resolveLines(
   });
 }
 
-/** The line as a body would give it again (a quote converted, a credit note copying its invoice). */
-export function lineAsInput(line: DocumentLine): LineInput {
-  return {
-    ...(line.productId ? { productId: line.productId } : {}),
-    description: line.description,
-    quantity: line.quantity,
-    unitPrice: line.unitPrice,
-    unit: line.unit,
-    nature: line.nature,
-    ...(line.rateCategory ? { rateCategory: line.rateCategory as LineInput['rateCategory'] } : {}),
-    ...(line.vatCode !== null ? { vatCode: line.vatCode, vatRate: line.vatRate, vatexCode: line.vatexCode } : {}),
-  };
-}
-
 /** The largest total a document may reach: integer cents stay exact in JSON. */
 export const maxSubtotalCents = 1_000_000_000_000_000;
 

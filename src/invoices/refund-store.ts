@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
@@ -19,15 +19,6 @@ export async function pageRefunds(
 ): Promise<RefundRow[]> {
   const where = eq(refunds.creditNoteId, creditNoteId);
   return keysetPage(db, refunds, scope, page, { where, visible: where });
-}
-
-export async function findRefund(db: Executor, scope: Scope, id: string): Promise<RefundRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(refunds)
-    .where(and(inScope(refunds, scope), eq(refunds.id, id)))
-    .limit(1);
-  return row;
 }
 
 export async function deleteScopeRefunds(db: Executor, scope: Scope): Promise<number> {

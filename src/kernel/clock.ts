@@ -26,10 +26,5 @@ export class ManualClock implements Clock {
   }
 }
 
-/** Start of the UTC minute holding `at`. */
-export function utcMinuteStart(at: Date): Date {
-  return new Date(Math.floor(at.getTime() / 60_000) * 60_000);
-}
-
 /** An instant `ms` after `at`: the events of one change are dated in the order they happened. */
 export const later = (at: Date, ms: number): Date => new Date(at.getTime() + ms);

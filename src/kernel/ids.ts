@@ -34,7 +34,6 @@ export const idPrefixes = {
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
-export type IdPrefix = (typeof idPrefixes)[IdKind];
 
 const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
 const timeLength = 10;

@@ -5,7 +5,7 @@ import type { Scope } from '../db/scope.js';
 import { newId } from '../kernel/ids.js';
 import { companyEmail } from '../companies/service.js';
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
-import { claimDueEmails, emailChannel, insertEmail, scopeEmails, settleEmail, type EmailRow } from './store.js';
+import { claimDueEmails, emailChannel, insertEmail, settleEmail, type EmailRow } from './store.js';
 
 /**
  * Operational e-mails (failing webhook endpoints...). An e-mail is a row written in the
@@ -91,8 +91,4 @@ export function createEmailWorker(deps: Pick<Deps, 'db' | 'pool' | 'mailer' | 'l
     },
     describe: ({ email }) => ({ email: email.id }),
   });
-}
-
-export async function emailsOf(db: Executor, scope: Scope): Promise<EmailRow[]> {
-  return scopeEmails(db, scope);
 }

@@ -1,7 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { claimLeased } from '../db/leased-claim.js';
-import { inScope, type Scope } from '../db/scope.js';
 import { emails } from './schema.js';
 
 export type EmailRow = typeof emails.$inferSelect;
@@ -60,8 +59,4 @@ export async function settleEmail(
     .where(and(eq(emails.companyId, email.companyId), eq(emails.id, email.id), eq(emails.lockToken, token)))
     .returning({ id: emails.id });
   return rows.length > 0;
-}
-
-export async function scopeEmails(db: Executor, scope: Scope): Promise<EmailRow[]> {
-  return db.select().from(emails).where(inScope(emails, scope)).orderBy(emails.id);
 }

@@ -167,7 +167,7 @@ async function write(
  * `eu_threshold_reservation_lost` (409), no decision, and the ledger goes under review.
  */
 export async function createTaxDecision(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'log'>,
   ctx: CallContext,
   input: DecisionInput,
   hooks: DecisionHooks = {},
@@ -265,7 +265,11 @@ export async function createTaxDecision(
     });
   } catch (error) {
     if (lost) await markReservationLost(deps, ctx.scope, share.year, share.entryId, scopeNow());
-    else await releaseReservation(deps, ctx.scope, share.entryId).catch(() => undefined);
+    else
+      await releaseReservation(deps, ctx.scope, share.entryId).catch((releaseError: unknown) =>
+        // The share lapses by itself within 15 minutes; the refusal below is what the client needs.
+        deps.log.warn({ err: releaseError, entry: share.entryId }, 'reserved ledger share not released'),
+      );
     throw error;
   }
 }

@@ -1,8 +1,17 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { deliveryChannel } from './store.js';
 import { webhookDeliveries, webhookEndpoints } from './schema.js';
+
+/**
+ * A delivery id in SQL, in the format of `newId('delivery')`: `del_`, the event's ten characters
+ * of creation time (ids sort by time), then sixteen random characters (hex digits belong to the
+ * ids' base32 alphabet).
+ */
+function deliveryIdSql(eventId: SQL, endpointId: SQLWrapper): SQL {
+  return sql`'del_' || substr(${eventId}, 5, 10) || substr(md5(random()::text || ${endpointId} || ${eventId}), 1, 16)`;
+}
 
 /**
  * Creates, in the events' own transaction and in one statement, a pending delivery of each event
@@ -38,7 +47,7 @@ export async function enqueueDeliveries(
   await tx.execute(sql`
     with ${alongside ? sql`alongside as (${alongside}), ` : sql``}created as (
       insert into ${webhookDeliveries} (company_id, livemode, id, event_id, endpoint_id, generation, state, attempt_count, next_attempt_at, created, updated)
-      select ${e.companyId}, ${e.livemode}, 'del_' || substr(md5(random()::text || ${e.id} || ev.id), 1, 26), ev.id, ${e.id}, 1, 'pending', 0, ev.at, ev.at, ev.at
+      select ${e.companyId}, ${e.livemode}, ${deliveryIdSql(sql`ev.id`, e.id)}, ev.id, ${e.id}, 1, 'pending', 0, ev.at, ev.at, ev.at
       from ${e} cross join unnest(${ids}, ${times}) as ev(id, at)
       where ${e.companyId} = ${scope.companyId} and ${e.livemode} = ${scope.livemode} and ${e.deletedAt} is null and ${e.status} = 'enabled' and ${targets}
       returning 1)

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
@@ -254,14 +254,6 @@ export async function latestDeliveries(db: Executor, scope: Scope, eventId: stri
     .from(webhookDeliveries)
     .where(and(inScope(webhookDeliveries, scope), eq(webhookDeliveries.eventId, eventId)))
     .orderBy(webhookDeliveries.endpointId, desc(webhookDeliveries.generation));
-}
-
-export async function endpointsByIds(db: Executor, scope: Scope, ids: string[]): Promise<EndpointRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(inScope(webhookEndpoints, scope), inArray(webhookEndpoints.id, ids)));
 }
 
 /** Event ids of the scope whose latest deliveries are all delivered (`true`) or not (`false`). */

@@ -39,9 +39,13 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
   let again = false;
   /** The last claim found less than it asked for: a freed slot alone is no reason to look again. */
   let dry = false;
+  const pumpLogged = () =>
+    void pump().catch((error: unknown) =>
+      options.log.error({ err: error, channel: options.channel }, 'claim failed; the next pass claims again'),
+    );
   const wake = () => {
     dry = false;
-    void pump().catch(() => undefined);
+    pumpLogged();
   };
 
   const handle = (item: T) =>
@@ -67,7 +71,7 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
             inFlight.add(work);
             void work.finally(() => {
               inFlight.delete(work);
-              if (running && !dry) void pump().catch(() => undefined);
+              if (running && !dry) pumpLogged();
             });
           }
           if (dry) break;
@@ -78,16 +82,28 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
     }
   }
 
+  /** Until listening works again, the poll every `pollMs` still finds the work. */
+  function relisten(): void {
+    if (!running) return;
+    setTimeout(() => {
+      listen().catch((error: unknown) => {
+        options.log.warn({ err: error, channel: options.channel }, 'cannot listen yet; trying again');
+        relisten();
+      });
+    }, 1000);
+  }
+
   async function listen(): Promise<void> {
     const connection = await options.pool.connect();
     listener = connection;
     connection.on('notification', wake);
-    connection.on('error', () => {
+    connection.on('error', (error) => {
       // The connection died: drop it (unless stop() already gave it back), and listen again while running.
       if (listener !== connection) return;
+      options.log.warn({ err: error, channel: options.channel }, 'listener lost; polling until it is back');
       listener = null;
       connection.release(true);
-      if (running) setTimeout(() => void listen().catch(() => undefined), 1000);
+      relisten();
     });
     await connection.query(`listen ${options.channel}`);
   }
@@ -106,6 +122,7 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
       const connection = listener;
       listener = null;
       if (connection) {
+        // Best effort: the connection goes back to the pool, which resets it anyway.
         await connection.query(`unlisten ${options.channel}`).catch(() => undefined);
         connection.release();
       }
