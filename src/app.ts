@@ -3,8 +3,10 @@ import type { SecureContextOptions } from 'node:tls';
 import type { Deps } from './deps.js';
 import { newId } from './kernel/ids.js';
 import { listenForAuthChanges } from './api-keys/key-cache.js';
-import { refuse } from './kernel/errors.js';
 import { compileValidator } from './http/validation.js';
+import { installJsonBodyParser } from './http/json-body.js';
+import { installInputGuard } from './http/input-rules.js';
+import { maxParamLength, protocolRefusals } from './http/protocol-refusals.js';
 import { installErrorHandling } from './http/error-envelope.js';
 import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
 import { currentVersion } from './http/api-version.js';
@@ -26,7 +28,7 @@ import { quoteRoutes, quoteSchema } from './quotes/routes.js';
 import { paymentPortalRoutes } from './payment-portal/routes.js';
 import { quotePortalRoutes } from './quote-portal/routes.js';
 import { docsRoutes } from './docs/routes.js';
-import { dashboardRoutes } from './dashboard/plugin.js';
+import { dashboardRefusalPage, dashboardRoutes } from './dashboard/plugin.js';
 
 export interface AppOptions {
   https?: SecureContextOptions & { minVersion?: 'TLSv1.2' | 'TLSv1.3' };
@@ -53,24 +55,32 @@ const capabilities: FastifyPluginAsync<{ deps: Deps }>[] = [
 ];
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const docsUrl = `${deps.config.publicUrl}/docs/errors`;
   const serverOptions: FastifyServerOptions & { https?: unknown } = {
     loggerInstance: deps.log,
     genReqId: () => newId('request'),
     requestIdHeader: false,
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength },
+    ...protocolRefusals({
+      docsUrl,
+      now: () => deps.clock.now(),
+      htmlPages: { prefix: '/dashboard', render: dashboardRefusalPage },
+    }),
   };
   if (options.https) serverOptions.https = options.https;
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(compileValidator);
-  installErrorHandling(app, { docsUrl: `${deps.config.publicUrl}/docs/errors`, bodyLimit: deps.config.bodyLimitBytes });
-  installJsonParser(app);
+  installErrorHandling(app, { docsUrl, bodyLimit: deps.config.bodyLimitBytes });
+  installJsonBodyParser(app);
+  installInputGuard(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     reply.header('Service-Version', currentVersion);
+    reply.header('X-Content-Type-Options', 'nosniff');
   });
   app.addHook('onSend', async (request, reply, payload) => {
     defaultV1Headers(request, reply, deps.clock.now());
@@ -129,22 +139,4 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   // The dashboard: its own encapsulated context (sessions, forms, security headers), not under /v1.
   await app.register(dashboardRoutes, { deps, prefix: '/dashboard' });
   return app;
-}
-
-/** JSON bodies: an empty body is no body (action routes), and prototype keys are refused. */
-function installJsonParser(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    parse(request, text, (error, value) => {
-      if (error)
-        return done(refuse('invalid_field_value', `The request body is not valid JSON: ${error.message}`), undefined);
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        return done(refuse('invalid_field_value', 'The request body must be a JSON object.'), undefined);
-      }
-      done(null, value);
-    });
-  });
 }

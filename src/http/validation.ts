@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { ApiError } from '../kernel/errors.js';
+import { compareIsoDates, earliestYear, isoDateProblem, latestYear, type IsoDateKind } from '../kernel/iso-date.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -9,12 +10,39 @@ const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).de
   addFormatsModule) as unknown as AddFormats;
 
 /**
+ * The date formats of every route, in one place: `date` (2026-09-01), `date-time` (with a time and
+ * a zone) and `date-or-date-time` (either, for instants a client may give as a day). Each holds
+ * only days that exist, in years 1900 to 9999 (a field may narrow that with `formatMinimum` /
+ * `formatMaximum`): PostgreSQL cannot store year 0, and no invoice predates 1900.
+ */
+const dateFormats: IsoDateKind[] = ['date', 'date-time', 'date-or-date-time'];
+
+/**
  * Bodies are validated strictly: no coercion ("5" is not 5) and no silent removal of unknown
  * fields. Query strings and path parameters are text by nature and are coerced to their types.
+ * Numbers are finite (`strictNumbers`): `1e400` parses as Infinity, which no field holds.
  */
-const common = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true } as const;
-const bodyAjv = addFormats(new Ajv({ ...common, coerceTypes: false }));
-const textAjv = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
+const common = {
+  useDefaults: true,
+  removeAdditional: false,
+  allErrors: false,
+  strict: false,
+  strictNumbers: true,
+  verbose: true,
+} as const;
+const bodyAjv = withDateFormats(addFormats(new Ajv({ ...common, coerceTypes: false })));
+const textAjv = withDateFormats(addFormats(new Ajv({ ...common, coerceTypes: 'array' })));
+
+function withDateFormats(ajv: Ajv): Ajv {
+  for (const kind of dateFormats) {
+    ajv.addFormat(kind, {
+      type: 'string',
+      validate: (value: string) => isoDateProblem(value, kind) === null,
+      compare: compareIsoDates,
+    });
+  }
+  return ajv;
+}
 
 export const compileValidator: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
@@ -26,10 +54,44 @@ export function paramPath(pointer: string, extra?: string): string {
     .slice(1)
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(extra);
-  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+  return paramOf(parts);
 }
 
-const rangeKeywords = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']);
+/** `['lines', 3, 'vatRate']` -> `lines[3].vatRate`: the param of the contract for a path in a value. */
+export function paramOf(parts: readonly (string | number)[]): string {
+  return parts.reduce<string>(
+    (path, part) =>
+      typeof part === 'number' || /^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part,
+    '',
+  );
+}
+
+const rangeKeywords = new Set([
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'formatMinimum',
+  'formatMaximum',
+  'formatExclusiveMinimum',
+  'formatExclusiveMaximum',
+]);
+
+/**
+ * A date of the right shape that does not exist or falls outside the years served is a value
+ * out of range (400 `invalid_field_value`, as the contract lists "date out of range"); a text that
+ * is not a date at all is a bad format (422 `validation_error`).
+ */
+function dateOutOfRange(error: ErrorObject): string | null {
+  if (error.keyword !== 'format') return null;
+  const format = String((error.params as { format?: unknown }).format);
+  if (!(dateFormats as string[]).includes(format) || typeof error.data !== 'string') return null;
+  const problem = isoDateProblem(error.data, format as IsoDateKind);
+  if (problem === 'calendar') return 'is not a day of the calendar';
+  if (problem === 'range') return `must fall in the years ${earliestYear} to ${latestYear}`;
+  return null;
+}
 
 /**
  * The contract's codes for a refused schema: a missing field is `missing_required_field`, an
@@ -67,6 +129,13 @@ export function validationToApiError(errors: ErrorObject[], part: string): ApiEr
     return new ApiError('invalid_field_value', {
       ...(param ? { param } : {}),
       values: { detail: `${name} must be ${types.map(article).join(' or ')}.` },
+    });
+  }
+  const outOfRange = dateOutOfRange(error);
+  if (outOfRange) {
+    return new ApiError('invalid_field_value', {
+      ...(param ? { param } : {}),
+      values: { detail: `${name} ${outOfRange}.` },
     });
   }
   if (rangeKeywords.has(error.keyword)) {
