@@ -85,7 +85,21 @@ export function protocolRefusals(
     void sendApiError(reply, request, refusal, options.docsUrl);
   };
 
-  const clientErrorHandler = (error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void => {
+  return {
+    frameworkErrors,
+    clientErrorHandler: answerClientError(options) as FastifyServerOptions['clientErrorHandler'],
+  };
+}
+
+/**
+ * Node's `clientError` listener: the envelope (or the HTML page) written on the socket itself,
+ * since no request object exists. Also used by the plain HTTP port that redirects to HTTPS.
+ */
+export function answerClientError(
+  options: Pick<ProtocolRefusalOptions, 'docsUrl' | 'htmlPages'>,
+): (error: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => void {
+  const { htmlPages } = options;
+  return (error, socket) => {
     // A reset connection has no one left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     if (!socket.writable) {
@@ -114,8 +128,6 @@ export function protocolRefusals(
     socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}\r\n${head}\r\n${body}`);
     setTimeout(() => socket.destroy(), 5000).unref();
   };
-
-  return { frameworkErrors, clientErrorHandler: clientErrorHandler as FastifyServerOptions['clientErrorHandler'] };
 }
 
 /** What Node's parser refused, in the contract's words. */
@@ -130,8 +142,8 @@ export function clientRefusal(code: string | undefined): ApiError {
   const detail =
     code === 'HPE_INVALID_METHOD'
       ? 'The method is not one HTTP defines.'
-      : code === 'HPE_INVALID_URL'
-        ? 'The path is malformed: it may hold no space or control character.'
+      : code === 'HPE_INVALID_URL' || code === 'HPE_INVALID_CONSTANT' || code === 'HPE_INVALID_VERSION'
+        ? 'The request line is malformed: a path holds no space, control character or byte outside ASCII (percent-encode them), and the version is HTTP/1.1.'
         : code === 'HPE_INVALID_HEADER_TOKEN' || code === 'HPE_INVALID_HEADER_VALUE'
           ? 'A header holds a character HTTP does not allow (a control character, or a space in its name).'
           : code && /CONTENT_LENGTH|CHUNK|TRANSFER_ENCODING/.test(code)

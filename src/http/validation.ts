@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { ApiError } from '../kernel/errors.js';
@@ -20,17 +20,12 @@ const dateFormats: IsoDateKind[] = ['date', 'date-time', 'date-or-date-time'];
 /**
  * Bodies are validated strictly: no coercion ("5" is not 5) and no silent removal of unknown
  * fields. Query strings and path parameters are text by nature and are coerced to their types.
- * Numbers are finite (`strictNumbers`): `1e400` parses as Infinity, which no field holds.
+ * Numbers are finite: a body's `1e400` is refused as it is parsed (input-rules.ts) and by
+ * `strictNumbers`; text coerced to a number is checked after coercion (`finiteNumbersOnly`).
  */
-const common = {
-  useDefaults: true,
-  removeAdditional: false,
-  allErrors: false,
-  strict: false,
-  strictNumbers: true,
-  verbose: true,
-} as const;
-const bodyAjv = withDateFormats(addFormats(new Ajv({ ...common, coerceTypes: false })));
+const common = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true } as const;
+const bodyAjv = withDateFormats(addFormats(new Ajv({ ...common, strictNumbers: true, coerceTypes: false })));
+// Not `strictNumbers` here: with coercion, Ajv then lets "1e400" become Infinity unchecked.
 const textAjv = withDateFormats(addFormats(new Ajv({ ...common, coerceTypes: 'array' })));
 
 function withDateFormats(ajv: Ajv): Ajv {
@@ -45,7 +40,31 @@ function withDateFormats(ajv: Ajv): Ajv {
 }
 
 export const compileValidator: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  httpPart === 'body' ? bodyAjv.compile(schema as object) : finiteNumbersOnly(textAjv.compile(schema as object));
+
+/**
+ * A query or path validator that also refuses a number coerced from text to Infinity
+ * (`?limit=1e400`, four hundred nines): Ajv's range keywords do not see it, PostgreSQL does.
+ */
+function finiteNumbersOnly(validate: ValidateFunction): ValidateFunction {
+  const checked = ((data: unknown) => {
+    if (!validate(data)) {
+      checked.errors = validate.errors;
+      return false;
+    }
+    const name = Object.entries((data ?? {}) as Record<string, unknown>).find(([, value]) =>
+      (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'number' && !Number.isFinite(item)),
+    )?.[0];
+    checked.errors = name === undefined ? null : [nonFiniteError(name)];
+    return name === undefined;
+  }) as ValidateFunction;
+  return checked;
+}
+
+function nonFiniteError(name: string): ErrorObject {
+  const instancePath = `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return { keyword: 'type', instancePath, schemaPath: '#', params: { type: 'finite number' }, message: 'is infinite' };
+}
 
 /** `/address/postalCode` -> `address.postalCode`; `/lines/3` -> `lines[3]`. */
 export function paramPath(pointer: string, extra?: string): string {
