@@ -6,7 +6,7 @@ import { listenForAuthChanges } from './api-keys/key-cache.js';
 import { compileValidator } from './http/validation.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installInputGuard } from './http/input-rules.js';
-import { maxParamLength, protocolRefusals } from './http/protocol-refusals.js';
+import { hostHeaderLeftToTheGuard, maxParamLength, protocolRefusals } from './http/protocol-refusals.js';
 import { installErrorHandling } from './http/error-envelope.js';
 import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
 import { currentVersion } from './http/api-version.js';
@@ -69,19 +69,19 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       htmlPages: { prefix: '/dashboard', render: dashboardRefusalPage },
     }),
   };
-  if (options.https) serverOptions.https = options.https;
+  if (options.https) serverOptions.https = { ...options.https, ...hostHeaderLeftToTheGuard };
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(compileValidator);
   installErrorHandling(app, { docsUrl, bodyLimit: deps.config.bodyLimitBytes });
   installJsonBodyParser(app);
-  installInputGuard(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     reply.header('Service-Version', currentVersion);
     reply.header('X-Content-Type-Options', 'nosniff');
   });
+  installInputGuard(app);
   app.addHook('onSend', async (request, reply, payload) => {
     defaultV1Headers(request, reply, deps.clock.now());
     return payload;

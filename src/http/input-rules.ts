@@ -120,9 +120,16 @@ function pathRefusal(params: unknown): ApiError | null {
   return null;
 }
 
+/** HTTP/1.1 requires `Host` (RFC 9112, 3.2); the server leaves that check to us (protocol-refusals.ts). */
+function hostRefusal(request: FastifyRequest): ApiError | null {
+  if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return null;
+  return refuse('invalid_field_value', 'An HTTP/1.1 request names its server in a Host header.', { param: 'Host' });
+}
+
 /** The refusal of a request whose path, query or text body breaks a rule, or null. */
 export function requestRefusal(request: FastifyRequest): ApiError | null {
   return (
+    hostRefusal(request) ??
     pathRefusal(request.params) ??
     queryRefusal(request.query) ??
     (typeof request.body === 'string' ? textBodyRefusal(request.body) : null)

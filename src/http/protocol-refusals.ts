@@ -19,8 +19,14 @@ import { defaultV1Headers } from './api-platform.js';
  * - 408 `invalid_field_value`: a request that did not arrive in time;
  * - 414 `not_found`: a path parameter longer than `maxParamLength` (no id is that long);
  * - 431 `payload_too_large`: a request line and headers over Node's limit (16 KiB).
+ *
+ * An HTTP/1.1 request without `Host` is refused by the input guard (400 `invalid_field_value`,
+ * `param: Host`), not by Node, whose own answer would carry neither envelope nor request id.
  */
 export const maxParamLength = 100;
+
+/** Node's server options (HTTP and HTTPS): `requireHostHeader` off, see `hostRefusal`. */
+export const hostHeaderLeftToTheGuard = { requireHostHeader: false } as const;
 
 /** The dashboard's own error page, for refusals on its paths. */
 export interface HtmlRefusalPages {
@@ -62,7 +68,7 @@ function frameworkRefusal(error: FastifyError): ApiError {
 /** Fastify's and Node's refusals, answered in the contract's shape: server options for `Fastify()`. */
 export function protocolRefusals(
   options: ProtocolRefusalOptions,
-): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
+): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> & { http: typeof hostHeaderLeftToTheGuard } {
   const { htmlPages } = options;
 
   const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
@@ -88,6 +94,8 @@ export function protocolRefusals(
   return {
     frameworkErrors,
     clientErrorHandler: answerClientError(options) as FastifyServerOptions['clientErrorHandler'],
+    // Node would answer a missing Host with a bare 400 of its own: the input guard answers it.
+    http: hostHeaderLeftToTheGuard,
   };
 }
 

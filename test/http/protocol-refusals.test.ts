@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { startHarness } from '../support/harness.js';
 import { buildApp } from '../../src/app.js';
 import { createRedirectServer } from '../../src/http/https-redirect.js';
+import { answerClientError } from '../../src/http/protocol-refusals.js';
+import { createServer } from 'node:http';
 
 /**
  * Requests that Fastify's router or Node's HTTP parser refuses before any route runs, sent as raw
@@ -133,6 +135,16 @@ test('refusals before routing, over a real socket', async (t) => {
       assertEnvelope(await plain(bytes), 400, 'invalid_field_value');
   });
 
+  await t.test('an HTTP/1.1 request without Host is 400 invalid_field_value naming it', async () => {
+    const answer = await plain('GET /v1/openapi.json HTTP/1.1\r\nConnection: close\r\n\r\n');
+    assertEnvelope(answer, 400, 'invalid_field_value');
+    assert.equal(JSON.parse(answer.body).error.param, 'Host');
+    assertEnvelope(await overTls('GET /pay/token HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'invalid_field_value');
+    // HTTP/1.0 has no Host requirement: the request goes on, to the key check.
+    assertEnvelope(await plain('GET /v1/account HTTP/1.0\r\n\r\n'), 401, 'missing_api_key');
+    assertPage(await plain('GET /dashboard/login HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, /Host header/);
+  });
+
   await t.test('a method Node knows but no route has is 404 not_found', async () => {
     assertEnvelope(
       await plain('PROPFIND /v1/account HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
@@ -201,5 +213,18 @@ test('refusals before routing, over a real socket', async (t) => {
     const refused = await send(connectTcp(redirectPort, '127.0.0.1'), 'GET /v1/ac count HTTP/1.1\r\n\r\n');
     assertEnvelope(refused, 400, 'invalid_field_value');
     assert.match(JSON.parse(refused.body).error.doc_url, /^https:\/\/api\.facteur\.test\/docs\/errors#/);
+  });
+
+  await t.test('a request that does not arrive in time is 408 with the envelope', async () => {
+    // Node's own timers, made short: the listener is the one the service installs.
+    const slow = createServer({ requestTimeout: 300, headersTimeout: 300, connectionsCheckingInterval: 50 });
+    slow.on('clientError', answerClientError({ docsUrl: 'https://api.facteur.test/docs/errors' }));
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise<void>((resolve) => slow.close(() => resolve())));
+    const answer = await send(
+      connectTcp((slow.address() as AddressInfo).port, '127.0.0.1'),
+      'GET /v1/account HTTP/1.1\r\nHost: x\r\n',
+    );
+    assertEnvelope(answer, 408, 'invalid_field_value');
   });
 });
