@@ -44,7 +44,8 @@ export const compileValidator: FastifySchemaCompiler<unknown> = ({ schema, httpP
 
 /**
  * A query or path validator that also refuses a number coerced from text to Infinity
- * (`?limit=1e400`, four hundred nines): Ajv's range keywords do not see it, PostgreSQL does.
+ * (`?limit=1e400`, four hundred nines): a field without a maximum (a year in the path) would let
+ * it through to PostgreSQL, which refuses it.
  */
 function finiteNumbersOnly(validate: ValidateFunction): ValidateFunction {
   const checked = ((data: unknown) => {

@@ -4,6 +4,9 @@ import { refuse } from '../kernel/errors.js';
 import { advanceSandboxClock } from '../companies/service.js';
 import { scopeTime } from '../companies/sandbox-clock.js';
 import { wakeDeliveryWorkers } from '../webhooks/service.js';
+import { latestYear } from '../kernel/iso-date.js';
+
+const lastInstant = Date.UTC(latestYear, 11, 31, 23, 59, 59, 999);
 
 export interface SandboxClock {
   object: 'sandbox_clock';
@@ -37,6 +40,11 @@ export async function advanceClock(
   seconds: number,
 ): Promise<SandboxClock> {
   testOnly(ctx);
+  // The sandbox's time stays in the years every date of the service holds (kernel/iso-date.ts).
+  if (ctx.now.getTime() + seconds * 1000 > lastInstant)
+    throw refuse('invalid_field_value', `The sandbox clock cannot go past the year ${latestYear}.`, {
+      param: 'seconds',
+    });
   const offsetMs = await advanceSandboxClock(deps, ctx.scope.companyId, seconds * 1000);
   await wakeDeliveryWorkers(deps);
   return readSandboxClock(deps, ctx, offsetMs);

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness, type Response } from '../support/harness.js';
 import { chair, frenchBuyer } from '../invoices/support.js';
+import { advanceSandboxClock } from '../../src/companies/service.js';
 
 /**
  * The input rules every route shares (src/http/input-rules.ts, json-body.ts, validation.ts):
@@ -230,6 +231,22 @@ test('hostile input at the edge', async (t) => {
       body: { buyer: frenchBuyer, lines: [chair], deliveryDate: '1999-12-31', dueDate: '9999-12-31' },
     });
     assert.equal(draft.statusCode, 201, draft.body);
+  });
+
+  await t.test('the sandbox clock cannot be moved past the year 9999', async () => {
+    const tenant = await h.tenant();
+    // Close to the end of 9999 without thousands of calls: the service that the route calls.
+    const to9999 = Date.UTC(9999, 6, 1) - h.clock.now().getTime();
+    await advanceSandboxClock(h.deps, tenant.companyId, to9999);
+    const refused = await h.call('POST', '/v1/sandbox/clock/advance', {
+      key: tenant.key,
+      body: { seconds: 31_536_000 },
+    });
+    assertRefused(refused, 400, 'invalid_field_value', 'seconds');
+    const clock = await h.call('GET', '/v1/sandbox/clock', { key: tenant.key });
+    assert.match(clock.data.now, /^9999-07-01/);
+    const within = await h.call('POST', '/v1/sandbox/clock/advance', { key: tenant.key, body: { seconds: 86_400 } });
+    assert.equal(within.statusCode, 200, within.body);
   });
 
   await t.test('every answer says nosniff', async () => {
