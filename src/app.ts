@@ -4,10 +4,12 @@ import type { Deps } from './deps.js';
 import type { CapabilityRoutes, Registry } from './capability.js';
 import { registry as everyCapability } from './capabilities.js';
 import { newId } from './kernel/ids.js';
-import { refuse } from './kernel/errors.js';
 import { currentVersion } from './kernel/api-version.js';
 import { listenForAuthChanges } from './api-keys/key-cache.js';
 import { compileValidator } from './http/validation.js';
+import { installJsonBodyParser } from './http/json-body.js';
+import { installInputGuard } from './http/input-rules.js';
+import { hostHeaderLeftToTheGuard, maxParamLength, protocolRefusals } from './http/protocol-refusals.js';
 import { installErrorHandling } from './http/error-envelope.js';
 import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -23,25 +25,37 @@ export interface AppOptions {
 /** The HTTP server: the platform's rules, then each capability's routes, schemas and pages. */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const registry = options.registry ?? everyCapability;
+  const docsUrl = `${deps.config.publicUrl}/docs/errors`;
+  // The capability whose pages answer refusals with their own HTML page (the dashboard).
+  const htmlPages = registry.capabilities.find((capability) => capability.pages?.refusalPage)?.pages;
   const serverOptions: FastifyServerOptions & { https?: unknown } = {
     loggerInstance: deps.log,
     genReqId: () => newId('request'),
     requestIdHeader: false,
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength },
+    ...protocolRefusals({
+      docsUrl,
+      now: () => deps.clock.now(),
+      ...(htmlPages?.prefix && htmlPages.refusalPage
+        ? { htmlPages: { prefix: htmlPages.prefix, render: htmlPages.refusalPage } }
+        : {}),
+    }),
   };
-  if (options.https) serverOptions.https = options.https;
+  if (options.https) serverOptions.https = { ...options.https, ...hostHeaderLeftToTheGuard };
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(compileValidator);
-  installErrorHandling(app, { docsUrl: `${deps.config.publicUrl}/docs/errors`, bodyLimit: deps.config.bodyLimitBytes });
-  installJsonParser(app);
+  installErrorHandling(app, { docsUrl, bodyLimit: deps.config.bodyLimitBytes });
+  installJsonBodyParser(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     reply.header('Service-Version', currentVersion);
+    reply.header('X-Content-Type-Options', 'nosniff');
   });
+  installInputGuard(app);
   app.addHook('onSend', async (request, reply, payload) => {
     defaultV1Headers(request, reply, deps.clock.now());
     return payload;
@@ -85,22 +99,4 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     await app.register(routes, prefix ? { ...options_, prefix } : options_);
   }
   return app;
-}
-
-/** JSON bodies: an empty body is no body (action routes), and prototype keys are refused. */
-function installJsonParser(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    parse(request, text, (error, value) => {
-      if (error)
-        return done(refuse('invalid_field_value', `The request body is not valid JSON: ${error.message}`), undefined);
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        return done(refuse('invalid_field_value', 'The request body must be a JSON object.'), undefined);
-      }
-      done(null, value);
-    });
-  });
 }

@@ -17,8 +17,15 @@ export interface Capability {
   name: string;
   /** Routes under `/v1`, behind the platform rules (key, version, rate limit, idempotency). */
   routes?: CapabilityRoutes;
-  /** Routes outside `/v1` (public pages, the dashboard), with their own rules. */
-  pages?: { routes: CapabilityRoutes; prefix?: string };
+  /**
+   * Routes outside `/v1` (public pages, the dashboard), with their own rules; `refusalPage`
+   * renders, under `prefix`, the refusals made before any route runs (protocol errors).
+   */
+  pages?: {
+    routes: CapabilityRoutes;
+    prefix?: string;
+    refusalPage?: (status: number, message: string, code: string) => string;
+  };
   /** Response schemas referenced by `$ref` in the OpenAPI document. */
   schemas?: readonly TSchema[];
   /**

@@ -55,7 +55,11 @@ async function startApi(
   const app = await buildApp(deps, { https: { cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' } });
   await app.listen({ port: config.port, host: config.host });
   const httpsPort = (app.server.address() as { port: number }).port;
-  const redirect = createRedirectServer(httpsPort, config.publicUrlSet ? new URL(config.publicUrl).origin : null);
+  const redirect = createRedirectServer(
+    httpsPort,
+    config.publicUrlSet ? new URL(config.publicUrl).origin : null,
+    `${config.publicUrl}/docs/errors`,
+  );
   await new Promise<void>((resolve, reject) =>
     redirect.once('error', reject).listen(config.httpPort, config.host, resolve),
   );

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type { ErrorObject } from 'ajv';
-import { compileValidator, validationToApiError } from '../http/validation.js';
+import { compileSchema, validationToApiError } from '../kernel/schema-validation.js';
 import { nonDisclosableFields, type NonDisclosableField } from './directory.js';
 import { metadataField } from '../kernel/metadata.js';
 
@@ -108,7 +108,7 @@ export type CustomerUpdateInput = Static<typeof customerUpdateBody>;
 type Validate = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 function compileBody(schema: TSchema): Validate {
-  return compileValidator({ schema, method: 'POST', url: '/v1/customers', httpPart: 'body' }) as unknown as Validate;
+  return compileSchema(schema, 'body') as unknown as Validate;
 }
 
 const validateCreate = compileBody(customerCreateBody);

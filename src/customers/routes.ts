@@ -115,12 +115,14 @@ export async function customerRoutes(parent: FastifyInstance, { deps }: { deps: 
             date_from: Type.Optional(
               Type.String({
                 maxLength: 40,
+                format: 'date-or-date-time',
                 description: '`created` on or after: a calendar date (UTC) or an ISO 8601 date-time.',
               }),
             ),
             date_to: Type.Optional(
               Type.String({
                 maxLength: 40,
+                format: 'date-or-date-time',
                 description: '`created` on or before: a calendar date (the whole day, UTC) or an ISO 8601 date-time.',
               }),
             ),

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { textProblem } from '../http/input-rules.js';
+import { PageError } from './page-error.js';
 
 /**
  * A submitted HTML form (`application/x-www-form-urlencoded`). Field names are looked up in a
@@ -26,6 +28,13 @@ export class Form {
     return value ? value : undefined;
   }
 
+  /** Whether a name or value breaks the input rules (line breaks are allowed in values). */
+  holdsForbiddenText(): boolean {
+    for (const [name, values] of this.fields)
+      if (textProblem(name, false) || values.some((value) => textProblem(value, true))) return true;
+    return false;
+  }
+
   /** Every value of a repeated field (checkboxes). */
   all(name: string): string[] {
     return this.fields.get(name) ?? [];
@@ -39,7 +48,11 @@ export function installFormParser(app: FastifyInstance): void {
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: formBodyLimit },
     (_request, body, done) => {
-      done(null, new Form(typeof body === 'string' ? body : body.toString('utf8')));
+      const form = new Form(typeof body === 'string' ? body : body.toString('utf8'));
+      // The input rule of the whole service: a NUL or control character would reach PostgreSQL.
+      if (form.holdsForbiddenText())
+        return done(new PageError(400, 'The form holds a control character, which no field accepts.'), undefined);
+      done(null, form);
     },
   );
 }

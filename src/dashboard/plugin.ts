@@ -53,8 +53,7 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: De
     if (error instanceof PageError) ({ status, message, code } = error);
     else if (error instanceof ApiError)
       ({ status, message, code } = { status: error.status, message: describeError(error), code: error.code });
-    else if ((error as { statusCode?: number }).statusCode === 413)
-      ({ status, message } = { status: 413, message: 'The form is too large.' });
+    else if (isClientFault(error)) ({ status, message } = { status: error.statusCode, message: refusedForm(error) });
     else request.log.error({ err: error }, 'dashboard page failed');
     return reply
       .code(status)
@@ -97,6 +96,26 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: De
 function redirectToLogin(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
   return reply.redirect(`${dashboardPrefix}/login${next}`, 303);
+}
+
+/** A request Fastify refused before any page ran (a form too large, of another media type...). */
+function isClientFault(error: unknown): error is { statusCode: number; code?: string } {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+function refusedForm(error: { statusCode: number; code?: string }): string {
+  if (error.statusCode === 413) return 'The form is too large.';
+  if (error.statusCode === 415)
+    return "The form must be sent as application/x-www-form-urlencoded, as the dashboard's own pages send it.";
+  return 'The request is malformed.';
+}
+
+/** The page of a refusal made before the dashboard's own context ran (a malformed URL or request). */
+export function dashboardRefusalPage(status: number, message: string, code: string): string {
+  const content = html`<p class="error" role="alert" data-code="${code}">${message}</p>
+<p><a href="${dashboardPrefix}/">Back to the dashboard</a></p>`;
+  return bareLayout({ title: status >= 500 ? 'Something went wrong' : 'Not possible' }, content);
 }
 
 function errorPage(request: FastifyRequest, title: string, message: string, code: string | null): string {

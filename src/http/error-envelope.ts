@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, refuse } from '../kernel/errors.js';
-import { validationToApiError } from './validation.js';
+import { validationToApiError } from '../kernel/schema-validation.js';
+import { currentVersion } from '../kernel/api-version.js';
 
 export interface ErrorEnvelope {
   error: {
@@ -65,6 +66,9 @@ export function sendApiError(
   docsUrl: string,
 ): FastifyReply {
   const envelope = envelopeOf(error, request.id, docsUrl);
+  // Whichever hook refused, and however early: the answer names its request and is never sniffed.
+  reply.header('X-Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
+  if (!reply.hasHeader('Service-Version')) reply.header('Service-Version', currentVersion);
   reply.code(error.status).headers(error.headers);
   if (error.type === 'authentication_error') reply.header('WWW-Authenticate', 'Bearer realm="facteur"');
   return reply.type('application/json; charset=utf-8').send(envelope);

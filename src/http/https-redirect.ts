@@ -1,11 +1,13 @@
 import { createServer, type Server } from 'node:http';
+import { answerClientError } from './protocol-refusals.js';
 
 /**
  * Plain HTTP only redirects (308, permanent, method and body kept) to the HTTPS address:
  * the public URL's origin when set, otherwise the host the client asked for on the HTTPS port.
+ * A request Node cannot parse gets the contract's envelope, as on the HTTPS port.
  */
-export function createRedirectServer(httpsPort: number, publicOrigin: string | null): Server {
-  return createServer((request, response) => {
+export function createRedirectServer(httpsPort: number, publicOrigin: string | null, docsUrl: string): Server {
+  const server = createServer((request, response) => {
     const target = publicOrigin ?? originFromHost(request.headers.host, httpsPort);
     response.writeHead(308, {
       Location: `${target}${request.url ?? '/'}`,
@@ -14,6 +16,8 @@ export function createRedirectServer(httpsPort: number, publicOrigin: string | n
     });
     response.end('This service is served over HTTPS only.\n');
   });
+  server.on('clientError', answerClientError({ docsUrl }));
+  return server;
 }
 
 function originFromHost(hostHeader: string | undefined, httpsPort: number): string {

@@ -188,7 +188,13 @@ export const refundBody = Type.Object(
       ),
     ),
     reference: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 200 })),
-    refundedAt: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time; default now.' })),
+    refundedAt: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        format: 'date-or-date-time',
+        description: 'ISO 8601 date or date-time; default now.',
+      }),
+    ),
     metadata: Type.Optional(metadataField),
   },
   { additionalProperties: false },

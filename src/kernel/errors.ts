@@ -273,3 +273,7 @@ export class ApiError extends Error {
 export function refuse(code: ErrorCode, detail: string, options: Omit<ApiErrorOptions, 'values'> = {}): ApiError {
   return new ApiError(code, { ...options, values: { detail } });
 }
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(catalogue, value);
+}

@@ -76,6 +76,7 @@ export const paymentCreateBody = Type.Object(
     paidAt: Type.Optional(
       Type.String({
         maxLength: 40,
+        format: 'date-or-date-time',
         description: 'When the money was received: an ISO 8601 date or date-time; default now.',
       }),
     ),

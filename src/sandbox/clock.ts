@@ -5,6 +5,9 @@ import { advanceSandboxClock } from '../companies/service.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import type { Registry } from '../capability.js';
 import { runSandboxClockFollowers } from '../workers/periodic-passes.js';
+import { latestYear } from '../kernel/iso-date.js';
+
+const lastInstant = Date.UTC(latestYear, 11, 31, 23, 59, 59, 999);
 
 export interface SandboxClock {
   object: 'sandbox_clock';
@@ -43,6 +46,11 @@ export async function advanceClock(
   registry: Registry,
 ): Promise<SandboxClock> {
   testOnly(ctx);
+  // The sandbox's time stays in the years every date of the service holds (kernel/iso-date.ts).
+  if (ctx.now.getTime() + seconds * 1000 > lastInstant)
+    throw refuse('invalid_field_value', `The sandbox clock cannot go past the year ${latestYear}.`, {
+      param: 'seconds',
+    });
   const companyId = ctx.scope.companyId;
   const offsetMs = await advanceSandboxClock(deps, companyId, seconds * 1000);
   await runSandboxClockFollowers(deps, registry.passes, [companyId]);

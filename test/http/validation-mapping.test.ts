@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ErrorObject } from 'ajv';
-import { paramPath, validationToApiError } from '../../src/http/validation.js';
+import type { ValidateFunction } from 'ajv';
+import { paramPath, validationToApiError } from '../../src/kernel/schema-validation.js';
+import { compileValidator } from '../../src/http/validation.js';
 
 const error = (
   keyword: string,
@@ -58,4 +60,58 @@ test('a union of constants lists the allowed values', () => {
   );
   assert.equal(mapped.code, 'validation_error');
   assert.equal(mapped.message, '`kind` must be one of: goods, services.');
+});
+
+test('dates: a bad shape is 422, a day that does not exist or a year outside 1900-9999 is 400', () => {
+  const validate = compileValidator({
+    schema: {
+      type: 'object',
+      properties: {
+        day: { type: 'string', format: 'date' },
+        at: { type: 'string', format: 'date-or-date-time' },
+        since: { type: 'string', format: 'date', formatMinimum: '2024-01-01' },
+      },
+    },
+    httpPart: 'body',
+    method: 'POST',
+    url: '/x',
+  } as never) as ValidateFunction;
+  const refusal = (data: Record<string, unknown>) => {
+    assert.equal(validate(data), false, JSON.stringify(data));
+    return validationToApiError(validate.errors!, 'body');
+  };
+  const cases: [Record<string, unknown>, string, string][] = [
+    [{ day: '01/09/2026' }, 'validation_error', 'day'],
+    [{ day: '0000-01-01' }, 'invalid_field_value', 'day'],
+    [{ day: '2026-02-30' }, 'invalid_field_value', 'day'],
+    [{ at: '10000-01-01T00:00:00Z' }, 'invalid_field_value', 'at'],
+    [{ at: 'soon' }, 'validation_error', 'at'],
+    // A field may narrow the range: `formatMinimum`.
+    [{ since: '2023-12-31' }, 'invalid_field_value', 'since'],
+  ];
+  for (const [data, code, param] of cases) {
+    const mapped = refusal(data);
+    assert.equal(mapped.code, code, JSON.stringify(data));
+    assert.equal(mapped.param, param);
+  }
+  assert.equal(validate({ day: '2026-09-01', at: '2026-09-01T10:00:00Z', since: '2024-01-01' }), true);
+});
+
+test('a query number coerced to Infinity is refused as a wrong type', () => {
+  const validate = compileValidator({
+    schema: {
+      type: 'object',
+      properties: { limit: { type: 'integer', minimum: 1, maximum: 100 }, year: { type: 'integer' } },
+    },
+    httpPart: 'querystring',
+    method: 'GET',
+    url: '/x',
+  } as never) as ValidateFunction;
+  for (const data of [{ limit: '1e400' }, { year: '9'.repeat(400) }]) {
+    assert.equal(validate({ ...data }), false, JSON.stringify(data));
+    const mapped = validationToApiError(validate.errors!, 'querystring');
+    assert.equal(mapped.code, 'invalid_field_value');
+    assert.equal(mapped.param, Object.keys(data)[0]);
+  }
+  assert.equal(validate({ limit: '5', year: '2026' }), true);
 });
