@@ -403,6 +403,11 @@ test('buyers: checked like customers; disclosure and self-invoicing; the tax fac
     [{ name: 'x', siret: '73282932000018' }, 'buyer.siret'],
     [{ name: 'x', vatNumber: 'FR00000000000' }, 'buyer.vatNumber'],
     [{ name: 'x', address: { country: 'ZZ' } }, 'buyer.address.country'],
+    // A valid French code of another territory: the conflict, on the country, before the country's pattern.
+    [{ name: 'x', address: { postalCode: '75002', country: 'GP' } }, 'buyer.address.country'],
+    [{ name: 'x', address: { postalCode: '97110', country: 'MQ' } }, 'buyer.address.country'],
+    [{ name: 'x', deliveryAddress: { postalCode: '75002', country: 'MC' } }, 'buyer.deliveryAddress.country'],
+    [{ name: 'x', address: { postalCode: '9711', country: 'GP' } }, 'buyer.address.postalCode'],
   ] as const)
     assert.equal(refusal(() => checkBuyer(input as never))?.param, param, JSON.stringify(input));
   assert.deepEqual(

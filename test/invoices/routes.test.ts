@@ -127,6 +127,19 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
     });
     assert.equal(badLine.statusCode, 422);
     assert.equal(badLine.data.error.param, 'lines[0].quantity');
+    for (const [country, postalCode] of [
+      ['GP', '75002'],
+      ['MQ', '97110'],
+      ['MC', '75002'],
+    ]) {
+      const conflict = await h.call('POST', '/v1/invoices', {
+        key,
+        body: { buyer: { ...frenchBuyer, address: { ...frenchBuyer.address, postalCode, country } }, lines: [chair] },
+      });
+      assert.equal(conflict.statusCode, 422, `${country} ${postalCode}`);
+      assert.equal(conflict.data.error.code, 'validation_error');
+      assert.equal(conflict.data.error.param, 'buyer.address.country', `${country} ${postalCode}: ${conflict.body}`);
+    }
     const missing = await h.call('POST', '/v1/invoices', {
       key,
       body: { buyer: frenchBuyer, lines: [{ description: 'x', nature: 'goods' }] },
