@@ -68,6 +68,8 @@ export interface HistoryEntry {
   status: string;
   reasonCode: string | null;
   reason: string | null;
+  /** The notes that came with it (absent on entries recorded before notes were kept). */
+  notes?: string[];
   receivedAt: string;
   /** False when it changed nothing (a repeat, a late status, `fr:211`). */
   applied: boolean;

@@ -88,7 +88,7 @@ export const invoiceFixtures: InvoiceFixture[] = [
     rejection: {
       paErrorCode: 'REJ_SEMAN',
       rejectionReason: 'BR-FR-08: le SIREN du vendeur est absent',
-      rejectionNote: 'BR-FR-08: le SIREN du vendeur est absent',
+      rejectionNote: 'Renseigner le SIREN du vendeur (BT-30).\nDéposer à nouveau la facture corrigée.',
       rejectionCode: 'REJ_SEMAN',
       rejectionSource: 'platform',
       rejectionCategory: 'semantic_error',
@@ -103,7 +103,7 @@ export const invoiceFixtures: InvoiceFixture[] = [
     axes: finalized('rejected', 'refused'),
     rejection: {
       rejectionReason: 'Commande annulée',
-      rejectionNote: 'Commande annulée',
+      rejectionNote: null,
       rejectionCode: 'ANNULATION',
       rejectionSource: 'buyer',
       rejectionCategory: 'refused_by_buyer',

@@ -236,7 +236,7 @@ export async function invoiceRoutes(parent: FastifyInstance, { deps }: { deps: D
         tags: ['Sandbox'],
         summary: 'Simulate a status reported by the platform or the buyer (test keys only)',
         description:
-          'The simulated platform or buyer reports a life-cycle status (`fr:200` deposited ... `fr:205` approved, `fr:210` refused, `fr:213` rejected, `fr:211` payment transmitted...) on a sent invoice or credit note. Applied as a real one would be: only observed moves emit their event, nothing downgrades, a repeat changes nothing; every status is kept in the history. A live key gets `not_supported`.',
+          'The simulated platform or buyer reports a life-cycle status (`fr:200` deposited ... `fr:205` approved, `fr:210` refused, `fr:213` rejected, `fr:211` payment transmitted...) on a sent invoice or credit note, with its `reasonCode`, `reason` and `notes`. Applied as a real one would be: only observed moves emit their event, nothing downgrades, a repeat changes nothing; every status is kept in the history. A live key gets `not_supported`.',
         params: idParams,
         body: simulateBody,
         response: { 200: Type.Union([Type.Ref('Invoice'), Type.Ref('CreditNote')]) },
@@ -254,6 +254,7 @@ export const historySchema = Type.Object({
       status: Type.String({ description: '`fr:200` ... `fr:501`.' }),
       reasonCode: Type.Union([Type.String(), Type.Null()]),
       reason: Type.Union([Type.String(), Type.Null()]),
+      notes: Type.Optional(Type.Array(Type.String(), { description: 'The notes that came with the status.' })),
       receivedAt: Type.String(),
       applied: Type.Boolean({
         description: 'False when the status changed nothing (a repeat, a late status, `fr:211`).',

@@ -73,6 +73,12 @@ export const simulateBody = Type.Object(
     reason: Type.Optional(
       Type.String({ minLength: 1, maxLength: 2000, description: "The platform's or buyer's words, kept verbatim." }),
     ),
+    notes: Type.Optional(
+      Type.Union([Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 }), Type.String({ maxLength: 2000 })], {
+        description:
+          'The notes that come with the status (a list, or one text): `einvoicing.rejectionNote` shows them one per line, null when none.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -96,6 +102,7 @@ export async function simulateStatus(
       'Statuses are simulated in the sandbox only; call it with a `svc_test_` key. Live statuses come from the approved platform.',
     );
   const code = input.status.replace(/^fr:/, '') as LifecycleCode;
+  const notes = input.notes === undefined ? [] : typeof input.notes === 'string' ? [input.notes] : input.notes;
   return inTransaction(deps.db, ctx, async (tx) => {
     const row = await findAnyDocument(tx, ctx.scope, id, true);
     if (!row) throw refuse('not_found', `No invoice or credit note ${id}.`, { param: 'id' });
@@ -123,11 +130,13 @@ export async function simulateStatus(
       code,
       reasonCode: input.reasonCode ?? null,
       reason: input.reason ?? null,
+      notes,
     });
     const entry: HistoryEntry = {
       status: `fr:${code}`,
       reasonCode: input.reasonCode ?? null,
       reason: input.reason ?? null,
+      notes,
       receivedAt: ctx.now.toISOString(),
       applied: applied.changed,
       event: applied.event,

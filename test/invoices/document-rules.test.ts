@@ -317,6 +317,7 @@ test('rejection fields: filled by a refusal, a rejection or a suspension; reset 
     axes({ transmissionStatus: 'rejected' }),
     {
       rejectionReason: 'x',
+      rejectionNote: 'first note\nsecond note',
       rejectionCode: 'REJ_SEMAN',
       rejectionSource: 'platform',
       rejectionCategory: 'semantic_error',
@@ -324,20 +325,33 @@ test('rejection fields: filled by a refusal, a rejection or a suspension; reset 
     '213',
   );
   assert.deepEqual(
-    [rejected.paErrorCode, rejected.rejectionCode, rejected.rejectionNote],
-    ['REJ_SEMAN', 'REJ_SEMAN', 'x'],
+    [rejected.paErrorCode, rejected.rejectionCode, rejected.rejectionReason, rejected.rejectionNote],
+    ['REJ_SEMAN', 'REJ_SEMAN', 'x', 'first note\nsecond note'],
+    'the note is the notes, not a copy of the reason',
   );
   const noCode = rejectionAfter(
     freshEinvoicing(),
     axes({ transmissionStatus: 'rejected' }),
-    { rejectionReason: null, rejectionCode: null, rejectionSource: 'platform', rejectionCategory: 'unknown' },
+    {
+      rejectionReason: null,
+      rejectionNote: null,
+      rejectionCode: null,
+      rejectionSource: 'platform',
+      rejectionCategory: 'unknown',
+    },
     '213',
   );
   assert.equal(noCode.paErrorCode, 'fr:213');
   const byBuyer = rejectionAfter(
     freshEinvoicing(),
     axes({ transmissionDetail: 'suspended' }),
-    { rejectionReason: null, rejectionCode: null, rejectionSource: 'buyer', rejectionCategory: 'suspended' },
+    {
+      rejectionReason: null,
+      rejectionNote: null,
+      rejectionCode: null,
+      rejectionSource: 'buyer',
+      rejectionCategory: 'suspended',
+    },
     '208',
   );
   assert.equal(byBuyer.paErrorCode, null, 'a buyer status is no deposit failure');

@@ -126,12 +126,13 @@ test('the life cycle of a document, row by row', async (t) => {
       const rejected = await report(h, key, invoice.id, 'fr:213', {
         reasonCode: 'REJ_SEMAN',
         reason: 'BR-FR-08 : SIREN absent',
+        notes: ['Le SIREN du vendeur manque (BT-30).', 'Corriger puis déposer à nouveau.'],
       });
       assert.deepEqual(axes(rejected), ['rejected', 'finalized', 'rejected', null, 'unpaid']);
       assert.deepEqual(rejected.einvoicing, {
         paErrorCode: 'REJ_SEMAN',
         rejectionReason: 'BR-FR-08 : SIREN absent',
-        rejectionNote: 'BR-FR-08 : SIREN absent',
+        rejectionNote: 'Le SIREN du vendeur manque (BT-30).\nCorriger puis déposer à nouveau.',
         rejectionCode: 'REJ_SEMAN',
         rejectionSource: 'platform',
         rejectionCategory: 'semantic_error',
@@ -149,9 +150,15 @@ test('the life cycle of a document, row by row', async (t) => {
         ],
         ['deposited', 'semantic_error', 'platform', 'REJ_SEMAN', 'REJ_SEMAN'],
       );
+      const history = (await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data.data;
+      assert.deepEqual(history.at(-1).notes, [
+        'Le SIREN du vendeur manque (BT-30).',
+        'Corriger puis déposer à nouveau.',
+      ]);
       const plain = await sent(h, key);
       const unknown = await report(h, key, plain.id, 'fr:213');
       assert.equal(unknown.einvoicing.rejectionCategory, 'unknown', 'a 213 with no reason is never semantic');
+      assert.equal(unknown.einvoicing.rejectionNote, null, 'no notes: null');
     },
   );
 
@@ -160,8 +167,14 @@ test('the life cycle of a document, row by row', async (t) => {
     async () => {
       const invoice = await sent(h, key);
       await report(h, key, invoice.id, 'fr:200');
-      const refused = await report(h, key, invoice.id, 'fr:210', { reasonCode: 'TX_TVA_ERR', reason: 'Taux erroné' });
+      const refused = await report(h, key, invoice.id, 'fr:210', {
+        reasonCode: 'TX_TVA_ERR',
+        reason: 'Taux erroné',
+        notes: 'Le taux de la ligne 2 est 10 %.',
+      });
       assert.deepEqual(axes(refused), ['refused', 'finalized', 'rejected', 'refused', 'unpaid']);
+      assert.equal(refused.einvoicing.rejectionReason, 'Taux erroné');
+      assert.equal(refused.einvoicing.rejectionNote, 'Le taux de la ligne 2 est 10 %.', 'one note given as a text');
       assert.equal(refused.einvoicing.rejectionSource, 'buyer');
       assert.equal(refused.einvoicing.rejectionCategory, 'refused_by_buyer');
       assert.deepEqual((await movesOf(h, key, invoice.id)).at(-1), ['invoice.refused', 'deposited', 'refused']);
@@ -328,7 +341,7 @@ test('the life cycle of a document, row by row', async (t) => {
         {
           paErrorCode: 'REJ_SEMAN',
           rejectionReason: 'BR-FR-08',
-          rejectionNote: 'BR-FR-08',
+          rejectionNote: null,
           rejectionCode: 'REJ_SEMAN',
           rejectionSource: 'platform',
           rejectionCategory: 'semantic_error',
@@ -408,6 +421,11 @@ test('the life cycle of a document, row by row', async (t) => {
     const unknown = await simulate(h, key, pending.id, 'fr:299');
     assert.equal(unknown.statusCode, 422);
     assert.equal(unknown.data.error.param, 'status');
+    for (const notes of [[1], 7, Array.from({ length: 21 }, () => 'n')]) {
+      const badNotes = await simulate(h, key, pending.id, 'fr:213', { notes });
+      assert.equal(badNotes.statusCode < 500 && badNotes.statusCode >= 400, true, badNotes.body);
+      assert.equal(badNotes.data.error.param, 'notes', `${JSON.stringify(notes)}: ${badNotes.body}`);
+    }
     const live = await h.key(companyId, { env: 'live' });
     await h.call('POST', '/v1/tax-profiles', { key: live, body: sellerProfile });
     const liveInvoice = await finalizedInvoice(h, live);
