@@ -1,10 +1,19 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Type, type Static } from 'typebox';
 import type { Deps } from '../deps.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { refuse } from '../kernel/errors.js';
 import { recordEvent } from '../events/service.js';
 import type { Axes, DocumentKind } from './document-axes.js';
-import { axesColumns, axesOf, documentEventData, type DocumentRow, type HistoryEntry } from './document-record.js';
+import {
+  axesColumns,
+  axesOf,
+  documentEventData,
+  obligationEventData,
+  obligationOf,
+  type DocumentRow,
+  type HistoryEntry,
+} from './document-record.js';
 import { notFound } from './drafts.js';
 import { applyLifecycleStatus, lifecycleCodes, type LifecycleCode } from './lifecycle-status.js';
 import { archiveAttempt, rejectionAfter, sendMove } from './submission.js';
@@ -150,6 +159,20 @@ export async function simulateStatus(
       updated: ctx.now,
     });
     if (applied.event) await recordEvent(tx, ctx, applied.event, documentEventData(updated, row.status), ctx.now);
+    else {
+      // A move without an event of its own (a credit note rejected by the platform, or made
+      // available) still tells a changed obligation: `<kind>.obligation_updated` (LIFECYCLE.md).
+      const obligation = obligationOf(updated);
+      if (obligation && !isDeepStrictEqual(obligation, obligationOf(row))) {
+        await recordEvent(
+          tx,
+          ctx,
+          `${kind}.obligation_updated`,
+          obligationEventData(updated, obligation, input.reason ?? null),
+          ctx.now,
+        );
+      }
+    }
     return updated;
   });
 }

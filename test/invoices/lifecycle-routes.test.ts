@@ -221,6 +221,85 @@ test('the life cycle of a document, row by row', async (t) => {
     assert.deepEqual([event.data.previous_status, event.data.relatedInvoiceNumber], ['deposited', invoice.number]);
   });
 
+  await t.test(
+    'the obligation: on the resource and in the events, waiting on the client, then the platform, then met; a rejection puts it back on the client',
+    async () => {
+      const o = (
+        state: string,
+        reasonCode: string | null,
+        reasonSource: string | null,
+        owner: string | null,
+        action: string | null,
+      ) => ({
+        state,
+        reasonCode,
+        reasonSource,
+        owner,
+        action,
+        nextAttemptAt: null,
+      });
+      const invoice = await finalizedInvoice(h, key);
+      assert.deepEqual(invoice.obligation, o('waiting', 'not_sent', 'service', 'client', 'send'));
+      const sending = await sent(h, key);
+      const onPlatform = o('waiting', 'awaiting_platform', 'service', 'platform', null);
+      assert.deepEqual(sending.obligation, onPlatform);
+      const [sendingEvent] = await eventsOf(h, key, 'invoice.sending');
+      assert.deepEqual(sendingEvent.data.obligation, onPlatform, 'events carry it');
+      const rejected = await report(h, key, sending.id, 'fr:213', { reasonCode: 'REJ_SEMAN', reason: 'SIREN absent' });
+      const onClient = o('waiting', 'REJ_SEMAN', 'platform', 'client', 'resubmit');
+      assert.deepEqual(rejected.obligation, onClient);
+      assert.deepEqual((await eventsOf(h, key, 'invoice.rejected'))[0].data.obligation, onClient);
+      const resent = await h.call('POST', `/v1/invoices/${sending.id}/send`, { key });
+      assert.deepEqual(resent.data.obligation, onPlatform, 'a resubmission is on the platform again');
+      const deposited = await report(h, key, sending.id, 'fr:200');
+      const met = o('fulfilled', null, null, null, null);
+      assert.deepEqual(deposited.obligation, met);
+      assert.deepEqual((await eventsOf(h, key, 'invoice.deposited'))[0].data.obligation, met);
+      assert.deepEqual((await report(h, key, sending.id, 'fr:210')).obligation, met, 'a refusal after the deposit');
+      assert.deepEqual(
+        (await h.call('GET', `/v1/invoices/${sending.id}`, { key })).data.obligation,
+        met,
+        'read back the same',
+      );
+      assert.equal(
+        (await eventsOf(h, key, 'invoice.obligation_updated')).filter((e) => e.data.id === sending.id).length,
+        0,
+        'every invoice move has an event of its own, which carries the obligation',
+      );
+
+      // A credit note rejected by the platform has no event of its own: credit_note.obligation_updated tells it.
+      const note = (
+        await h.call('POST', '/v1/credit-notes', {
+          key,
+          body: {
+            relatedInvoiceId: invoice.id,
+            taxDecisionId: (await decision(h, key, { customerId: invoice.customerId })).id,
+          },
+        })
+      ).data;
+      assert.equal(note.obligation, null);
+      assert.equal((await h.call('POST', `/v1/credit-notes/${note.id}/finalize`, { key })).statusCode, 200);
+      await h.call('POST', `/v1/credit-notes/${note.id}/send`, { key });
+      const noteRejected = await report(h, key, note.id, 'fr:213', { reasonCode: 'REJ_UNI', reason: 'Doublon' });
+      assert.deepEqual(noteRejected.obligation, o('waiting', 'REJ_UNI', 'platform', 'client', 'resubmit'));
+      const updates = (await eventsOf(h, key, 'credit_note.obligation_updated')).filter((e) => e.data.id === note.id);
+      assert.equal(updates.length, 1);
+      assert.deepEqual(updates[0].data, {
+        id: note.id,
+        object: 'credit_note',
+        status: 'rejected',
+        obligation: o('waiting', 'REJ_UNI', 'platform', 'client', 'resubmit'),
+        reason: 'Doublon',
+      });
+      await report(h, key, note.id, 'fr:213', { reasonCode: 'REJ_UNI', reason: 'Doublon' });
+      assert.equal(
+        (await eventsOf(h, key, 'credit_note.obligation_updated')).filter((e) => e.data.id === note.id).length,
+        1,
+        'a repeat changes nothing: no second event',
+      );
+    },
+  );
+
   await t.test('contract: approved, then full payment: paid, invoice.paid with previous_status approved', async () => {
     const invoice = await sent(h, key);
     await report(h, key, invoice.id, 'fr:205');

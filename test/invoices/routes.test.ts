@@ -75,6 +75,7 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
       assert.equal(draft.subtotal, 31050);
       assert.equal(draft.total, null, 'the VAT is fixed by the tax decision at finalization');
       assert.equal(draft.amountDue, null);
+      assert.equal(draft.obligation, null, 'no obligation before finalization');
       assert.deepEqual(draft.einvoicing, {
         paErrorCode: null,
         rejectionReason: null,
@@ -282,7 +283,16 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
         rejectionCode: null,
         rejectionSource: null,
         metadata: {},
+        obligation: {
+          state: 'waiting',
+          reasonCode: 'not_sent',
+          reasonSource: 'service',
+          owner: 'client',
+          action: 'send',
+          nextAttemptAt: null,
+        },
       });
+      assert.deepEqual(invoice.obligation, events[0].data.obligation, 'the resource shows the same obligation');
       assert.equal(events[0].request.idempotency_key, headers['idempotency-key']);
       assert.match(events[0].request.id, /^req_/);
     },
@@ -305,6 +315,14 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
       assert.equal(invoice.statusCode, 200, invoice.body);
       assert.equal(invoice.data.transmissionStatus, 'not_applicable');
       assert.equal(invoice.data.status, 'finalized');
+      assert.deepEqual(invoice.data.obligation, {
+        state: 'waiting',
+        reasonCode: 'ereporting_not_enabled',
+        reasonSource: 'service',
+        owner: 'client',
+        action: null,
+        nextAttemptAt: null,
+      });
     },
   );
 
