@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import https from 'node:https';
+import pg from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -229,6 +230,40 @@ describe('kill -9 under load, then start again, in a loop', { timeout: 300_000 }
       numbers.map((_, index) => index + 1),
       'consecutive from 1, no gap, no duplicate',
     );
+  });
+
+  it('a stop signal during the start is said, never a silent end', async () => {
+    // The start is held at its migrations by their lock, taken here on the server left running.
+    current.service.kill('SIGKILL');
+    await current.service.waitForExit(10_000);
+    const credentials = JSON.parse(readFileSync(join(dataDir, 'postgres-credentials.json'), 'utf8'));
+    const port = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3]);
+    const holder = new pg.Client({ ...credentials, host: '127.0.0.1', port });
+    await holder.connect();
+    try {
+      await holder.query('select pg_advisory_lock(7361004221)');
+      const [httpsPort, httpPort] = (await freePorts(2)) as [number, number];
+      const held = startFacteur(['serve'], { ...env(httpsPort, httpPort), LOG_LEVEL: 'info' });
+      launched.push(held);
+      await held.waitForStdout(/joined the embedded PostgreSQL already running/, startTimeout);
+      await waitUntil(
+        async () =>
+          (
+            await holder.query(
+              `select 1 from pg_locks where locktype = 'advisory' and not granted and objid = (7361004221::bigint & 4294967295)::oid`,
+            )
+          ).rowCount === 1,
+        30_000,
+        'the start waits for the migration lock',
+      );
+      held.kill('SIGTERM');
+      const exit = await held.waitForExit(30_000);
+      assert.equal(exit.code, 143, held.describe());
+      assert.match(held.stderr, /SIGTERM received while migrating the database: the start is abandoned/);
+    } finally {
+      await holder.end();
+    }
+    current = await startServe();
   });
 
   it('a start that cannot bring PostgreSQL up says why and exits non-zero; once repaired, it comes up', async () => {
