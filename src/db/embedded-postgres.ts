@@ -37,19 +37,34 @@ interface Credentials {
 
 const isRoot = userInfo().uid === 0;
 
+/** What /proc says of a process: its command name and state (`R`, `S`, `Z`...), or null when it has no entry. */
+function procStat(pid: number): { command: string; state: string } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    return { command: stat.slice(stat.indexOf('(') + 1, close), state: stat.slice(close + 2, close + 3) };
+  } catch {
+    return null;
+  }
+}
+
 function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  if (process.platform !== 'linux') return true;
   // A server that exited after its parent died may stay a zombie where nothing reaps orphans.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
+  const stat = procStat(pid);
+  return stat !== null && stat.state !== 'Z';
+}
+
+/** A live PostgreSQL server process (not another program that was given the pid of a dead one). */
+function postgresAlive(pid: number): boolean {
+  if (!processAlive(pid)) return false;
+  return process.platform !== 'linux' || procStat(pid)?.command === 'postgres';
 }
 
 async function freePort(): Promise<number> {
@@ -96,17 +111,20 @@ async function loadCredentials(dataDir: string): Promise<Credentials> {
 async function runningPostmaster(clusterDir: string): Promise<{ pid: number; port: number } | null> {
   const pidFile = join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return null;
-  const lines = (await readFile(pidFile, 'utf8')).split('\n');
+  const lines = (await readFile(pidFile, 'utf8').catch(() => '')).split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || !Number.isInteger(port) || !processAlive(pid)) return null;
+  // A file being written by a postmaster that is starting has no port yet: that server is not ours to join.
+  if (!Number.isInteger(port) || port <= 0 || !postgresAlive(pid)) return null;
   return { pid, port };
 }
 
-async function waitForConnection(url: string, timeoutMs: number): Promise<void> {
+/** Waits until the server answers, while `alive()` says it may still (an error at once when it stops). */
+async function waitForConnection(url: string, timeoutMs: number, alive: () => boolean = () => true): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const client = new pg.Client({ connectionString: url });
+    // A server that accepts and never answers (stopped, overloaded) must not hold the start forever.
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
     try {
       await client.connect();
       await client.query('select 1');
@@ -114,7 +132,7 @@ async function waitForConnection(url: string, timeoutMs: number): Promise<void> 
       return;
     } catch (error) {
       await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw error;
+      if (Date.now() > deadline || !alive()) throw error;
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -128,6 +146,46 @@ async function stopPid(pid: number): Promise<void> {
   }
   const deadline = Date.now() + 30_000;
   while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Rejects after `ms` when `promise` has not settled (the server's start waits for a log line). */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Joins a server found running: true once it answers; false when it stops while being waited for
+ * (it was shutting down: the caller starts it again); an error saying why when it runs but does
+ * not answer.
+ */
+async function joinRunning(url: string, running: { pid: number; port: number }, clusterDir: string): Promise<boolean> {
+  try {
+    await waitForConnection(url, 30_000, () => postgresAlive(running.pid));
+    return true;
+  } catch (error) {
+    if (!postgresAlive(running.pid)) return false;
+    throw new Error(
+      `the embedded PostgreSQL server of ${clusterDir} runs (pid ${running.pid}) but did not answer on 127.0.0.1:${running.port} ` +
+        `within 30 s (${error instanceof Error ? error.message : String(error)}). Stop it (kill -INT ${running.pid}) and start again.`,
+    );
+  }
+}
+
+/** The service's database in a new cluster, then the marker that says the cluster is complete. */
+async function createDatabase(credentials: Credentials, port: number, readyMarker: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: urlOf(credentials, port, 'postgres') });
+  await admin.connect();
+  try {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [credentials.database]);
+    if (exists.rowCount === 0) await admin.query(`create database ${admin.escapeIdentifier(credentials.database)}`);
+  } finally {
+    await admin.end();
+  }
+  await writeFile(readyMarker, new Date().toISOString());
 }
 
 function urlOf(credentials: Credentials, port: number, database = credentials.database): string {
@@ -148,14 +206,19 @@ export async function openEmbeddedPostgres(options: EmbeddedOptions): Promise<Em
   const credentials = await loadCredentials(dataDir);
 
   const running = await runningPostmaster(clusterDir);
-  if (running && existsSync(readyMarker)) {
+  if (running) {
     const url = urlOf(credentials, running.port);
-    await waitForConnection(url, 30_000);
-    log(`joined the embedded PostgreSQL already running (pid ${running.pid}, port ${running.port})`);
-    return { url, started: false, stop: () => (options.ownsServer ? stopPid(running.pid) : Promise.resolve()) };
+    if (await joinRunning(url, running, clusterDir)) {
+      // A first start killed between starting the server and creating the database: finish it.
+      if (!existsSync(readyMarker)) await createDatabase(credentials, running.port, readyMarker);
+      log(`joined the embedded PostgreSQL already running (pid ${running.pid}, port ${running.port})`);
+      return { url, started: false, stop: () => (options.ownsServer ? stopPid(running.pid) : Promise.resolve()) };
+    }
+    log(`the embedded PostgreSQL found running (pid ${running.pid}) stopped while it was joined: starting it again`);
   }
 
   const port = await freePort();
+  const output: string[] = [];
   const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', ...options.settings };
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -167,7 +230,11 @@ export async function openEmbeddedPostgres(options: EmbeddedOptions): Promise<Em
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8'],
     postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-    onLog: () => undefined,
+    // Kept to say why the server did not start, if it does not.
+    onLog: (message: string) => {
+      output.push(...message.split('\n').filter((line) => line.trim() !== ''));
+      output.splice(0, Math.max(0, output.length - 20));
+    },
     onError: (error: unknown) => log(`embedded PostgreSQL: ${String(error)}`),
   });
 
@@ -179,21 +246,15 @@ export async function openEmbeddedPostgres(options: EmbeddedOptions): Promise<Em
     await server.initialise();
   }
   try {
-    await server.start();
-  } catch {
+    await withTimeout(server.start(), 120_000);
+  } catch (error) {
     throw new Error(
-      `the embedded PostgreSQL server in ${clusterDir} did not start; see its log in ${clusterDir}/log or remove ${readyMarker} to recreate it`,
+      `the embedded PostgreSQL server in ${clusterDir} did not start${error instanceof Error ? ` (${error.message})` : ''}. ` +
+        `Its last words: ${output.join(' | ') || '(none)'}`,
     );
   }
   const url = urlOf(credentials, port);
-  if (fresh) {
-    const admin = new pg.Client({ connectionString: urlOf(credentials, port, 'postgres') });
-    await admin.connect();
-    const exists = await admin.query('select 1 from pg_database where datname = $1', [credentials.database]);
-    if (exists.rowCount === 0) await admin.query(`create database ${admin.escapeIdentifier(credentials.database)}`);
-    await admin.end();
-    await writeFile(readyMarker, new Date().toISOString());
-  }
+  if (fresh) await createDatabase(credentials, port, readyMarker);
   log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
   return { url, started: true, stop: () => server.stop() };
 }

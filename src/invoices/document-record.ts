@@ -10,6 +10,7 @@ import type { BuyerSnapshot } from './buyer.js';
 import type { DocumentLine } from './lines.js';
 import type { RejectionCategory } from './rejection-category.js';
 import { summaryStatus, type SummaryStatus } from './summary-status.js';
+import { documentObligation, type Obligation } from './obligation.js';
 import type { invoices } from './schema.js';
 
 /** The invoice and credit-note resources, their e-invoicing block, and the data of their events. */
@@ -68,6 +69,8 @@ export interface HistoryEntry {
   status: string;
   reasonCode: string | null;
   reason: string | null;
+  /** The notes that came with it (absent on entries recorded before notes were kept). */
+  notes?: string[];
   receivedAt: string;
   /** False when it changed nothing (a repeat, a late status, `fr:211`). */
   applied: boolean;
@@ -107,6 +110,7 @@ export interface DocumentResource {
   vatBreakdown: TaxSnapshot['vatBreakdown'];
   mentions: TaxSnapshot['mentions'];
   einvoicing: Einvoicing;
+  obligation: Obligation | null;
   overdue: boolean;
   paymentPortalUrl: string | null;
   finalizedAt: string | null;
@@ -149,6 +153,17 @@ export function amountDueOf(
   return Math.max(0, row.total - row.amountCredited - row.amountPaid + row.amountRefunded);
 }
 
+/** The document's `obligation` (obligation.ts), null before finalization. */
+export function obligationOf(
+  row: Pick<DocumentRow, 'documentStatus' | 'transmissionStatus' | 'transmissionDetail' | 'tax' | 'einvoicing'>,
+): Obligation | null {
+  return documentObligation({
+    axes: axesOf({ ...row, paymentStatus: 'unpaid' }),
+    obligations: row.tax?.obligations ?? null,
+    einvoicing: row.einvoicing,
+  });
+}
+
 export function toDocument(row: DocumentRow, publicUrl: string): DocumentResource {
   const resource: DocumentResource = {
     id: row.id,
@@ -183,6 +198,7 @@ export function toDocument(row: DocumentRow, publicUrl: string): DocumentResourc
     vatBreakdown: row.tax?.vatBreakdown ?? [],
     mentions: row.tax?.mentions ?? [],
     einvoicing: row.einvoicing,
+    obligation: obligationOf(row),
     overdue: row.overdueAt !== null,
     paymentPortalUrl: row.portalToken && row.kind === 'invoice' ? `${publicUrl}/pay/${row.portalToken}` : null,
     finalizedAt: row.finalizedAt?.toISOString() ?? null,
@@ -200,7 +216,9 @@ export function toDocument(row: DocumentRow, publicUrl: string): DocumentResourc
 
 /**
  * The data of an invoice-family or credit-note-family event (contract, "Data by family"): the
- * summary at the time of the event and the one just before the change it reports.
+ * summary at the time of the event and the one just before the change it reports; from
+ * finalization on, the document's `obligation` too ("invoice and credit-note events may also carry
+ * `obligation`").
  */
 export function documentEventData(row: DocumentRow, previousStatus: string | null): Record<string, unknown> {
   const einvoicing = row.einvoicing;
@@ -222,9 +240,19 @@ export function documentEventData(row: DocumentRow, previousStatus: string | nul
     rejectionSource: einvoicing.rejectionSource,
     metadata: row.metadata,
   };
+  const obligation = obligationOf(row);
+  if (obligation) data.obligation = obligation;
   if (row.kind === 'credit_note') {
     data.relatedInvoiceId = row.relatedInvoiceId;
     data.relatedInvoiceNumber = row.relatedInvoiceNumber;
   }
   return data;
+}
+
+/**
+ * The data of `invoice.obligation_updated` / `credit_note.obligation_updated` (contract, "obligation
+ * events"): `reason` is the original words of what changed it, when there were any.
+ */
+export function obligationEventData(row: DocumentRow, obligation: Obligation, reason: string | null) {
+  return { id: row.id, object: kindOf(row), status: row.status, obligation, reason };
 }

@@ -7,7 +7,13 @@ import { customerFixtures } from '../customers/service.js';
 import type { Axes } from './document-axes.js';
 import { checkBuyer, type BuyerInput } from './buyer.js';
 import { addDays, dayOf, endOfDay } from '../kernel/calendar.js';
-import { axesColumns, freshEinvoicing, type DocumentRow, type Einvoicing } from './document-record.js';
+import {
+  axesColumns,
+  freshEinvoicing,
+  type DocumentRow,
+  type Einvoicing,
+  type TaxSnapshot,
+} from './document-record.js';
 import { resolveLines, type LineInput } from './lines.js';
 import { formatNumber, seriesOf } from '../numbering/series.js';
 import { moveCounterBeyond } from '../numbering/service.js';
@@ -20,7 +26,8 @@ import { insertDocuments } from './store.js';
  * by the platform, refused by the buyer, a consumer sale outside e-invoicing). Their ids are the
  * same after every reset, `metadata.fixture` names them, their numbers are the first of the test
  * series of the year, and the counter is moved beyond them. No event is emitted for them. They
- * carry no tax decision (fixtures are not finalized through the API); their VAT is 20 %.
+ * carry no tax decision (fixtures are not finalized through the API); their VAT is 20 %, and their
+ * obligations are those a decision would give them.
  */
 
 interface InvoiceFixture {
@@ -89,7 +96,7 @@ export const invoiceFixtures: InvoiceFixture[] = [
     rejection: {
       paErrorCode: 'REJ_SEMAN',
       rejectionReason: 'BR-FR-08: le SIREN du vendeur est absent',
-      rejectionNote: 'BR-FR-08: le SIREN du vendeur est absent',
+      rejectionNote: 'Renseigner le SIREN du vendeur (BT-30).\nDéposer à nouveau la facture corrigée.',
       rejectionCode: 'REJ_SEMAN',
       rejectionSource: 'platform',
       rejectionCategory: 'semantic_error',
@@ -104,7 +111,7 @@ export const invoiceFixtures: InvoiceFixture[] = [
     axes: finalized('rejected', 'refused'),
     rejection: {
       rejectionReason: 'Commande annulée',
-      rejectionNote: 'Commande annulée',
+      rejectionNote: null,
       rejectionCode: 'ANNULATION',
       rejectionSource: 'buyer',
       rejectionCategory: 'refused_by_buyer',
@@ -148,6 +155,25 @@ export interface FixturePayment {
 }
 
 const vatOf = (net: number) => Math.round((net * 20) / 100);
+
+/** The three axes a decision would give (tax/obligations.ts): a French business, or a French consumer; services on collection. */
+function fixtureObligations(fixture: InvoiceFixture): TaxSnapshot['obligations'] {
+  const services = fixture.lines.some((line) => line.nature !== 'goods');
+  const ereportingPayment = services
+    ? { state: 'due', reason: 'services_vat_on_collection' }
+    : { state: 'not_applicable', reason: 'no_services_taxed_in_france' };
+  return fixture.customer === 'fr_b2b'
+    ? {
+        einvoicing: { state: 'due', reason: 'domestic_b2b' },
+        ereportingTransaction: { state: 'not_applicable', reason: 'einvoicing' },
+        ereportingPayment,
+      }
+    : {
+        einvoicing: { state: 'not_applicable', reason: 'buyer_not_taxable_person' },
+        ereportingTransaction: { state: 'due', reason: 'b2c' },
+        ereportingPayment,
+      };
+}
 
 function customerOf(
   companyId: string,
@@ -257,7 +283,7 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
         date: issueDate,
         vatBreakdown: [{ vatCode: 'S', vatRate: '20.00', vatexCode: null, taxableAmount: subtotal, taxAmount: vat }],
         mentions: [],
-        obligations: null,
+        obligations: fixtureObligations(fixture),
       },
       einvoicing: { ...freshEinvoicing(), ...fixture.rejection },
       portalToken: randomBytes(24).toString('base64url'),

@@ -26,10 +26,14 @@ export interface IncomingStatus {
   reasonCode?: string | null;
   /** The platform's or buyer's words, kept verbatim. */
   reason?: string | null;
+  /** The notes that came with the status (free texts of the rejection, refusal or suspension). */
+  notes?: readonly string[] | null;
 }
 
 export interface Rejection {
   rejectionReason: string | null;
+  /** The notes, one per line (contract: "notes separated by line breaks"); null when there were none. */
+  rejectionNote: string | null;
   rejectionCode: string | null;
   rejectionSource: 'platform' | 'buyer' | 'service';
   rejectionCategory: RejectionCategory;
@@ -61,9 +65,16 @@ function eventName(kind: DocumentKind, invoiceEvent: string, creditNoteEvent: st
   return kind === 'invoice' ? `invoice.${invoiceEvent}` : creditNoteEvent && `credit_note.${creditNoteEvent}`;
 }
 
+/** The notes of a status as `rejectionNote`: each kept verbatim, blank ones dropped, joined by line breaks; null when none. */
+export function rejectionNoteOf(notes: readonly string[] | null | undefined): string | null {
+  const kept = (notes ?? []).filter((note) => note.trim() !== '');
+  return kept.length === 0 ? null : kept.join('\n');
+}
+
 function rejectionOf(status: IncomingStatus, source: Rejection['rejectionSource']): Rejection {
   return {
     rejectionReason: status.reason ?? null,
+    rejectionNote: rejectionNoteOf(status.notes),
     rejectionCode: status.reasonCode ?? null,
     rejectionSource: source,
     rejectionCategory: rejectionCategory({ reasonCode: status.reasonCode ?? null, statusCode: status.code }),

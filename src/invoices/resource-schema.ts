@@ -76,6 +76,31 @@ const einvoicingSchema = Type.Object({
   ),
 });
 
+export const obligationSchema = Type.Object(
+  {
+    state: Type.String({
+      description:
+        '`waiting` (not met yet: `owner` acts next), `fulfilled` (deposited on the platform), `not_applicable`.',
+    }),
+    reasonCode: nullable(
+      Type.String({
+        description:
+          'Why it waits: `not_sent`, `awaiting_platform`, the rejection code of the platform, `ereporting_not_enabled`; for `not_applicable`, the reason of the tax decision.',
+      }),
+    ),
+    reasonSource: nullable(oneOf(['platform', 'buyer', 'service'])),
+    owner: nullable(oneOf(['client', 'platform', 'service'], 'Who acts next.')),
+    action: nullable(
+      oneOf(['send', 'resubmit'], 'What the owner does next: `send` the document, `resubmit` it corrected.'),
+    ),
+    nextAttemptAt: nullable(Type.String({ description: 'When the service tries again on its own; null today.' })),
+  },
+  {
+    description:
+      "The document's transmission obligation, fixed by its tax decision: the deposit through the platform when e-invoicing is due, else the e-reporting of the transaction. Null before finalization.",
+  },
+);
+
 const documentFields = {
   livemode: Type.Boolean(),
   number: nullable(Type.String({ description: 'Null until finalization.' })),
@@ -125,6 +150,7 @@ const documentFields = {
     description: 'Legal mentions decided by the tax decision.',
   }),
   einvoicing: einvoicingSchema,
+  obligation: nullable(obligationSchema),
   overdue: Type.Boolean({ description: 'The due date passed without full payment (`invoice.overdue` was emitted).' }),
   paymentPortalUrl: nullable(
     Type.String({
@@ -206,6 +232,7 @@ export const historySchema = Type.Object({
       status: Type.String({ description: '`fr:200` ... `fr:501`.' }),
       reasonCode: Type.Union([Type.String(), Type.Null()]),
       reason: Type.Union([Type.String(), Type.Null()]),
+      notes: Type.Optional(Type.Array(Type.String(), { description: 'The notes that came with the status.' })),
       receivedAt: Type.String(),
       applied: Type.Boolean({
         description: 'False when the status changed nothing (a repeat, a late status, `fr:211`).',

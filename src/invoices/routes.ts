@@ -197,7 +197,7 @@ export async function invoiceRoutes(parent: FastifyInstance, { deps }: { deps: D
         tags: ['Sandbox'],
         summary: 'Simulate a status reported by the platform or the buyer (test keys only)',
         description:
-          'The simulated platform or buyer reports a life-cycle status (`fr:200` deposited ... `fr:205` approved, `fr:210` refused, `fr:213` rejected, `fr:211` payment transmitted...) on a sent invoice or credit note. Applied as a real one would be: only observed moves emit their event, nothing downgrades, a repeat changes nothing; every status is kept in the history. A live key gets `not_supported`.',
+          'The simulated platform or buyer reports a life-cycle status (`fr:200` deposited ... `fr:205` approved, `fr:210` refused, `fr:213` rejected, `fr:211` payment transmitted...) on a sent invoice or credit note, with its `reasonCode`, `reason` and `notes`. Applied as a real one would be: only observed moves emit their event, nothing downgrades, a repeat changes nothing; every status is kept in the history. A live key gets `not_supported`.',
         params: idParams,
         body: simulateBody,
         response: { 200: Type.Union([Type.Ref('Invoice'), Type.Ref('CreditNote')]) },

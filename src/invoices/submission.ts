@@ -83,7 +83,7 @@ export function rejectionAfter(
           ? (rejection.rejectionCode ?? `fr:${statusCode}`)
           : einvoicing.paErrorCode,
       rejectionReason: rejection.rejectionReason,
-      rejectionNote: rejection.rejectionReason,
+      rejectionNote: rejection.rejectionNote,
       rejectionCode: rejection.rejectionCode,
       rejectionSource: rejection.rejectionSource,
       rejectionCategory: rejection.rejectionCategory,

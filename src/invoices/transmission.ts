@@ -1,10 +1,19 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Type, type Static } from 'typebox';
 import type { Deps } from '../deps.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { refuse } from '../kernel/errors.js';
 import { recordEvent } from '../webhooks/service.js';
 import type { Axes, DocumentKind } from './document-axes.js';
-import { axesColumns, axesOf, documentEventData, type DocumentRow, type HistoryEntry } from './document-record.js';
+import {
+  axesColumns,
+  axesOf,
+  documentEventData,
+  obligationEventData,
+  obligationOf,
+  type DocumentRow,
+  type HistoryEntry,
+} from './document-record.js';
 import { notFound } from './drafts.js';
 import { applyLifecycleStatus, lifecycleCodes, type LifecycleCode } from './lifecycle-status.js';
 import { archiveAttempt, rejectionAfter, sendMove } from './submission.js';
@@ -74,6 +83,12 @@ export const simulateBody = Type.Object(
     reason: Type.Optional(
       Type.String({ minLength: 1, maxLength: 2000, description: "The platform's or buyer's words, kept verbatim." }),
     ),
+    notes: Type.Optional(
+      Type.Union([Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 }), Type.String({ maxLength: 2000 })], {
+        description:
+          'The notes that come with the status (a list, or one text): `einvoicing.rejectionNote` shows them one per line, null when none.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -97,6 +112,7 @@ export async function simulateStatus(
       'Statuses are simulated in the sandbox only; call it with a `svc_test_` key. Live statuses come from the approved platform.',
     );
   const code = input.status.replace(/^fr:/, '') as LifecycleCode;
+  const notes = input.notes === undefined ? [] : typeof input.notes === 'string' ? [input.notes] : input.notes;
   return inTransaction(deps.db, ctx, async (tx) => {
     const row = await findAnyDocument(tx, ctx.scope, id, true);
     if (!row) throw refuse('not_found', `No invoice or credit note ${id}.`, { param: 'id' });
@@ -124,11 +140,13 @@ export async function simulateStatus(
       code,
       reasonCode: input.reasonCode ?? null,
       reason: input.reason ?? null,
+      notes,
     });
     const entry: HistoryEntry = {
       status: `fr:${code}`,
       reasonCode: input.reasonCode ?? null,
       reason: input.reason ?? null,
+      notes,
       receivedAt: ctx.now.toISOString(),
       applied: applied.changed,
       event: applied.event,
@@ -142,6 +160,20 @@ export async function simulateStatus(
       updated: ctx.now,
     });
     if (applied.event) await recordEvent(tx, ctx, applied.event, documentEventData(updated, row.status), ctx.now);
+    else {
+      // A move without an event of its own (a credit note rejected by the platform, or made
+      // available) still tells a changed obligation: `<kind>.obligation_updated` (LIFECYCLE.md).
+      const obligation = obligationOf(updated);
+      if (obligation && !isDeepStrictEqual(obligation, obligationOf(row))) {
+        await recordEvent(
+          tx,
+          ctx,
+          `${kind}.obligation_updated`,
+          obligationEventData(updated, obligation, input.reason ?? null),
+          ctx.now,
+        );
+      }
+    }
     return updated;
   });
 }

@@ -9,7 +9,8 @@ import { newId } from '../kernel/ids.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import { isValidSiret } from '../identifiers/siren.js';
 import { checkVatNumber, normalizeVatNumber, sirenOfVatNumber } from '../identifiers/vat-number.js';
-import { vatTerritoryOf, type TerritoryResult } from '../tax/vat-territory.js';
+import { frenchTerritoryConflict, vatTerritoryOf, type TerritoryResult } from '../tax/vat-territory.js';
+import { getCompany } from '../companies/service.js';
 import type { Establishment } from './schema.js';
 import {
   deleteScopeTaxProfiles,
@@ -94,8 +95,13 @@ export function toTaxProfile(row: TaxProfileRow): TaxProfile {
   };
 }
 
+/**
+ * Checks a revision of the company whose SIREN is `companySiren`: its establishment and its VAT
+ * number are the company's own (a SIRET starts with the SIREN of its company).
+ */
 function checkProfile(
   input: TaxProfileInput,
+  companySiren: string,
 ): Omit<TaxProfileRow, 'companyId' | 'livemode' | 'id' | 'created' | 'updated'> {
   const validTo = input.validTo ?? null;
   if (validTo !== null && validTo < input.validFrom)
@@ -111,6 +117,12 @@ function checkProfile(
     );
   }
   const postalCode = input.establishment.postalCode?.replace(/\s+/g, '') || null;
+  // The territory rule before the country's pattern: a Paris code under `GP` is a conflict, not a bad code.
+  const conflict = frenchTerritoryConflict(country, postalCode);
+  if (conflict)
+    throw refuse('validation_error', `${conflict.message} Check \`establishment.country\`.`, {
+      param: 'establishment.country',
+    });
   if (postalCode !== null && postcodeValidatorExistsForCountry(country) && !postcodeValidator(postalCode, country)) {
     throw refuse('validation_error', `\`establishment.postalCode\` is not a postal code of ${country}.`, {
       param: 'establishment.postalCode',
@@ -121,6 +133,12 @@ function checkProfile(
     throw refuse('validation_error', '`establishment.siret` must be 14 digits with a valid check digit.', {
       param: 'establishment.siret',
     });
+  if (siret !== null && siret.slice(0, 9) !== companySiren)
+    throw refuse(
+      'validation_error',
+      `\`establishment.siret\` ${siret} is an establishment of SIREN ${siret.slice(0, 9)}, not of this company (SIREN ${companySiren}); give one of the company's own establishments.`,
+      { param: 'establishment.siret' },
+    );
   let vatNumber: string | null = null;
   if (input.vatNumber) {
     const checked = checkVatNumber(input.vatNumber);
@@ -131,10 +149,12 @@ function checkProfile(
         param: 'vatNumber',
       });
     const siren = sirenOfVatNumber(vatNumber);
-    if (siret !== null && siren !== null && siren !== siret.slice(0, 9))
-      throw refuse('validation_error', '`vatNumber` carries another SIREN than `establishment.siret`.', {
-        param: 'vatNumber',
-      });
+    if (siren !== null && siren !== companySiren)
+      throw refuse(
+        'validation_error',
+        `\`vatNumber\` carries SIREN ${siren}, not this company's (SIREN ${companySiren}).`,
+        { param: 'vatNumber' },
+      );
   }
   const regime = input.regime ?? null;
   const periodicity = input.ereportingPeriodicity ?? null;
@@ -170,7 +190,8 @@ export async function createTaxProfile(
   ctx: CallContext,
   input: TaxProfileInput,
 ): Promise<TaxProfile> {
-  const fields = checkProfile(input);
+  const company = await getCompany(deps, ctx.scope.companyId);
+  const fields = checkProfile(input, company.siren);
   const row: TaxProfileRow = {
     ...ctx.scope,
     id: newId('taxProfile', ctx.now),

@@ -5,6 +5,7 @@ import { checkVatNumber, normalizeVatNumber } from '../identifiers/vat-number.js
 import {
   countriesWithRegionalTerritories,
   frenchPostalCountries,
+  frenchTerritoryConflict,
   vatTerritoryOf,
   type VatTerritory,
 } from './vat-territory.js';
@@ -75,6 +76,15 @@ function territoryIssues(address: BuyerAddress, field: string, issues: Issue[]):
       return null;
     }
   } else {
+    // The territory rule first: a Paris code under `GP` is a conflict of territories, not a bad Guadeloupe code.
+    if (frenchTerritoryConflict(country, postalCode)) {
+      issues.push({
+        code: 'territory_conflict',
+        param: `${field}.country`,
+        message: `The postal code of \`${field}\` designates another territory than the country ${country}.`,
+      });
+      return null;
+    }
     if (postcodeValidatorExistsForCountry(country) && !postcodeValidator(postalCode, country)) {
       issues.push({
         code: 'invalid_postal_code',

@@ -220,6 +220,21 @@ export function vatTerritoryOf(country: string, postalCode: string | null | unde
   return { ok: true, territory: t(country, country, member ? inside : outside, null) };
 }
 
+/**
+ * A French postal code under the ISO code of another French territory (`GP` + `75002`, `MQ` +
+ * `97110`, `MC` + `75002`): the conflict, or null. Every address check asks this before matching
+ * the code against the country's own postal pattern, which would otherwise call it an invalid
+ * postal code of that country and hide the contract's `territory_conflict`.
+ */
+export function frenchTerritoryConflict(
+  country: string,
+  postalCode: string | null | undefined,
+): Extract<TerritoryResult, { ok: false }> | null {
+  if (!(frenchPostalCountries as readonly string[]).includes(country)) return null;
+  const result = vatTerritoryOf(country, postalCode);
+  return !result.ok && result.code === 'territory_conflict' ? result : null;
+}
+
 export function isEuMemberState(country: string): boolean {
   return (euMemberStates as readonly string[]).includes(country);
 }

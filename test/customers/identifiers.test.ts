@@ -85,8 +85,14 @@ test('addresses: ISO country (invalid_field_value), postal code syntax per count
     ['FR', '750021', 'validation_error', 'address.postalCode'],
     ['FR', '00100', 'validation_error', 'address.postalCode'],
     ['DE', '1011', 'validation_error', 'address.postalCode'],
-    ['GP', '75002', 'validation_error', 'address.postalCode'],
+    // A valid French code of another territory than the country: the territory rule wins over
+    // the country's own postal pattern (GP takes 971xx only, MC 980xx only).
+    ['GP', '75002', 'validation_error', 'address.country'],
+    ['MQ', '97110', 'validation_error', 'address.country'],
+    ['MC', '75002', 'validation_error', 'address.country'],
     ['GP', '97133', 'validation_error', 'address.country'],
+    ['GP', '9711', 'validation_error', 'address.postalCode'],
+    ['MC', '98100', 'validation_error', 'address.postalCode'],
     ['US', 'ABCDE', 'validation_error', 'address.postalCode'],
   ];
   for (const [country, postalCode, code, param] of refused) {
@@ -99,6 +105,10 @@ test('addresses: ISO country (invalid_field_value), postal code syntax per count
   assert.deepEqual(
     refusal(() => checkAddress({ country: 'FR', postalCode: '7500' }, 'deliveryAddress')),
     { code: 'validation_error', param: 'deliveryAddress.postalCode' },
+  );
+  assert.deepEqual(
+    refusal(() => checkAddress({ country: 'GP', postalCode: '75002' }, 'deliveryAddress')),
+    { code: 'validation_error', param: 'deliveryAddress.country' },
   );
 });
 

@@ -70,6 +70,27 @@ test('customers: every refusal with its contract code and param', async (t) => {
       'address.country',
     ],
     [
+      'a Paris postal code written GP',
+      { name: 'A', address: { postalCode: '75002', country: 'GP' } },
+      422,
+      'validation_error',
+      'address.country',
+    ],
+    [
+      'a Guadeloupe postal code written MQ, as the delivery address',
+      { name: 'A', deliveryAddress: { postalCode: '97110', country: 'MQ' } },
+      422,
+      'validation_error',
+      'deliveryAddress.country',
+    ],
+    [
+      'a mainland postal code written MC',
+      { name: 'A', address: { postalCode: '75002', country: 'MC' } },
+      422,
+      'validation_error',
+      'address.country',
+    ],
+    [
       'a bad delivery postal code',
       { name: 'A', deliveryAddress: { postalCode: 'ABC', country: 'DE' } },
       422,

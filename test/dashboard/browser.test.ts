@@ -1,21 +1,22 @@
 /**
- * The dashboard in a real browser: Debian's Chromium driven by playwright-core, against the app
+ * The dashboard in a real browser: Chromium (Debian's when present, else the npm one: see
+ * test/support/chromium.ts) driven by playwright-core, against the app
  * served over real HTTPS on 127.0.0.1, webhooks delivered to a local HTTPS receiver. Screenshots
  * of the main pages go to $FACTEUR_ARTIFACTS_DIR (default: <tmp>/facteur-artifacts/dashboard),
  * outside the repository; their paths are printed.
  *
- * The steps share one server and run in order. Chromium is required: when it is missing this
- * test fails (CI installs it in .ci/run), it is never skipped.
+ * The steps share one server and run in order. When no browser can be launched, every step fails
+ * with the reason; it is never skipped.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -26,25 +27,18 @@ import { createDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/de
 import { createDeliveryClient, type DeliveryClient } from '../../src/webhooks/delivery-client.js';
 import { startReceiver, stubResolver, type Receiver } from '../support/webhook-receiver.js';
 import { userOf } from './support.js';
+import { launchChromium, type LaunchedChromium } from '../support/chromium.js';
 
-const chromiumPath = process.env.FACTEUR_CHROMIUM ?? '/usr/bin/chromium';
 const artifactsDir = process.env.FACTEUR_ARTIFACTS_DIR ?? join(tmpdir(), 'facteur-artifacts', 'dashboard');
-const chromiumFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 let deps: Deps;
 let closePool: () => Promise<void>;
 let app: FastifyInstance;
 let base = '';
 let browser: Browser;
+let launched: LaunchedChromium | undefined;
+/** Why no browser could be launched: every step fails with it. */
+let missingChromium: string | null = null;
 let receiver: Receiver;
 let client: DeliveryClient;
 const workers = new Map<string, DeliveryWorker>();
@@ -128,11 +122,6 @@ function solve(question: string): string {
   return String(match[2] === 'plus' ? a + b : a - b);
 }
 
-const missingChromium = existsSync(chromiumPath)
-  ? null
-  : `Chromium is missing at ${chromiumPath}. The browser tests need Debian's chromium: run \`apt-get install -y chromium\` ` +
-    '(.ci/run does), or set FACTEUR_CHROMIUM to its path.';
-
 /** A step of the scenario; without Chromium every step fails with the reason (never skipped). */
 function step(name: string, run: () => Promise<void>): void {
   it(name, async () => {
@@ -143,7 +132,14 @@ function step(name: string, run: () => Promise<void>): void {
 
 describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
   before(async () => {
-    if (missingChromium) return;
+    try {
+      launched = await launchChromium();
+    } catch (error) {
+      missingChromium = `No Chromium could be launched: ${error instanceof Error ? error.message : String(error)}`;
+      return;
+    }
+    browser = launched.browser;
+    console.log(`browser: ${launched.description}`);
     await mkdir(artifactsDir, { recursive: true });
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('run the suite with `npm test`: it provides the database');
@@ -163,13 +159,12 @@ describe('the dashboard in Chromium', { timeout: 300_000 }, () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     base = `https://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     receiver = await startReceiver('/hooks');
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags, headless: true });
     alice = await tenant('Alice SAS');
   });
 
   after(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
+    await launched?.close();
     for (const worker of workers.values()) await worker.stop();
     await client?.close();
     await receiver?.close();

@@ -317,6 +317,7 @@ test('rejection fields: filled by a refusal, a rejection or a suspension; reset 
     axes({ transmissionStatus: 'rejected' }),
     {
       rejectionReason: 'x',
+      rejectionNote: 'first note\nsecond note',
       rejectionCode: 'REJ_SEMAN',
       rejectionSource: 'platform',
       rejectionCategory: 'semantic_error',
@@ -324,20 +325,33 @@ test('rejection fields: filled by a refusal, a rejection or a suspension; reset 
     '213',
   );
   assert.deepEqual(
-    [rejected.paErrorCode, rejected.rejectionCode, rejected.rejectionNote],
-    ['REJ_SEMAN', 'REJ_SEMAN', 'x'],
+    [rejected.paErrorCode, rejected.rejectionCode, rejected.rejectionReason, rejected.rejectionNote],
+    ['REJ_SEMAN', 'REJ_SEMAN', 'x', 'first note\nsecond note'],
+    'the note is the notes, not a copy of the reason',
   );
   const noCode = rejectionAfter(
     freshEinvoicing(),
     axes({ transmissionStatus: 'rejected' }),
-    { rejectionReason: null, rejectionCode: null, rejectionSource: 'platform', rejectionCategory: 'unknown' },
+    {
+      rejectionReason: null,
+      rejectionNote: null,
+      rejectionCode: null,
+      rejectionSource: 'platform',
+      rejectionCategory: 'unknown',
+    },
     '213',
   );
   assert.equal(noCode.paErrorCode, 'fr:213');
   const byBuyer = rejectionAfter(
     freshEinvoicing(),
     axes({ transmissionDetail: 'suspended' }),
-    { rejectionReason: null, rejectionCode: null, rejectionSource: 'buyer', rejectionCategory: 'suspended' },
+    {
+      rejectionReason: null,
+      rejectionNote: null,
+      rejectionCode: null,
+      rejectionSource: 'buyer',
+      rejectionCategory: 'suspended',
+    },
     '208',
   );
   assert.equal(byBuyer.paErrorCode, null, 'a buyer status is no deposit failure');
@@ -403,6 +417,11 @@ test('buyers: checked like customers; disclosure and self-invoicing; the tax fac
     [{ name: 'x', siret: '73282932000018' }, 'buyer.siret'],
     [{ name: 'x', vatNumber: 'FR00000000000' }, 'buyer.vatNumber'],
     [{ name: 'x', address: { country: 'ZZ' } }, 'buyer.address.country'],
+    // A valid French code of another territory: the conflict, on the country, before the country's pattern.
+    [{ name: 'x', address: { postalCode: '75002', country: 'GP' } }, 'buyer.address.country'],
+    [{ name: 'x', address: { postalCode: '97110', country: 'MQ' } }, 'buyer.address.country'],
+    [{ name: 'x', deliveryAddress: { postalCode: '75002', country: 'MC' } }, 'buyer.deliveryAddress.country'],
+    [{ name: 'x', address: { postalCode: '9711', country: 'GP' } }, 'buyer.address.postalCode'],
   ] as const)
     assert.equal(refusal(() => checkBuyer(input as never))?.param, param, JSON.stringify(input));
   assert.deepEqual(

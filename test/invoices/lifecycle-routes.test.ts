@@ -126,12 +126,13 @@ test('the life cycle of a document, row by row', async (t) => {
       const rejected = await report(h, key, invoice.id, 'fr:213', {
         reasonCode: 'REJ_SEMAN',
         reason: 'BR-FR-08 : SIREN absent',
+        notes: ['Le SIREN du vendeur manque (BT-30).', 'Corriger puis déposer à nouveau.'],
       });
       assert.deepEqual(axes(rejected), ['rejected', 'finalized', 'rejected', null, 'unpaid']);
       assert.deepEqual(rejected.einvoicing, {
         paErrorCode: 'REJ_SEMAN',
         rejectionReason: 'BR-FR-08 : SIREN absent',
-        rejectionNote: 'BR-FR-08 : SIREN absent',
+        rejectionNote: 'Le SIREN du vendeur manque (BT-30).\nCorriger puis déposer à nouveau.',
         rejectionCode: 'REJ_SEMAN',
         rejectionSource: 'platform',
         rejectionCategory: 'semantic_error',
@@ -149,9 +150,15 @@ test('the life cycle of a document, row by row', async (t) => {
         ],
         ['deposited', 'semantic_error', 'platform', 'REJ_SEMAN', 'REJ_SEMAN'],
       );
+      const history = (await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data.data;
+      assert.deepEqual(history.at(-1).notes, [
+        'Le SIREN du vendeur manque (BT-30).',
+        'Corriger puis déposer à nouveau.',
+      ]);
       const plain = await sent(h, key);
       const unknown = await report(h, key, plain.id, 'fr:213');
       assert.equal(unknown.einvoicing.rejectionCategory, 'unknown', 'a 213 with no reason is never semantic');
+      assert.equal(unknown.einvoicing.rejectionNote, null, 'no notes: null');
     },
   );
 
@@ -160,8 +167,14 @@ test('the life cycle of a document, row by row', async (t) => {
     async () => {
       const invoice = await sent(h, key);
       await report(h, key, invoice.id, 'fr:200');
-      const refused = await report(h, key, invoice.id, 'fr:210', { reasonCode: 'TX_TVA_ERR', reason: 'Taux erroné' });
+      const refused = await report(h, key, invoice.id, 'fr:210', {
+        reasonCode: 'TX_TVA_ERR',
+        reason: 'Taux erroné',
+        notes: 'Le taux de la ligne 2 est 10 %.',
+      });
       assert.deepEqual(axes(refused), ['refused', 'finalized', 'rejected', 'refused', 'unpaid']);
+      assert.equal(refused.einvoicing.rejectionReason, 'Taux erroné');
+      assert.equal(refused.einvoicing.rejectionNote, 'Le taux de la ligne 2 est 10 %.', 'one note given as a text');
       assert.equal(refused.einvoicing.rejectionSource, 'buyer');
       assert.equal(refused.einvoicing.rejectionCategory, 'refused_by_buyer');
       assert.deepEqual((await movesOf(h, key, invoice.id)).at(-1), ['invoice.refused', 'deposited', 'refused']);
@@ -207,6 +220,85 @@ test('the life cycle of a document, row by row', async (t) => {
     const [event] = await eventsOf(h, key, 'credit_note.credit_refused');
     assert.deepEqual([event.data.previous_status, event.data.relatedInvoiceNumber], ['deposited', invoice.number]);
   });
+
+  await t.test(
+    'the obligation: on the resource and in the events, waiting on the client, then the platform, then met; a rejection puts it back on the client',
+    async () => {
+      const o = (
+        state: string,
+        reasonCode: string | null,
+        reasonSource: string | null,
+        owner: string | null,
+        action: string | null,
+      ) => ({
+        state,
+        reasonCode,
+        reasonSource,
+        owner,
+        action,
+        nextAttemptAt: null,
+      });
+      const invoice = await finalizedInvoice(h, key);
+      assert.deepEqual(invoice.obligation, o('waiting', 'not_sent', 'service', 'client', 'send'));
+      const sending = await sent(h, key);
+      const onPlatform = o('waiting', 'awaiting_platform', 'service', 'platform', null);
+      assert.deepEqual(sending.obligation, onPlatform);
+      const [sendingEvent] = await eventsOf(h, key, 'invoice.sending');
+      assert.deepEqual(sendingEvent.data.obligation, onPlatform, 'events carry it');
+      const rejected = await report(h, key, sending.id, 'fr:213', { reasonCode: 'REJ_SEMAN', reason: 'SIREN absent' });
+      const onClient = o('waiting', 'REJ_SEMAN', 'platform', 'client', 'resubmit');
+      assert.deepEqual(rejected.obligation, onClient);
+      assert.deepEqual((await eventsOf(h, key, 'invoice.rejected'))[0].data.obligation, onClient);
+      const resent = await h.call('POST', `/v1/invoices/${sending.id}/send`, { key });
+      assert.deepEqual(resent.data.obligation, onPlatform, 'a resubmission is on the platform again');
+      const deposited = await report(h, key, sending.id, 'fr:200');
+      const met = o('fulfilled', null, null, null, null);
+      assert.deepEqual(deposited.obligation, met);
+      assert.deepEqual((await eventsOf(h, key, 'invoice.deposited'))[0].data.obligation, met);
+      assert.deepEqual((await report(h, key, sending.id, 'fr:210')).obligation, met, 'a refusal after the deposit');
+      assert.deepEqual(
+        (await h.call('GET', `/v1/invoices/${sending.id}`, { key })).data.obligation,
+        met,
+        'read back the same',
+      );
+      assert.equal(
+        (await eventsOf(h, key, 'invoice.obligation_updated')).filter((e) => e.data.id === sending.id).length,
+        0,
+        'every invoice move has an event of its own, which carries the obligation',
+      );
+
+      // A credit note rejected by the platform has no event of its own: credit_note.obligation_updated tells it.
+      const note = (
+        await h.call('POST', '/v1/credit-notes', {
+          key,
+          body: {
+            relatedInvoiceId: invoice.id,
+            taxDecisionId: (await decision(h, key, { customerId: invoice.customerId })).id,
+          },
+        })
+      ).data;
+      assert.equal(note.obligation, null);
+      assert.equal((await h.call('POST', `/v1/credit-notes/${note.id}/finalize`, { key })).statusCode, 200);
+      await h.call('POST', `/v1/credit-notes/${note.id}/send`, { key });
+      const noteRejected = await report(h, key, note.id, 'fr:213', { reasonCode: 'REJ_UNI', reason: 'Doublon' });
+      assert.deepEqual(noteRejected.obligation, o('waiting', 'REJ_UNI', 'platform', 'client', 'resubmit'));
+      const updates = (await eventsOf(h, key, 'credit_note.obligation_updated')).filter((e) => e.data.id === note.id);
+      assert.equal(updates.length, 1);
+      assert.deepEqual(updates[0].data, {
+        id: note.id,
+        object: 'credit_note',
+        status: 'rejected',
+        obligation: o('waiting', 'REJ_UNI', 'platform', 'client', 'resubmit'),
+        reason: 'Doublon',
+      });
+      await report(h, key, note.id, 'fr:213', { reasonCode: 'REJ_UNI', reason: 'Doublon' });
+      assert.equal(
+        (await eventsOf(h, key, 'credit_note.obligation_updated')).filter((e) => e.data.id === note.id).length,
+        1,
+        'a repeat changes nothing: no second event',
+      );
+    },
+  );
 
   await t.test('contract: approved, then full payment: paid, invoice.paid with previous_status approved', async () => {
     const invoice = await sent(h, key);
@@ -328,7 +420,7 @@ test('the life cycle of a document, row by row', async (t) => {
         {
           paErrorCode: 'REJ_SEMAN',
           rejectionReason: 'BR-FR-08',
-          rejectionNote: 'BR-FR-08',
+          rejectionNote: null,
           rejectionCode: 'REJ_SEMAN',
           rejectionSource: 'platform',
           rejectionCategory: 'semantic_error',
@@ -408,6 +500,11 @@ test('the life cycle of a document, row by row', async (t) => {
     const unknown = await simulate(h, key, pending.id, 'fr:299');
     assert.equal(unknown.statusCode, 422);
     assert.equal(unknown.data.error.param, 'status');
+    for (const notes of [[1], 7, Array.from({ length: 21 }, () => 'n')]) {
+      const badNotes = await simulate(h, key, pending.id, 'fr:213', { notes });
+      assert.equal(badNotes.statusCode < 500 && badNotes.statusCode >= 400, true, badNotes.body);
+      assert.equal(badNotes.data.error.param, 'notes', `${JSON.stringify(notes)}: ${badNotes.body}`);
+    }
     const live = await h.key(companyId, { env: 'live' });
     await h.call('POST', '/v1/tax-profiles', { key: live, body: sellerProfile });
     const liveInvoice = await finalizedInvoice(h, live);

@@ -10,7 +10,12 @@ import {
   type Axes,
 } from '../../src/invoices/document-axes.js';
 import { summaryStatus } from '../../src/invoices/summary-status.js';
-import { applyLifecycleStatus, lifecycleCodes, type LifecycleCode } from '../../src/invoices/lifecycle-status.js';
+import {
+  applyLifecycleStatus,
+  lifecycleCodes,
+  rejectionNoteOf,
+  type LifecycleCode,
+} from '../../src/invoices/lifecycle-status.js';
 import { rejectionCategory } from '../../src/invoices/rejection-category.js';
 import { paymentStatusOf } from '../../src/invoices/payment-status.js';
 import { formatNumber, seriesOf } from '../../src/numbering/series.js';
@@ -239,6 +244,7 @@ test('rejection fields: source and category of each refusal, rejection and suspe
   });
   assert.deepEqual(refused.rejection, {
     rejectionReason: 'Taux de TVA erroné',
+    rejectionNote: null,
     rejectionCode: 'TX_TVA_ERR',
     rejectionSource: 'buyer',
     rejectionCategory: 'refused_by_buyer',
@@ -256,6 +262,28 @@ test('rejection fields: source and category of each refusal, rejection and suspe
   });
   assert.equal(rejected.rejection?.rejectionSource, 'platform');
   assert.equal(rejected.rejection?.rejectionCategory, 'semantic_error');
+  assert.equal(rejected.rejection?.rejectionNote, null, 'no notes: null, never a copy of the reason');
+  const withNotes = applyLifecycleStatus(axes({ transmissionStatus: 'deposited' }), 'invoice', {
+    code: '213',
+    reasonCode: 'AUTRE',
+    reason: 'Rejet',
+    notes: ['Le bon de commande manque.', '  ', 'Joindre la référence BT-13.'],
+  });
+  assert.equal(withNotes.rejection?.rejectionNote, 'Le bon de commande manque.\nJoindre la référence BT-13.');
+  assert.equal(withNotes.rejection?.rejectionCategory, 'other');
+});
+
+test('rejectionNote: the notes one per line, blank ones dropped; null when there are none', () => {
+  const rows: [readonly string[] | null | undefined, string | null][] = [
+    [undefined, null],
+    [null, null],
+    [[], null],
+    [['', ' \n '], null],
+    [['one'], 'one'],
+    [['one', 'two'], 'one\ntwo'],
+    [['  kept as written  '], '  kept as written  '],
+  ];
+  for (const [notes, expected] of rows) assert.equal(rejectionNoteOf(notes), expected, JSON.stringify(notes));
 });
 
 test('rejection categories: the contract table, then LIFECYCLE.md', () => {

@@ -75,6 +75,7 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
       assert.equal(draft.subtotal, 31050);
       assert.equal(draft.total, null, 'the VAT is fixed by the tax decision at finalization');
       assert.equal(draft.amountDue, null);
+      assert.equal(draft.obligation, null, 'no obligation before finalization');
       assert.deepEqual(draft.einvoicing, {
         paErrorCode: null,
         rejectionReason: null,
@@ -127,6 +128,19 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
     });
     assert.equal(badLine.statusCode, 422);
     assert.equal(badLine.data.error.param, 'lines[0].quantity');
+    for (const [country, postalCode] of [
+      ['GP', '75002'],
+      ['MQ', '97110'],
+      ['MC', '75002'],
+    ]) {
+      const conflict = await h.call('POST', '/v1/invoices', {
+        key,
+        body: { buyer: { ...frenchBuyer, address: { ...frenchBuyer.address, postalCode, country } }, lines: [chair] },
+      });
+      assert.equal(conflict.statusCode, 422, `${country} ${postalCode}`);
+      assert.equal(conflict.data.error.code, 'validation_error');
+      assert.equal(conflict.data.error.param, 'buyer.address.country', `${country} ${postalCode}: ${conflict.body}`);
+    }
     const missing = await h.call('POST', '/v1/invoices', {
       key,
       body: { buyer: frenchBuyer, lines: [{ description: 'x', nature: 'goods' }] },
@@ -269,7 +283,16 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
         rejectionCode: null,
         rejectionSource: null,
         metadata: {},
+        obligation: {
+          state: 'waiting',
+          reasonCode: 'not_sent',
+          reasonSource: 'service',
+          owner: 'client',
+          action: 'send',
+          nextAttemptAt: null,
+        },
       });
+      assert.deepEqual(invoice.obligation, events[0].data.obligation, 'the resource shows the same obligation');
       assert.equal(events[0].request.idempotency_key, headers['idempotency-key']);
       assert.match(events[0].request.id, /^req_/);
     },
@@ -292,6 +315,14 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
       assert.equal(invoice.statusCode, 200, invoice.body);
       assert.equal(invoice.data.transmissionStatus, 'not_applicable');
       assert.equal(invoice.data.status, 'finalized');
+      assert.deepEqual(invoice.data.obligation, {
+        state: 'waiting',
+        reasonCode: 'ereporting_not_enabled',
+        reasonSource: 'service',
+        owner: 'client',
+        action: null,
+        nextAttemptAt: null,
+      });
     },
   );
 

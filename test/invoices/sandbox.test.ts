@@ -47,6 +47,26 @@ test('sandbox: fixture invoices, payment links and the payment page', async (t) 
       assert.equal(byName.partially_paid_overdue.overdue, true);
       assert.equal(byName.rejected.einvoicing.rejectionCategory, 'semantic_error');
       assert.equal(byName.refused.einvoicing.rejectionSource, 'buyer');
+      assert.match(byName.rejected.einvoicing.rejectionNote, /\n/, 'the rejection notes, one per line');
+      assert.equal(byName.refused.einvoicing.rejectionNote, null, 'a refusal without notes');
+      assert.deepEqual(
+        Object.fromEntries(
+          Object.entries(byName).map(([name, i]: [string, any]) => [
+            name,
+            i.obligation && [i.obligation.state, i.obligation.reasonCode, i.obligation.owner],
+          ]),
+        ),
+        {
+          paid: ['fulfilled', null, null],
+          partially_paid_overdue: ['fulfilled', null, null],
+          rejected: ['waiting', 'REJ_SEMAN', 'client'],
+          refused: ['fulfilled', null, null],
+          approved: ['fulfilled', null, null],
+          consumer_paid_by_card: ['waiting', 'ereporting_not_enabled', 'client'],
+          finalized: ['waiting', 'not_sent', 'client'],
+          draft: null,
+        },
+      );
       assert.deepEqual(
         (await h.call('GET', `/v1/invoices/${byName.paid.id}/payments`, { key })).data.data.map((p: any) => p.amount),
         [byName.paid.total],

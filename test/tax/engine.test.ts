@@ -587,6 +587,36 @@ const rows: Row[] = [
     lines: [goods()],
     expect: { refused: 'validation_error', param: 'customer.address.country', issue: 'territory_conflict' },
   },
+  // A valid French code of another territory than the country: the territory rule comes before the
+  // country's own postal pattern (GP takes only 971xx, MC only 980xx), so the conflict is said.
+  {
+    name: 'a Paris postal code written GP',
+    source: 'contract (territory_conflict)',
+    buyer: person('GP', '75002'),
+    lines: [goods()],
+    expect: { refused: 'validation_error', param: 'customer.address.country', issue: 'territory_conflict' },
+  },
+  {
+    name: 'a Guadeloupe postal code written MQ',
+    source: 'contract (territory_conflict)',
+    buyer: company('MQ', '97110'),
+    lines: [goods()],
+    expect: { refused: 'validation_error', param: 'customer.address.country', issue: 'territory_conflict' },
+  },
+  {
+    name: 'a mainland postal code written MC, as the delivery address',
+    source: 'contract (territory_conflict)',
+    buyer: { ...company('FR', '75002'), deliveryAddress: { country: 'MC', postalCode: '75002' } },
+    lines: [goods()],
+    expect: { refused: 'validation_error', param: 'customer.deliveryAddress.country', issue: 'territory_conflict' },
+  },
+  {
+    name: 'a Guadeloupe code of four digits stays an invalid postal code',
+    source: 'contract (invalid_postal_code)',
+    buyer: person('GP', '9711'),
+    lines: [goods()],
+    expect: { refused: 'validation_error', param: 'customer.address.postalCode', issue: 'invalid_postal_code' },
+  },
   // Integration
   {
     name: 'integration: coherent 20 %',

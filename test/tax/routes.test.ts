@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startHarness } from '../support/harness.js';
-import { business, consumer, line, mainlandProfile, withLedger, withProfile } from './support.js';
+import { business, consumer, line, profileFor, siretOf, vatNumberOf, withLedger, withProfile } from './support.js';
 
 const today = '2026-10-15';
 const decision = (body: Record<string, unknown>): Record<string, unknown> => ({
@@ -23,7 +23,7 @@ test('tax profiles: dated revisions, never overlapping', async (t) => {
     assert.equal((first.establishment as { territory: string }).territory, 'FR');
     const overlap = await h.call('POST', '/v1/tax-profiles', {
       key,
-      body: { ...mainlandProfile, validFrom: '2026-06-01' },
+      body: await profileFor(h, key, { validFrom: '2026-06-01' }),
     });
     assert.equal(overlap.statusCode, 400);
     assert.equal(overlap.data.error.code, 'tax_profile_ambiguous');
@@ -43,7 +43,11 @@ test('tax profiles: dated revisions, never overlapping', async (t) => {
     assert.equal(missing.data.error.code, 'tax_profile_missing');
     const inconsistent = await h.call('POST', '/v1/tax-profiles', {
       key,
-      body: { ...mainlandProfile, validFrom: '2030-01-01', regime: 'franchise', ereportingPeriodicity: 'monthly' },
+      body: await profileFor(h, key, {
+        validFrom: '2030-01-01',
+        regime: 'franchise',
+        ereportingPeriodicity: 'monthly',
+      }),
     });
     assert.equal(inconsistent.statusCode, 422);
     assert.equal(inconsistent.data.error.param, 'ereportingPeriodicity');
@@ -51,8 +55,9 @@ test('tax profiles: dated revisions, never overlapping', async (t) => {
 
   await t.test('parallel creations of overlapping revisions: exactly one wins', async () => {
     const { key } = await h.tenant();
+    const body = await profileFor(h, key);
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => h.call('POST', '/v1/tax-profiles', { key, body: mainlandProfile })),
+      Array.from({ length: 6 }, () => h.call('POST', '/v1/tax-profiles', { key, body })),
     );
     assert.equal(answers.filter((a) => a.statusCode === 201).length, 1);
     assert.ok(answers.filter((a) => a.statusCode !== 201).every((a) => a.data.error.code === 'tax_profile_ambiguous'));
@@ -72,6 +77,56 @@ test('tax profiles: dated revisions, never overlapping', async (t) => {
         body: decision({ customer: business('FR', '75002'), lines: [line()] }),
       });
       assert.equal(response.data.error.code, 'tax_profile_ambiguous');
+    },
+  );
+
+  await t.test(
+    "the establishment and the VAT number are the company's own: another company's SIREN is validation_error",
+    async () => {
+      const { key } = await h.tenant();
+      const own = await profileFor(h, key);
+      const siren = String((own.establishment as { siret: string }).siret).slice(0, 9);
+      const other = siren === '552100554' ? '732829320' : '552100554';
+      const otherSiret = siretOf(other);
+      const otherVat = vatNumberOf(other);
+      for (const [body, param] of [
+        [{ ...own, establishment: { ...(own.establishment as object), siret: otherSiret } }, 'establishment.siret'],
+        [
+          { ...own, establishment: { ...(own.establishment as object), siret: otherSiret }, vatNumber: null },
+          'establishment.siret',
+        ],
+        [{ ...own, vatNumber: otherVat }, 'vatNumber'],
+        [{ ...own, establishment: { postalCode: '75002', country: 'FR' }, vatNumber: otherVat }, 'vatNumber'],
+      ] as const) {
+        const refused = await h.call('POST', '/v1/tax-profiles', { key, body });
+        assert.equal(refused.statusCode, 422, refused.body);
+        assert.equal(refused.data.error.code, 'validation_error');
+        assert.equal(refused.data.error.param, param, refused.body);
+      }
+      assert.equal((await h.call('GET', '/v1/tax-profiles', { key })).data.data.length, 0, 'nothing was created');
+      const accepted = await h.call('POST', '/v1/tax-profiles', { key, body: own });
+      assert.equal(accepted.statusCode, 201, accepted.body);
+    },
+  );
+
+  await t.test(
+    'an establishment whose French postal code is of another territory: territory conflict on the country',
+    async () => {
+      const { key } = await h.tenant();
+      for (const [country, postalCode, param] of [
+        ['GP', '75002', 'establishment.country'],
+        ['MQ', '97110', 'establishment.country'],
+        ['MC', '75002', 'establishment.country'],
+        ['GP', '9711', 'establishment.postalCode'],
+      ] as const) {
+        const refused = await h.call('POST', '/v1/tax-profiles', {
+          key,
+          body: await profileFor(h, key, { establishment: { postalCode, country } }),
+        });
+        assert.equal(refused.statusCode, 422, refused.body);
+        assert.equal(refused.data.error.code, 'validation_error');
+        assert.equal(refused.data.error.param, param, `${country} ${postalCode}`);
+      }
     },
   );
 
@@ -137,6 +192,36 @@ test('tax decisions over HTTP', async (t) => {
     }
     assert.deepEqual((await h.call('GET', `/v1/tax-decisions/${d.id}`, { key })).data, d, 'unchanged');
   });
+
+  await t.test(
+    'a French postal code of another territory than the country: territory_conflict on customer.address.country',
+    async () => {
+      const { key } = await h.tenant();
+      await withProfile(h, key);
+      for (const [address, deliveryAddress, param] of [
+        [{ postalCode: '75002', country: 'GP' }, null, 'customer.address.country'],
+        [{ postalCode: '97110', country: 'MQ' }, null, 'customer.address.country'],
+        [{ postalCode: '75002', country: 'MC' }, null, 'customer.address.country'],
+        [
+          { postalCode: '75002', country: 'FR' },
+          { postalCode: '75002', country: 'GP' },
+          'customer.deliveryAddress.country',
+        ],
+      ] as const) {
+        const refused = await h.call('POST', '/v1/tax-decisions', {
+          key,
+          body: decision({ customer: { type: 'company', address, deliveryAddress }, lines: [line()] }),
+        });
+        assert.equal(refused.statusCode, 422, refused.body);
+        assert.equal(refused.data.error.code, 'validation_error');
+        assert.equal(refused.data.error.param, param);
+        assert.deepEqual(
+          refused.data.error.issues.map((issue: { code: string; param: string }) => [issue.code, issue.param]),
+          [['territory_conflict', param]],
+        );
+      }
+    },
+  );
 
   await t.test('input rejected: a tax result in a service payload, with issues per line', async () => {
     const { key } = await h.tenant();
