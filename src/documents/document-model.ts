@@ -274,7 +274,7 @@ export function paymentNotes(options: {
     },
     {
       subject: 'AAB',
-      text: options.earlyPaymentDiscount ?? "Pas d'escompte pour paiement anticipé.",
+      text: options.earlyPaymentDiscount ?? 'Escompte pour paiement anticipé : néant.',
     },
   ];
 }
