@@ -286,6 +286,7 @@ export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] 
       );
     if (entry.vatCode === 'S') {
       if (entry.vatRate !== null && groupVat(entry.taxableAmount, entry.vatRate) !== entry.taxAmount)
+        // Exact, where the Factur-X schematron tolerates 1.00 either way: the decision computes it exactly.
         add('BR-CO-17', at('taxAmount'), 'The group VAT (BT-117) is not base x rate, rounded to the cent.');
       if (entry.vatexCode !== null || entry.exemptionReason !== null)
         add('BR-S-10', at('vatexCode'), 'A standard-rated group has no exemption reason.');
