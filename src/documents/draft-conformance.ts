@@ -174,6 +174,7 @@ export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] 
     add('BR-FR-06_BT-21_TXD', 'notes', 'The TXD note appears more than once.');
   if (model.notes.some((note) => note.subject === 'BAR'))
     add('BR-FR-31_BT-21', 'notes', 'The BAR note is written from `processing`; notes must not repeat it.');
+  // Optional fields that are blank are left out by the writer; a note's text is always written.
   model.notes.forEach((note, index) => {
     if (blank(note.text)) add('PEPPOL-EN16931-R008', `notes[${index}].text`, 'A note has no text.');
     if (note.subject !== null && !codes.subjects.has(note.subject))
@@ -199,14 +200,6 @@ export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] 
   else checkEndpoint(sellerAddress, 'seller.electronicAddress', 'BT-34', add);
   if (seller.vatNumber !== null && !vatPrefix(codes.countries, seller.vatNumber))
     add('BR-CO-09', 'seller.vatNumber', 'The seller VAT number must start with a country code.');
-  if (seller.contact) {
-    for (const key of ['name', 'email', 'phone'] as const) {
-      const value = seller.contact[key];
-      if (value !== null && value.trim() === '' && value !== '')
-        add('PEPPOL-EN16931-R008', `seller.contact.${key}`, 'A contact field is blank.');
-    }
-  }
-  if (seller.iban !== null && blank(seller.iban)) add('BR-61', 'seller.iban', 'The IBAN is blank.');
 
   // Buyer (BG-7).
   if (blank(buyer.name)) add('BR-07', 'buyer.name', 'The buyer has no name (BT-44).');
@@ -223,8 +216,6 @@ export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] 
     !(/^\d{14}$/.test(buyer.siret) && buyer.siren !== null && buyer.siret.startsWith(buyer.siren))
   )
     add('BR-FR-09_BT-46', 'buyer.siret', 'The buyer SIRET must be 14 digits starting with its SIREN.');
-  if (buyer.routingCode !== null && blank(buyer.routingCode))
-    add('PEPPOL-EN16931-R008', 'buyer.routingCode', 'The routing code is blank.');
   const buyerAddress = buyerEndpoint(buyer);
   if (!buyerAddress)
     add('BR-FR-12_BT-49', 'buyer.electronicAddress', 'The buyer needs an electronic address (BT-49) or an e-mail.');
@@ -310,8 +301,6 @@ export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] 
     }
     if (entry.vatexCode !== null && !codes.vatex.has(entry.vatexCode))
       add('FX-SCH-A-000181', at('vatexCode'), `"${entry.vatexCode}" is not a VATEX code.`);
-    if (entry.exemptionReason !== null && entry.exemptionReason !== '' && blank(entry.exemptionReason))
-      add('PEPPOL-EN16931-R008', at('exemptionReason'), 'The exemption reason is blank.');
   });
   // Every line's category and rate has its group (BR-S-01 and the like, BR-CO-04).
   model.lines.forEach((line, index) => {
@@ -372,11 +361,6 @@ function checkAddress(
   if (blank(address.country)) add(countryRule, `${field}.country`, 'The address has no country.');
   else if (!countries.has(address.country))
     add('FX-SCH-A-000036', `${field}.country`, `"${address.country}" is not an ISO 3166-1 country code.`);
-  for (const key of ['line1', 'line2', 'postalCode', 'city'] as const) {
-    const value = address[key];
-    if (value !== null && value !== '' && value.trim() === '')
-      add('PEPPOL-EN16931-R008', `${field}.${key}`, 'An address field is blank.');
-  }
 }
 
 function checkEndpoint(
@@ -388,7 +372,6 @@ function checkEndpoint(
   if (endpoint.value.length > 125) add(`BR-FR-25_${term}`, field, 'An electronic address has at most 125 characters.');
   if (endpoint.scheme === '0225' && !schemeFormat.test(endpoint.value))
     add(`BR-FR-23_${term}`, field, 'A 0225 electronic address has only letters, digits and + - _ .');
-  if (blank(endpoint.value)) add('PEPPOL-EN16931-R008', field, 'The electronic address is blank.');
 }
 
 function checkRate(

@@ -152,6 +152,14 @@ test('documents of every VAT situation made by the tax engine pass the own check
   }
 });
 
+test('blank optional fields are no issue: the writer leaves them out', () => {
+  const model = sampleInvoice();
+  model.buyer.address = { ...model.buyer.address!, line2: '  ' };
+  model.seller.contact = { name: ' ', email: 'compta@dupont.example', phone: '' };
+  model.buyer.routingCode = ' ';
+  assert.deepEqual(checkDraftConformance(model), []);
+});
+
 test('each issue names the field of the model', () => {
   const model = sampleInvoice();
   model.lines[2]!.unitCode = 'QQQ';

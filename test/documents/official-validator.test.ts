@@ -44,6 +44,16 @@ const base = { kind: 'invoice' as const, number: 'F2026-000042', issueDate: '202
 const situations: [string, () => DocumentModel][] = [
   ['the sample invoice (three lines, two rates, VAT on debits)', () => sampleInvoice()],
   [
+    'blank optional fields, which the writer leaves out',
+    () => {
+      const model = sampleInvoice();
+      model.buyer.address = { ...model.buyer.address!, line2: '  ' };
+      model.seller.contact = { name: ' ', email: 'compta@dupont.example', phone: '' };
+      model.buyer.routingCode = ' ';
+      return model;
+    },
+  ],
+  [
     'domestic goods and services',
     () =>
       engineDocument({
