@@ -19,8 +19,10 @@
  * (comma-separated names of the scenarios to run after the bare baseline, which always runs).
  * The webhook-delivery bench (bench/webhooks.ts, its own BENCH_WEBHOOK_* settings) runs after the
  * API scenarios; BENCH_ONLY=webhooks runs it alone. The documents bench (bench/invoices.ts: drafts,
- * finalizations on one series beside a bare counter loop, payments) runs last; BENCH_ONLY=invoices
- * runs it alone.
+ * finalizations on one series beside a bare counter loop, payments) runs next; BENCH_ONLY=invoices
+ * runs it alone. The documents bench (bench/documents.ts: CII, PDF, Factur-X, own checks and the
+ * official validators, beside @e-invoice-eu/core) runs last, in this process and without the
+ * database; BENCH_ONLY=documents runs it alone.
  */
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
@@ -34,6 +36,7 @@ import { runCustomerBench } from './customers.js';
 import { runTaxBench } from './tax.js';
 import { runInvoiceBench } from './invoices.js';
 import { runWebhookBench } from './webhooks.js';
+import { runDocumentBench } from './documents.js';
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const emit = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -214,6 +217,23 @@ async function main(): Promise<void> {
   const dbTiming = process.env.BENCH_DB_TIMING === '1';
   const cpuProfDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
   const started = Date.now();
+  if (process.env.BENCH_ONLY === 'documents') {
+    // No server and no database: the documents capability is pure, its validators run in threads.
+    const busy = await machineBusyCores(1000);
+    const documents = await runDocumentBench({ progress, emit });
+    emit({
+      name: 'summary',
+      documents,
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      busyCoresBeforeStart: busy,
+      elapsedSeconds: round((Date.now() - started) / 1000, 1),
+    });
+    if (documents.errors > 0)
+      throw new Error(`documents bench: ${documents.errors} failures; see the documents-* lines`);
+    return;
+  }
   // Anything else running on the machine takes CPU from the servers, PostgreSQL and autocannon
   // alike: look for a second before starting (each line's cpuCores.otherProcesses tells the rest).
   const busyBefore = await machineBusyCores(1000);
@@ -233,7 +253,7 @@ async function main(): Promise<void> {
     runWebhookBench({ databaseUrl: database.url, databasePid: database.pid, scratch, progress, emit, cleanups });
   const benchOnly = process.env.BENCH_ONLY;
   if (benchOnly && benchOnly !== 'webhooks' && benchOnly !== 'invoices')
-    throw new Error(`BENCH_ONLY knows "webhooks" and "invoices"; got "${benchOnly}"`);
+    throw new Error(`BENCH_ONLY knows "webhooks", "invoices" and "documents"; got "${benchOnly}"`);
   if (benchOnly === 'webhooks') {
     const webhooks = await webhookBench();
     emit({
@@ -473,6 +493,10 @@ async function main(): Promise<void> {
   const invoiceBench = await invoiceBenchRun();
   if (invoiceBench.errors > 0)
     throw new Error(`invoices bench: ${invoiceBench.errors} failures; see the invoices-* and payments-* lines`);
+  // Documents (bench/documents.ts): generation and validation in this process; the server is idle by now.
+  const documentBench = await runDocumentBench({ progress, emit });
+  if (documentBench.errors > 0)
+    throw new Error(`documents bench: ${documentBench.errors} failures; see the documents-* lines`);
 
   const ratioOf = (name: string) => {
     const found = results.find((result) => result.scenario.name === name);
@@ -511,6 +535,7 @@ async function main(): Promise<void> {
     dbTiming,
     webhooks,
     invoices: invoiceBench,
+    documents: documentBench,
     elapsedSeconds: round((Date.now() - started) / 1000, 1),
   });
   // Every request must succeed: a 429 means the key pools were too small, anything else a fault.

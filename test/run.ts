@@ -14,6 +14,8 @@ import { connect, disconnect } from '../src/db/database.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { loadCertificate } from '../src/http/tls.js';
 import { loadConfig } from '../src/config.js';
+import { compileAll } from '../src/documents/sef-cache.js';
+import { officialStylesheets } from '../src/documents/validation-pool.js';
 
 async function testFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -37,6 +39,15 @@ async function main(): Promise<number> {
   const root = new URL('..', import.meta.url).pathname;
   const args = process.argv.slice(2);
   const files = args.length > 0 ? args : (await testFiles(join(root, 'test'))).map((file) => relative(root, file));
+
+  // The documents tests run the official schematrons: their SEFs are compiled once (the first run on
+  // a machine takes a minute; later runs find them in the cache) before the test processes start,
+  // which would otherwise each compile them at the same time.
+  const sefCache = process.env.FACTEUR_TEST_SEF_CACHE ?? join(tmpdir(), 'facteur-sef-cache');
+  const stylesheetsReady = files.some((file) => file.includes('documents'))
+    ? compileAll(sefCache, officialStylesheets)
+    : Promise.resolve();
+  stylesheetsReady.catch(() => undefined);
 
   let embedded: EmbeddedDatabase | null = null;
   const scratch = await mkdtemp(join(tmpdir(), 'facteur-test-'));
@@ -64,6 +75,7 @@ async function main(): Promise<number> {
   await disconnect(connection);
   process.stdout.write(`# database: ${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL server'}, ${database}\n`);
 
+  await stylesheetsReady;
   const concurrency = Math.max(2, Math.min(4, availableParallelism()));
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
     cwd: root,
@@ -73,6 +85,7 @@ async function main(): Promise<number> {
       DATABASE_URL: url,
       FACTEUR_TEST_ADMIN_URL: adminUrl,
       FACTEUR_TEST_EMBEDDED: embedded ? '1' : '0',
+      FACTEUR_TEST_SEF_CACHE: sefCache,
       NODE_EXTRA_CA_CERTS: receiverTls.certPath,
       FACTEUR_TEST_RECEIVER_CERT: receiverTls.certPath,
       FACTEUR_TEST_RECEIVER_KEY: join(scratch, 'receiver', 'tls', 'key.pem'),

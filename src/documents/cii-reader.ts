@@ -1,0 +1,409 @@
+import Big from 'big.js';
+import { XMLParser } from 'fast-xml-parser';
+import {
+  decodePDFRawStream,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+  PDFString,
+  type PDFObject,
+} from 'pdf-lib';
+import type {
+  BuyerBlock,
+  DocumentLineModel,
+  DocumentModel,
+  DocumentNote,
+  DocumentTotals,
+  PostalAddress,
+  SellerBlock,
+  VatBreakdownEntry,
+} from './document-model.js';
+
+/**
+ * Reads a CII (UN/CEFACT Cross Industry Invoice: Factur-X / ZUGFeRD of any profile, EN 16931
+ * CII) into the document model, for the received invoices and to check the service's own output.
+ * It reads what the file says without judging it (validation is the official validators' job):
+ * fields the model fixes for the documents the service issues (type 380/381, EUR, the French
+ * frame...) are widened to what the file carries, and a received file may lack what ours always
+ * have. Namespace prefixes do not matter. Amounts become cents; quantities, prices and rates stay
+ * the decimal strings of the file.
+ */
+
+/** The model of a document read from a file: the issued model's fields, widened where a file may differ. */
+export interface ReadDocument extends Omit<
+  DocumentModel,
+  'typeCode' | 'currency' | 'billingFrame' | 'processing' | 'paymentMeansCode' | 'deliveryDate' | 'seller' | 'totals'
+> {
+  typeCode: string;
+  currency: string;
+  /** BT-23, or null. */
+  billingFrame: string | null;
+  /** The BAR note's content, or null. */
+  processing: string | null;
+  paymentMeansCode: string | null;
+  deliveryDate: string | null;
+  seller: Omit<SellerBlock, 'siren' | 'address'> & { siren: string | null; address: PostalAddress | null };
+  totals: DocumentTotals & {
+    /** BT-109. */
+    taxBasis: number;
+    /** BT-107, BT-108, BT-114 (0 when absent). */
+    allowances: number;
+    charges: number;
+    rounding: number;
+  };
+  /** BT-24: the specification the file claims (`urn:cen.eu:en16931:2017`, a Factur-X profile...). */
+  guideline: string | null;
+  /** BT-33: the seller's additional legal information (legal form, capital, registration), as written. */
+  sellerLegalInformation: string | null;
+  /** BT-34 and BT-49 as written, whatever their scheme. */
+  sellerEndpoint: { scheme: string | null; value: string } | null;
+  buyerEndpoint: { scheme: string | null; value: string } | null;
+  /** What the reader rounded or could not place (an amount with more than 2 decimals...). */
+  warnings: string[];
+}
+
+export class CiiReadError extends Error {}
+
+type Node = Record<string, unknown>;
+
+const repeated = new Set([
+  'IncludedNote',
+  'IncludedSupplyChainTradeLineItem',
+  'ApplicableTradeTax',
+  'GlobalID',
+  'ID',
+  'SpecifiedTaxRegistration',
+  'SpecifiedTradeSettlementPaymentMeans',
+  'InvoiceReferencedDocument',
+  'TaxTotalAmount',
+  'URIUniversalCommunication',
+  'SpecifiedTradePaymentTerms',
+  'DefinedTradeContact',
+]);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  isArray: (name) => repeated.has(name),
+});
+
+const child = (node: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((value, key) => {
+    const next = Array.isArray(value) ? value[0] : value;
+    return next && typeof next === 'object' ? (next as Node)[key] : undefined;
+  }, node);
+const all = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+/** The text of an element, with or without attributes. */
+const textOf = (value: unknown): string | null => {
+  const first = Array.isArray(value) ? value[0] : value;
+  if (first === undefined || first === null) return null;
+  if (typeof first === 'string') return first;
+  if (typeof first === 'object' && '#text' in (first as Node)) return String((first as Node)['#text']);
+  if (typeof first === 'object') return '';
+  return String(first);
+};
+const attributeOf = (value: unknown, name: string): string | null => {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first && typeof first === 'object' && `@${name}` in (first as Node)
+    ? String((first as Node)[`@${name}`])
+    : null;
+};
+const text = (node: unknown, ...path: string[]) => textOf(child(node, ...path));
+
+/** `20261124` (format 102) -> `2026-11-24`; other formats are returned as written. */
+function isoDate(node: unknown): string | null {
+  const value = textOf(child(node, 'DateTimeString')) ?? textOf(child(node, 'DateString'));
+  if (value === null) return null;
+  return /^\d{8}$/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` : value;
+}
+
+function readAddress(node: unknown): PostalAddress | null {
+  if (node === undefined) return null;
+  return {
+    line1: text(node, 'LineOne'),
+    line2: text(node, 'LineTwo'),
+    postalCode: text(node, 'PostcodeCode'),
+    city: text(node, 'CityName'),
+    country: text(node, 'CountryID') ?? '',
+  };
+}
+
+const endpointOf = (party: unknown) => {
+  const uri = all(child(party, 'URIUniversalCommunication'))
+    .map((entry) => child(entry, 'URIID'))
+    .find((value) => value !== undefined);
+  const value = textOf(uri);
+  return value === null ? null : { scheme: attributeOf(uri, 'schemeID'), value };
+};
+
+/** The first identifier of `party` (GlobalID, ID) whose scheme is one of `schemes`. */
+function identifier(party: unknown, element: string, schemes: string[]): string | null {
+  for (const entry of all(child(party, element))) {
+    const scheme = attributeOf(entry, 'schemeID');
+    if (scheme !== null && schemes.includes(scheme)) return textOf(entry);
+  }
+  return null;
+}
+
+function taxRegistration(party: unknown, scheme: string): string | null {
+  for (const registration of all(child(party, 'SpecifiedTaxRegistration'))) {
+    const id = child(registration, 'ID');
+    if (attributeOf(id, 'schemeID') === scheme) return textOf(id);
+  }
+  return null;
+}
+
+export function readCii(xml: string): ReadDocument {
+  let root: unknown;
+  try {
+    root = (parser.parse(xml) as Node)['CrossIndustryInvoice'];
+  } catch (error) {
+    throw new CiiReadError(`not well-formed XML: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!root || typeof root !== 'object') throw new CiiReadError('not a CII document: no CrossIndustryInvoice root');
+  const warnings: string[] = [];
+
+  const cents = (value: string | null, what: string): number => {
+    if (value === null || value.trim() === '') return 0;
+    let amount: Big;
+    try {
+      amount = new Big(value.trim()).times(100);
+    } catch {
+      warnings.push(`${what}: "${value}" is not a number; read as 0`);
+      return 0;
+    }
+    const rounded = amount.round(0, Big.roundHalfUp);
+    if (!rounded.eq(amount)) warnings.push(`${what}: ${value} has more than 2 decimals; rounded to the cent`);
+    return Number(rounded.toFixed(0));
+  };
+
+  const context = child(root, 'ExchangedDocumentContext');
+  const exchanged = child(root, 'ExchangedDocument');
+  const transaction = child(root, 'SupplyChainTradeTransaction');
+  const agreement = child(transaction, 'ApplicableHeaderTradeAgreement');
+  const delivery = child(transaction, 'ApplicableHeaderTradeDelivery');
+  const settlement = child(transaction, 'ApplicableHeaderTradeSettlement');
+  const currency = text(settlement, 'InvoiceCurrencyCode') ?? '';
+
+  let processing: string | null = null;
+  const notes: DocumentNote[] = [];
+  for (const note of all(child(exchanged, 'IncludedNote'))) {
+    const subject = text(note, 'SubjectCode');
+    const content = text(note, 'Content') ?? '';
+    if (subject === 'BAR' && processing === null) processing = content;
+    else notes.push({ subject: subject as DocumentNote['subject'], text: content });
+  }
+
+  const sellerParty = child(agreement, 'SellerTradeParty');
+  const sellerContact = child(sellerParty, 'DefinedTradeContact');
+  const means = all(child(settlement, 'SpecifiedTradeSettlementPaymentMeans'));
+  const transfer = means.find((entry) => child(entry, 'PayeePartyCreditorFinancialAccount') !== undefined) ?? means[0];
+  const sellerEndpoint = endpointOf(sellerParty);
+  const contact =
+    sellerContact === undefined
+      ? null
+      : {
+          name: text(sellerContact, 'PersonName'),
+          email: text(sellerContact, 'EmailURIUniversalCommunication', 'URIID'),
+          phone: text(sellerContact, 'TelephoneUniversalCommunication', 'CompleteNumber'),
+        };
+  const seller: ReadDocument['seller'] = {
+    legalName: text(sellerParty, 'Name') ?? '',
+    tradeName: text(sellerParty, 'SpecifiedLegalOrganization', 'TradingBusinessName'),
+    legalForm: null,
+    shareCapital: null,
+    siren: identifier(child(sellerParty, 'SpecifiedLegalOrganization'), 'ID', ['0002']),
+    siret: identifier(sellerParty, 'GlobalID', ['0009']),
+    vatNumber: taxRegistration(sellerParty, 'VA'),
+    registration: null,
+    address: readAddress(child(sellerParty, 'PostalTradeAddress')),
+    electronicAddress: sellerEndpoint?.scheme === '0225' ? sellerEndpoint.value : null,
+    contact,
+    iban: text(transfer, 'PayeePartyCreditorFinancialAccount', 'IBANID'),
+    bic: text(transfer, 'PayeeSpecifiedCreditorFinancialInstitution', 'BICID'),
+  };
+
+  const buyerParty = child(agreement, 'BuyerTradeParty');
+  const buyerEndpoint = endpointOf(buyerParty);
+  const buyerSiren = identifier(child(buyerParty, 'SpecifiedLegalOrganization'), 'ID', ['0002']);
+  const shipTo = child(delivery, 'ShipToTradeParty');
+  const buyer: BuyerBlock = {
+    type: buyerSiren || taxRegistration(buyerParty, 'VA') ? 'company' : processing === 'B2C' ? 'individual' : 'company',
+    name: text(buyerParty, 'Name') ?? '',
+    siren: buyerSiren,
+    siret: identifier(buyerParty, 'GlobalID', ['0009']),
+    vatNumber: taxRegistration(buyerParty, 'VA'),
+    electronicAddress: buyerEndpoint?.scheme === '0225' ? buyerEndpoint.value : null,
+    routingCode: text(agreement, 'BuyerReference'),
+    email: buyerEndpoint?.scheme === 'EM' ? buyerEndpoint.value : null,
+    address: readAddress(child(buyerParty, 'PostalTradeAddress')),
+    deliveryAddress: readAddress(child(shipTo, 'PostalTradeAddress')),
+  };
+
+  const lines: DocumentLineModel[] = all(child(transaction, 'IncludedSupplyChainTradeLineItem')).map((item, index) => {
+    const tax = child(item, 'SpecifiedLineTradeSettlement', 'ApplicableTradeTax');
+    const quantity = child(item, 'SpecifiedLineTradeDelivery', 'BilledQuantity');
+    return {
+      id: text(item, 'AssociatedDocumentLineDocument', 'LineID') ?? String(index + 1),
+      description: text(item, 'SpecifiedTradeProduct', 'Name') ?? '',
+      quantity: textOf(quantity) ?? '',
+      unitCode: attributeOf(quantity, 'unitCode') ?? '',
+      unitPrice: text(item, 'SpecifiedLineTradeAgreement', 'NetPriceProductTradePrice', 'ChargeAmount') ?? '',
+      netAmount: cents(
+        text(item, 'SpecifiedLineTradeSettlement', 'SpecifiedTradeSettlementLineMonetarySummation', 'LineTotalAmount'),
+        `line ${index + 1} net amount`,
+      ),
+      vatCode: text(tax, 'CategoryCode') ?? '',
+      vatRate: text(tax, 'RateApplicablePercent'),
+      vatexCode: text(tax, 'ExemptionReasonCode'),
+    };
+  });
+
+  let dueDateCode: string | null = null;
+  const vatBreakdown: VatBreakdownEntry[] = all(child(settlement, 'ApplicableTradeTax')).map((group, index) => {
+    dueDateCode ??= text(group, 'DueDateTypeCode');
+    return {
+      vatCode: text(group, 'CategoryCode') ?? '',
+      vatRate: text(group, 'RateApplicablePercent'),
+      vatexCode: text(group, 'ExemptionReasonCode'),
+      exemptionReason: text(group, 'ExemptionReason'),
+      taxableAmount: cents(text(group, 'BasisAmount'), `VAT group ${index + 1} base`),
+      taxAmount: cents(text(group, 'CalculatedAmount'), `VAT group ${index + 1} amount`),
+    };
+  });
+  // Each line's exemption code is its group's: CII writes it on the group only.
+  for (const line of lines) {
+    if (line.vatexCode !== null) continue;
+    const group = vatBreakdown.find(
+      (entry) =>
+        entry.vatCode === line.vatCode &&
+        (entry.vatRate === null || line.vatRate === null
+          ? entry.vatRate === line.vatRate
+          : new Big(entry.vatRate).eq(line.vatRate)),
+    );
+    line.vatexCode = group?.vatexCode ?? null;
+  }
+
+  const sums = child(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation');
+  const taxTotals = all(child(sums, 'TaxTotalAmount'));
+  const taxTotal =
+    taxTotals.find((entry) => attributeOf(entry, 'currencyID') === currency) ??
+    taxTotals.find((entry) => attributeOf(entry, 'currencyID') === null) ??
+    (taxTotals.length === 1 ? taxTotals[0] : undefined);
+  const totals: ReadDocument['totals'] = {
+    net: cents(text(sums, 'LineTotalAmount'), 'BT-106'),
+    vat: cents(textOf(taxTotal), 'BT-110'),
+    gross: cents(text(sums, 'GrandTotalAmount'), 'BT-112'),
+    paid: cents(text(sums, 'TotalPrepaidAmount'), 'BT-113'),
+    due: cents(text(sums, 'DuePayableAmount'), 'BT-115'),
+    taxBasis: cents(text(sums, 'TaxBasisTotalAmount'), 'BT-109'),
+    allowances: cents(text(sums, 'AllowanceTotalAmount'), 'BT-107'),
+    charges: cents(text(sums, 'ChargeTotalAmount'), 'BT-108'),
+    rounding: cents(text(sums, 'RoundingAmount'), 'BT-114'),
+  };
+
+  const terms = all(child(settlement, 'SpecifiedTradePaymentTerms'));
+  const reference = all(child(settlement, 'InvoiceReferencedDocument'))[0];
+  const referenceNumber = text(reference, 'IssuerAssignedID');
+  return {
+    typeCode: text(exchanged, 'TypeCode') ?? '',
+    number: textOf(all(child(exchanged, 'ID'))[0]) ?? '',
+    issueDate: isoDate(child(exchanged, 'IssueDateTime')) ?? '',
+    dueDate: terms.map((entry) => isoDate(child(entry, 'DueDateDateTime'))).find((date) => date !== null) ?? null,
+    deliveryDate: isoDate(child(delivery, 'ActualDeliverySupplyChainEvent', 'OccurrenceDateTime')),
+    currency,
+    precedingInvoice:
+      referenceNumber === null
+        ? null
+        : { number: referenceNumber, issueDate: isoDate(child(reference, 'FormattedIssueDateTime')) ?? '' },
+    billingFrame: textOf(all(child(context, 'BusinessProcessSpecifiedDocumentContextParameter', 'ID'))[0]),
+    vatOnDebits: dueDateCode === '5',
+    processing,
+    paymentTerms: terms.map((entry) => text(entry, 'Description')).find((value) => value !== null) ?? null,
+    paymentMeansCode: text(transfer, 'TypeCode'),
+    notes,
+    seller,
+    buyer,
+    lines,
+    vatBreakdown,
+    totals,
+    guideline: textOf(all(child(context, 'GuidelineSpecifiedDocumentContextParameter', 'ID'))[0]),
+    sellerLegalInformation: text(sellerParty, 'Description'),
+    sellerEndpoint,
+    buyerEndpoint,
+    warnings,
+  };
+}
+
+/** The file names a hybrid PDF carries its XML under: Factur-X, ZUGFeRD 2, XRechnung, ZUGFeRD 1. */
+export const hybridXmlNames = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'ZUGFeRD-invoice.xml'];
+
+export interface EmbeddedXml {
+  name: string;
+  xml: string;
+  /** The file specification's /AFRelationship (`Data`, `Alternative`, `Source`), or null. */
+  relationship: string | null;
+}
+
+const pdfText = (value: PDFObject | undefined) =>
+  value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : null;
+
+/** The invoice XML of a Factur-X (or ZUGFeRD / XRechnung hybrid) PDF, or null when it carries none. */
+export async function extractFacturXml(pdf: Uint8Array): Promise<EmbeddedXml | null> {
+  const document = await PDFDocument.load(pdf, {
+    updateMetadata: false,
+    ignoreEncryption: true,
+    throwOnInvalidObject: false,
+  });
+  const lookup = <T extends PDFObject>(value: PDFObject | undefined): T | undefined =>
+    (value instanceof PDFRef ? document.context.lookup(value) : value) as T | undefined;
+  const files: { name: string; spec: PDFDict }[] = [];
+  // The /EmbeddedFiles name tree: leaves hold [name, filespec, ...], intermediate nodes /Kids.
+  const visit = (node: PDFDict | undefined, depth: number) => {
+    if (!node || depth > 32) return;
+    const names = lookup<PDFArray>(node.get(PDFName.of('Names')));
+    if (names) {
+      for (let index = 0; index + 1 < names.size(); index += 2) {
+        const name = pdfText(lookup(names.get(index)));
+        const spec = lookup<PDFDict>(names.get(index + 1));
+        if (name !== null && spec instanceof PDFDict) files.push({ name, spec });
+      }
+    }
+    const kids = lookup<PDFArray>(node.get(PDFName.of('Kids')));
+    for (let index = 0; kids && index < kids.size(); index++) visit(lookup<PDFDict>(kids.get(index)), depth + 1);
+  };
+  visit(
+    lookup<PDFDict>(lookup<PDFDict>(document.catalog.get(PDFName.of('Names')))?.get(PDFName.of('EmbeddedFiles'))),
+    0,
+  );
+  // Files listed only in the catalog's /AF.
+  const associated = lookup<PDFArray>(document.catalog.get(PDFName.of('AF')));
+  for (let index = 0; associated && index < associated.size(); index++) {
+    const spec = lookup<PDFDict>(associated.get(index));
+    const name = spec && (pdfText(lookup(spec.get(PDFName.of('UF')))) ?? pdfText(lookup(spec.get(PDFName.of('F')))));
+    if (spec && name && !files.some((file) => file.spec === spec)) files.push({ name, spec });
+  }
+  for (const wanted of hybridXmlNames) {
+    const file = files.find((candidate) => candidate.name.toLowerCase() === wanted.toLowerCase());
+    if (!file) continue;
+    const stream = lookup<PDFStream>(lookup<PDFDict>(file.spec.get(PDFName.of('EF')))?.get(PDFName.of('F')));
+    if (!stream) continue;
+    const bytes = stream instanceof PDFRawStream ? decodePDFRawStream(stream).decode() : stream.getContents();
+    const relationship = file.spec.get(PDFName.of('AFRelationship'));
+    return {
+      name: file.name,
+      xml: new TextDecoder('utf-8').decode(bytes),
+      relationship: relationship instanceof PDFName ? relationship.decodeText() : null,
+    };
+  }
+  return null;
+}

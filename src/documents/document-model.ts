@@ -1,0 +1,431 @@
+import Big from 'big.js';
+import { frenchDecimal, groupedIdentifier } from './french-format.js';
+
+/**
+ * The document model: everything the e-invoice writers (CII, PDF, Factur-X), the service's own
+ * conformance checks and the CII reader share. A plain object, filled once from a finalized invoice
+ * or credit note, its frozen tax snapshot and its frozen seller block; nothing here is recomputed
+ * by the writers (amounts are the tax decision's, in cents).
+ *
+ * Business terms (BT-n) are those of EN 16931; French rules (BR-FR-n) those of the FNFE-MPE
+ * schematron (research/fr-einvoicing-domain.md sections 4, 5, 7 and 8).
+ */
+
+/** BT-3: 380 commercial invoice, 381 credit note. */
+export type DocumentTypeCode = '380' | '381';
+
+/**
+ * BT-23, the French "cadre de facturation" (BR-FR-08): a letter for the category of operation
+ * (B goods, S services, M mixed) and a digit for the case (1 plain invoice, 2 already paid,
+ * 4 final invoice after a prepayment, 8/9 multi-vendor and bidirectional...).
+ */
+export const billingFrames = [
+  'B1',
+  'S1',
+  'M1',
+  'B2',
+  'S2',
+  'M2',
+  'S3',
+  'B4',
+  'S4',
+  'M4',
+  'S5',
+  'S6',
+  'B7',
+  'S7',
+  'B8',
+  'S8',
+  'M8',
+  'B9',
+  'S9',
+  'M9',
+] as const;
+export type BillingFrame = (typeof billingFrames)[number];
+
+export type OperationCategory = 'goods' | 'services' | 'mixed';
+
+/** The frame of a plain invoice or credit note from the tax decision's category of operation. */
+export function billingFrameOf(category: OperationCategory): BillingFrame {
+  return category === 'goods' ? 'B1' : category === 'services' ? 'S1' : 'M1';
+}
+
+/** The category of operation a frame's letter states. */
+export function categoryOfFrame(frame: string): OperationCategory | null {
+  const letter = frame.charAt(0);
+  return letter === 'B' ? 'goods' : letter === 'S' ? 'services' : letter === 'M' ? 'mixed' : null;
+}
+
+/**
+ * The processing note (BT-21 `BAR`, BR-FR-20): which flow the document belongs to. B2B domestic
+ * e-invoicing, B2BINT international B2B, B2C consumers, OUTOFSCOPE (e.g. exempt under CGI 261).
+ */
+export type Processing = 'B2B' | 'B2BINT' | 'B2C' | 'OUTOFSCOPE' | 'ARCHIVEONLY';
+
+/**
+ * The processing of a document from its tax decision's e-invoicing axis (API.md): due for a
+ * domestic business buyer; otherwise by the buyer's type; all-exempt operations are out of scope.
+ */
+export function processingOf(
+  einvoicingAxis: { state: string; reason: string } | null,
+  buyerType: 'company' | 'individual',
+): Processing {
+  if (einvoicingAxis?.state === 'due') return 'B2B';
+  if (einvoicingAxis?.reason === 'exempt_operation') return 'OUTOFSCOPE';
+  return buyerType === 'company' ? 'B2BINT' : 'B2C';
+}
+
+/** BT-21 subject codes (UNTDID 4451) the documents write. */
+export type NoteSubject = 'PMT' | 'PMD' | 'AAB' | 'BAR' | 'REG' | 'AAI' | 'TXD' | 'ABL';
+
+/** BG-1: a note and its subject code. */
+export interface DocumentNote {
+  subject: NoteSubject | null;
+  text: string;
+}
+
+export interface PostalAddress {
+  line1: string | null;
+  line2: string | null;
+  postalCode: string | null;
+  city: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+}
+
+/**
+ * The seller, frozen at finalization: the company's legal identity and the establishment that
+ * issues the document. `shareCapital` is a decimal string in euros ("10000", "1500.50").
+ */
+export interface SellerBlock {
+  legalName: string;
+  tradeName: string | null;
+  legalForm: string | null;
+  shareCapital: string | null;
+  /** BT-30, scheme 0002. */
+  siren: string;
+  /** BT-29, scheme 0009: the establishment's. */
+  siret: string | null;
+  /** BT-31. */
+  vatNumber: string | null;
+  registration: { kind: 'RCS' | 'RM'; place: string } | null;
+  address: { line1: string; line2: string | null; postalCode: string; city: string; country: string };
+  /** BT-34, scheme 0225. */
+  electronicAddress: string | null;
+  contact: { name: string | null; email: string | null; phone: string | null } | null;
+  iban: string | null;
+  bic: string | null;
+}
+
+/** The buyer as frozen on the document (BuyerSnapshot) plus its routing code. */
+export interface BuyerBlock {
+  type: 'company' | 'individual';
+  name: string;
+  /** BT-47, scheme 0002. */
+  siren: string | null;
+  /** BT-46, scheme 0009. */
+  siret: string | null;
+  /** BT-48. */
+  vatNumber: string | null;
+  /** BT-49, scheme 0225. */
+  electronicAddress: string | null;
+  /** The directory's routing code (BT-46, private scheme 0224). */
+  routingCode: string | null;
+  /** Written as BT-49 with scheme EM when there is no electronic address (BR-FR-12 wants one). */
+  email: string | null;
+  address: PostalAddress | null;
+  /** BG-15: where the goods go or the service is done, when it differs from the address. */
+  deliveryAddress: PostalAddress | null;
+}
+
+export interface DocumentLineModel {
+  /** BT-126: "1", "2"... */
+  id: string;
+  /** BT-153. */
+  description: string;
+  /** BT-129, a decimal string of at most 4 decimals. */
+  quantity: string;
+  /** BT-130, UN/ECE Recommendation 20. */
+  unitCode: string;
+  /** BT-146 (net price, excluding VAT), a decimal string of at most 6 decimals. */
+  unitPrice: string;
+  /** BT-131, cents. */
+  netAmount: number;
+  /** BT-151: S, E, AE, K, G, O, Z. */
+  vatCode: string;
+  /** BT-152 as the decision shows it ("20.00"); null for category O. */
+  vatRate: string | null;
+  /** The exemption code of the line's group (BT-121). */
+  vatexCode: string | null;
+}
+
+/** BG-23: one group of the decision's VAT breakdown, in cents. */
+export interface VatBreakdownEntry {
+  vatCode: string;
+  vatRate: string | null;
+  vatexCode: string | null;
+  /** BT-120: the legal text of the exemption (the decision's mention), or null. */
+  exemptionReason: string | null;
+  /** BT-116. */
+  taxableAmount: number;
+  /** BT-117. */
+  taxAmount: number;
+}
+
+/** BG-22, in cents, as the tax decision computed them. */
+export interface DocumentTotals {
+  /** BT-106 = BT-109 (no document-level allowance or charge). */
+  net: number;
+  /** BT-110. */
+  vat: number;
+  /** BT-112. */
+  gross: number;
+  /** BT-113. */
+  paid: number;
+  /** BT-115. */
+  due: number;
+}
+
+export interface DocumentModel {
+  typeCode: DocumentTypeCode;
+  /** BT-1. */
+  number: string;
+  /** BT-2, `YYYY-MM-DD`. */
+  issueDate: string;
+  /** BT-9. */
+  dueDate: string | null;
+  /**
+   * BT-72, the date of supply. French law names it only when it differs from the issue date: fill
+   * it with the invoice's delivery date, else its issue date.
+   */
+  deliveryDate: string;
+  /** BT-5 (the API invoices in euros). */
+  currency: 'EUR';
+  /** BT-25 / BT-26: the invoice a credit note corrects. */
+  precedingInvoice: { number: string; issueDate: string } | null;
+  /** BT-23. */
+  billingFrame: BillingFrame;
+  /** The seller opted for VAT on debits (BT-8 = 5 in every group), else VAT is due on collection. */
+  vatOnDebits: boolean;
+  /** The BAR note. */
+  processing: Processing;
+  /** BT-20. */
+  paymentTerms: string | null;
+  /** BT-81 when the seller has an IBAN: 30 credit transfer, 58 SEPA credit transfer. */
+  paymentMeansCode: '30' | '58';
+  /** BG-1: PMT, PMD, AAB (BR-FR-05), the legal mentions, free notes. The BAR note is `processing`. */
+  notes: DocumentNote[];
+  seller: SellerBlock;
+  buyer: BuyerBlock;
+  lines: DocumentLineModel[];
+  vatBreakdown: VatBreakdownEntry[];
+  totals: DocumentTotals;
+}
+
+/** Cents as an XML decimal with two places: 123456 -> "1234.56", -5 -> "-0.05". */
+export function centsToDecimal(cents: number): string {
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`not an amount in cents: ${cents}`);
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const units = Math.floor(abs / 100);
+  const rest = abs % 100;
+  return `${sign}${units}.${rest < 10 ? '0' : ''}${rest}`;
+}
+
+/** A decimal string of euros as cents: "1234.5" -> 123450. Refuses more than two decimals. */
+export function decimalToCents(value: string): number {
+  const text = value.trim();
+  if (!/^-?\d+(\.\d{1,2})?$/.test(text)) throw new RangeError(`not an amount with at most 2 decimals: "${value}"`);
+  return Number(new Big(text).times(100).toFixed(0));
+}
+
+/** A rate as written in the XML: two decimals, as the decision shows it ("20.00", "5.50"). */
+export function rateDecimal(rate: string): string {
+  return new Big(rate).toFixed(2);
+}
+
+/**
+ * The late-payment notes BR-FR-05 requires (PMT, PMD, AAB), with the usual legal texts
+ * (Code de commerce L441-10 and D441-5). Between professionals the penalty is at least three times
+ * the legal interest rate and the fixed recovery indemnity is EUR 40; neither applies to a consumer.
+ */
+export function paymentNotes(options: {
+  buyerType: 'company' | 'individual';
+  /** The penalty clause, when the seller sets its own rate. */
+  latePenalty?: string | null;
+  /** The discount for early payment, when the seller grants one. */
+  earlyPaymentDiscount?: string | null;
+}): DocumentNote[] {
+  const business = options.buyerType === 'company';
+  return [
+    {
+      subject: 'PMD',
+      text:
+        options.latePenalty ??
+        (business
+          ? "Pénalités de retard : trois fois le taux d'intérêt légal, exigibles dès le lendemain de la date d'échéance (art. L441-10 du Code de commerce)."
+          : "Pénalités de retard : au taux d'intérêt légal, à compter de la mise en demeure."),
+    },
+    {
+      subject: 'PMT',
+      text: business
+        ? 'Indemnité forfaitaire pour frais de recouvrement en cas de retard de paiement : 40 € (art. L441-10 et D441-5 du Code de commerce).'
+        : 'Indemnité forfaitaire pour frais de recouvrement : sans objet (client non professionnel).',
+    },
+    {
+      subject: 'AAB',
+      text: options.earlyPaymentDiscount ?? 'Escompte pour paiement anticipé : néant.',
+    },
+  ];
+}
+
+/**
+ * What a finalized invoice or credit note holds, as the invoices capability stores it (structurally
+ * its DocumentLine, BuyerSnapshot and TaxSnapshot), plus the frozen seller block.
+ */
+export interface DocumentSource {
+  kind: 'invoice' | 'credit_note';
+  number: string;
+  issueDate: string;
+  dueDate: string | null;
+  deliveryDate: string | null;
+  paymentTerms: string | null;
+  /** Free notes of the document (`notes`), printed and written as a note without subject. */
+  notes: string | null;
+  /** Cents collected before issue (BT-113); 0 for a credit note. */
+  amountPaid: number;
+  /** For a credit note: the invoice it corrects. */
+  precedingInvoice: { number: string; issueDate: string } | null;
+  seller: SellerBlock;
+  buyer: Omit<BuyerBlock, 'routingCode'> & { routingCode?: string | null };
+  lines: {
+    description: string;
+    quantity: string;
+    unitPrice: string;
+    unit: string;
+    nature: 'goods' | 'services' | 'electronic_service';
+    netAmount: number;
+    vatCode: string | null;
+    vatRate: string | null;
+    vatexCode: string | null;
+  }[];
+  tax: {
+    vatBreakdown: {
+      vatCode: string;
+      vatRate: string | null;
+      vatexCode: string | null;
+      taxableAmount: number;
+      taxAmount: number;
+    }[];
+    mentions: { code: string; text: string; lines: number[] }[];
+    obligations: Record<string, { state: string; reason: string }> | null;
+  };
+  /** The seller's own late-payment clause and early-payment discount, when it sets them. */
+  latePenalty?: string | null;
+  earlyPaymentDiscount?: string | null;
+  paymentMeansCode?: '30' | '58';
+}
+
+/** Mentions that are about the whole document rather than a VAT group's exemption. */
+const documentMentions = new Set(['vat_on_debits', 'operation_category']);
+
+/**
+ * The model of a finalized document: the lines, VAT breakdown and mentions as the tax decision
+ * fixed them, the totals summed from them (the decision's own totals), the BT-23 frame from the
+ * lines' natures, the VAT-on-debits option from the decision's mention, the exemption reason of each
+ * group from the mention covering its lines, and the PMT / PMD / AAB notes.
+ */
+export function documentModelOf(source: DocumentSource): DocumentModel {
+  const lines: DocumentLineModel[] = source.lines.map((line, index) => {
+    if (line.vatCode === null) throw new Error(`line ${index} has no VAT category: the document is not finalized`);
+    return {
+      id: String(index + 1),
+      description: line.description,
+      quantity: line.quantity,
+      unitCode: line.unit,
+      unitPrice: line.unitPrice,
+      netAmount: line.netAmount,
+      vatCode: line.vatCode,
+      vatRate: line.vatRate,
+      vatexCode: line.vatexCode,
+    };
+  });
+  const sameGroup = (
+    line: { vatCode: string | null; vatRate: string | null; vatexCode: string | null },
+    group: { vatCode: string; vatRate: string | null; vatexCode: string | null },
+  ) =>
+    line.vatCode === group.vatCode &&
+    (line.vatexCode ?? null) === (group.vatexCode ?? null) &&
+    (line.vatRate === null || group.vatRate === null
+      ? line.vatRate === group.vatRate
+      : new Big(line.vatRate).eq(group.vatRate));
+  const vatBreakdown: VatBreakdownEntry[] = source.tax.vatBreakdown.map((group) => {
+    const members = source.lines.flatMap((line, index) => (sameGroup(line, group) ? [index] : []));
+    const mention = source.tax.mentions.find(
+      (candidate) => !documentMentions.has(candidate.code) && candidate.lines.some((line) => members.includes(line)),
+    );
+    return {
+      vatCode: group.vatCode,
+      vatRate: group.vatRate,
+      vatexCode: group.vatexCode,
+      exemptionReason: group.vatCode === 'S' || group.vatCode === 'Z' ? null : (mention?.text ?? null),
+      taxableAmount: group.taxableAmount,
+      taxAmount: group.taxAmount,
+    };
+  });
+  const net = vatBreakdown.reduce((sum, group) => sum + group.taxableAmount, 0);
+  const vat = vatBreakdown.reduce((sum, group) => sum + group.taxAmount, 0);
+  const goods = source.lines.some((line) => line.nature === 'goods');
+  const services = source.lines.some((line) => line.nature !== 'goods');
+  const category: OperationCategory = goods && services ? 'mixed' : goods ? 'goods' : 'services';
+  const notes: DocumentNote[] = [
+    ...paymentNotes({
+      buyerType: source.buyer.type,
+      latePenalty: source.latePenalty ?? null,
+      earlyPaymentDiscount: source.earlyPaymentDiscount ?? null,
+    }),
+    ...source.tax.mentions.map((mention) => ({ subject: 'REG' as const, text: mention.text })),
+    ...(source.notes && source.notes.trim() !== '' ? [{ subject: null, text: source.notes }] : []),
+  ];
+  return {
+    typeCode: source.kind === 'credit_note' ? '381' : '380',
+    number: source.number,
+    issueDate: source.issueDate,
+    dueDate: source.dueDate,
+    deliveryDate: source.deliveryDate ?? source.issueDate,
+    currency: 'EUR',
+    precedingInvoice: source.precedingInvoice,
+    billingFrame: billingFrameOf(category),
+    vatOnDebits: source.tax.mentions.some((mention) => mention.code === 'vat_on_debits'),
+    processing: processingOf(source.tax.obligations?.einvoicing ?? null, source.buyer.type),
+    // A credit note is an amount due to the buyer: EN 16931 (BR-CO-25) wants terms or a due date.
+    paymentTerms:
+      source.paymentTerms ??
+      (source.kind === 'credit_note' && source.dueDate === null
+        ? source.precedingInvoice
+          ? `Avoir à déduire de la facture ${source.precedingInvoice.number} ou à rembourser.`
+          : 'Avoir à déduire ou à rembourser.'
+        : null),
+    paymentMeansCode: source.paymentMeansCode ?? '58',
+    notes,
+    seller: source.seller,
+    buyer: { ...source.buyer, routingCode: source.buyer.routingCode ?? null },
+    lines,
+    vatBreakdown,
+    totals: { net, vat, gross: net + vat, paid: source.amountPaid, due: net + vat - source.amountPaid },
+  };
+}
+
+/** The seller's legal identity in one line (BT-33, and the PDF's footer): `SAS au capital de 10 000 € – RCS Paris 732 829 320`. */
+export function sellerLegalLine(seller: SellerBlock): string {
+  const parts: string[] = [];
+  const capital = seller.shareCapital
+    ? `${frenchDecimal(seller.shareCapital, new Big(seller.shareCapital).mod(1).eq(0) ? 0 : 2, 2)}\u00a0€`
+    : null;
+  if (seller.legalForm && capital) parts.push(`${seller.legalForm} au capital de ${capital}`);
+  else if (seller.legalForm) parts.push(seller.legalForm);
+  else if (capital) parts.push(`Capital de ${capital}`);
+  if (seller.registration)
+    parts.push(`${seller.registration.kind} ${seller.registration.place} ${groupedIdentifier(seller.siren)}`);
+  return parts.join(' – ');
+}

@@ -1,0 +1,32 @@
+/** The part of saxon-js 2.7 the validators use (the package ships no types). */
+declare module 'saxon-js' {
+  /** A node of saxon-js's own DOM (a parsed source or a code list). */
+  export interface SaxonNode {
+    readonly nodeType: number;
+  }
+  export interface TransformOptions {
+    stylesheetInternal?: unknown;
+    stylesheetFileName?: string;
+    stylesheetBaseURI?: string;
+    sourceText?: string;
+    sourceNode?: SaxonNode;
+    destination?: 'serialized' | 'raw' | 'document' | 'application';
+    /** Documents `doc()` and `document()` read from memory, by absolute URI. */
+    documentPool?: Record<string, SaxonNode>;
+  }
+  export interface TransformResult {
+    principalResult: unknown;
+  }
+  export function transform(options: TransformOptions): TransformResult;
+  export function transform(options: TransformOptions, mode: 'async'): Promise<TransformResult>;
+  export function getResource(options: {
+    text?: string;
+    file?: string;
+    type: 'xml' | 'json' | 'text';
+  }): Promise<SaxonNode>;
+  const SaxonJS: {
+    transform: typeof transform;
+    getResource: typeof getResource;
+  };
+  export default SaxonJS;
+}

@@ -1,0 +1,56 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The official artefacts the service runs, carried in `standards/` beside this file (a deployed
+ * service has no access to anything else; `standards/PROVENANCE.md` names their source, commit and
+ * licence).
+ */
+
+export const standardsDir = join(dirname(fileURLToPath(import.meta.url)), 'standards');
+
+/** Factur-X 1.09, profile EN 16931: the XSD (it imports its three modules by relative name). */
+export const facturxXsd = {
+  main: join(standardsDir, 'factur-x-en16931', 'xsd', 'Factur-X_EN16931.xsd'),
+  modules: [
+    'Factur-X_1.09_EN16931_urn_un_unece_uncefact_data_standard_QualifiedDataType_100.xsd',
+    'Factur-X_1.09_EN16931_urn_un_unece_uncefact_data_standard_ReusableAggregateBusinessInformationEntity_100.xsd',
+    'Factur-X_1.09_EN16931_urn_un_unece_uncefact_data_standard_UnqualifiedDataType_100.xsd',
+  ].map((name) => join(standardsDir, 'factur-x-en16931', 'xsd', name)),
+};
+
+export type StylesheetName = 'FACTUR-X_EN16931' | 'BR-FR-Flux2-Schematron-CII' | 'BR-FR-Flux2-Schematron-CII_WARNING';
+
+/** A schematron in its XSLT form, and the documents its `document()` calls read. */
+export interface Stylesheet {
+  name: StylesheetName;
+  xslt: string;
+  documents: string[];
+}
+
+export const stylesheets: Record<StylesheetName, Stylesheet> = {
+  'FACTUR-X_EN16931': {
+    name: 'FACTUR-X_EN16931',
+    xslt: join(standardsDir, 'factur-x-en16931', 'FACTUR-X_EN16931.xslt'),
+    documents: [join(standardsDir, 'factur-x-en16931', 'FACTUR-X_EN16931_codedb.xml')],
+  },
+  'BR-FR-Flux2-Schematron-CII': {
+    name: 'BR-FR-Flux2-Schematron-CII',
+    xslt: join(standardsDir, 'br-fr-cii', 'BR-FR-Flux2-Schematron-CII.xslt'),
+    documents: [],
+  },
+  'BR-FR-Flux2-Schematron-CII_WARNING': {
+    name: 'BR-FR-Flux2-Schematron-CII_WARNING',
+    xslt: join(standardsDir, 'br-fr-cii', 'BR-FR-Flux2-Schematron-CII_WARNING.xslt'),
+    documents: [],
+  },
+};
+
+/** What a validation report names as its rules' versions (PROVENANCE.md). */
+export const standardsVersions = {
+  facturx: 'Factur-X 1.09 EN16931 (fnfempe/France_RFE e9520ce398cc)',
+  brfr: 'BR-FR Flux 2 CII V1.4.0 (fnfempe/France_RFE e9520ce398cc)',
+} as const;
+
+/** The XMP extension schema block a Factur-X PDF carries (akretion/factur-x). */
+export const facturxXmpTemplate = join(standardsDir, 'xmp', 'Factur-X_extension_schema.xmp');

@@ -1,0 +1,281 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeCii } from '../../src/documents/cii-writer.js';
+import { svrlFailures } from '../../src/documents/official-validator.js';
+import { stylesheets } from '../../src/documents/standards.js';
+import { ValidationPool } from '../../src/documents/validation-pool.js';
+import type { DocumentModel } from '../../src/documents/document-model.js';
+import { buyers, engineDocument, sampleInvoice, sellers, testCacheDir, type LineSpec } from './support.js';
+
+/**
+ * The official validators, in process: the Factur-X EN16931 XSD, the Factur-X EN16931 schematron and
+ * both BR-FR variants, run by the worker pool. Documents of every VAT situation pass with no failed
+ * assert; tampered ones fail with the rule the norm names.
+ */
+
+const examples = join(import.meta.dirname, 'fixtures', 'examples');
+let pool: ValidationPool;
+
+before(async () => {
+  pool = await ValidationPool.open({ cacheDir: testCacheDir, size: 2 });
+});
+after(async () => {
+  await pool.close();
+});
+
+const goods = (description: string): LineSpec => ({
+  description,
+  quantity: '2',
+  unitPrice: '49.90',
+  unit: 'C62',
+  nature: 'goods',
+});
+const services = (description: string): LineSpec => ({
+  description,
+  quantity: '1.5',
+  unitPrice: '600',
+  unit: 'HUR',
+  nature: 'services',
+});
+const base = { kind: 'invoice' as const, number: 'F2026-000042', issueDate: '2026-10-15' };
+
+const situations: [string, () => DocumentModel][] = [
+  ['the sample invoice (three lines, two rates, VAT on debits)', () => sampleInvoice()],
+  [
+    'blank optional fields, which the writer leaves out',
+    () => {
+      const model = sampleInvoice();
+      model.buyer.address = { ...model.buyer.address!, line2: '  ' };
+      model.seller.contact = { name: ' ', email: 'compta@dupont.example', phone: '' };
+      model.buyer.routingCode = ' ';
+      return model;
+    },
+  ],
+  [
+    'domestic goods and services',
+    () =>
+      engineDocument({
+        ...base,
+        seller: sellers.paris,
+        buyer: buyers.domestic,
+        lines: [goods('Chaise'), services('Pose')],
+      }),
+  ],
+  [
+    'a credit note',
+    () =>
+      engineDocument({
+        ...base,
+        kind: 'credit_note',
+        number: 'A2026-000001',
+        seller: sellers.paris,
+        buyer: buyers.domestic,
+        lines: [services('Audit')],
+      }),
+  ],
+  [
+    'Corsica at 13 % and 10 %',
+    () =>
+      engineDocument({
+        ...base,
+        seller: sellers.corsica,
+        buyer: buyers.corsica,
+        lines: [
+          { ...goods('Gazole'), rate: '13' },
+          { ...goods('Travaux'), rate: '10' },
+        ],
+      }),
+  ],
+  [
+    'Guadeloupe at 8.5 %',
+    () =>
+      engineDocument({
+        ...base,
+        seller: sellers.guadeloupe,
+        buyer: { ...buyers.martinique, postalCode: '97110', city: 'Pointe-à-Pitre' },
+        lines: [services('Conseil')],
+      }),
+  ],
+  [
+    'goods to Martinique (export)',
+    () => engineDocument({ ...base, seller: sellers.paris, buyer: buyers.martinique, lines: [goods('Rhum')] }),
+  ],
+  [
+    'franchise en base (293 B)',
+    () => engineDocument({ ...base, seller: sellers.franchise, buyer: buyers.domestic, lines: [services('Cours')] }),
+  ],
+  [
+    'reverse charge (services to Germany)',
+    () => engineDocument({ ...base, seller: sellers.paris, buyer: buyers.germany, lines: [services('Développement')] }),
+  ],
+  [
+    'intra-EU supply of goods to Greece',
+    () => engineDocument({ ...base, seller: sellers.paris, buyer: buyers.greece, lines: [goods('Machine')] }),
+  ],
+  [
+    'export of goods to Switzerland',
+    () => engineDocument({ ...base, seller: sellers.paris, buyer: buyers.swiss, lines: [goods('Montre')] }),
+  ],
+  [
+    'services outside the scope (Russia)',
+    () => engineDocument({ ...base, seller: sellers.paris, buyer: buyers.russia, lines: [services('Conseil')] }),
+  ],
+  [
+    'a consumer (B2C)',
+    () =>
+      engineDocument({
+        ...base,
+        seller: sellers.paris,
+        buyer: buyers.consumer,
+        lines: [goods('Livre'), services('Cours')],
+      }),
+  ],
+];
+
+for (const [name, build] of situations) {
+  test(`passes the XSD and the three schematrons with no failed assert: ${name}`, async () => {
+    const report = await pool.validate(writeCii(build()));
+    assert.deepEqual(report.failures, []);
+    assert.equal(report.valid, true);
+    assert.deepEqual(Object.keys(report.timings).sort(), [
+      'BR-FR-Flux2-Schematron-CII',
+      'BR-FR-Flux2-Schematron-CII_WARNING',
+      'FACTUR-X_EN16931',
+      'parse',
+      'xsd',
+    ]);
+  });
+}
+
+test('the Factur-X EN16931 example of the standards passes; its amount due changed, BR-CO-16 fails', async () => {
+  const example = readFileSync(join(examples, 'factur-x-en16931.xml'), 'utf8');
+  assert.deepEqual((await pool.validate(example)).failures, []);
+  const tampered = example.replace(
+    '<ram:DuePayableAmount>104.90</ram:DuePayableAmount>',
+    '<ram:DuePayableAmount>104.91</ram:DuePayableAmount>',
+  );
+  assert.notEqual(tampered, example);
+  const report = await pool.validate(tampered);
+  assert.equal(report.valid, false);
+  assert.deepEqual(report.rules, ['BR-CO-16']);
+  assert.equal(report.failures[0]!.assertId, 'FX-SCH-A-000122');
+  assert.equal(report.failures[0]!.source, 'FACTUR-X_EN16931');
+});
+
+test('a generic EN 16931 example fails the French rules, fatal and warning variants alike', async () => {
+  const report = await pool.validate(readFileSync(join(examples, 'CII_example1.xml'), 'utf8'));
+  for (const rule of ['BR-FR-05_BT-22_PMT', 'BR-FR-08_BT-23', 'BR-FR-10_BT-30']) {
+    const failures = report.failures.filter((failure) => failure.rule === rule);
+    assert.deepEqual(failures.map((failure) => [failure.source, failure.flag]).sort(), [
+      ['BR-FR-Flux2-Schematron-CII', 'fatal'],
+      ['BR-FR-Flux2-Schematron-CII_WARNING', 'warning'],
+    ]);
+  }
+});
+
+test('the XSD: an element out of place and a document that is not XML', async () => {
+  const xml = writeCii(sampleInvoice()).replace(
+    /<ram:TypeCode>380<\/ram:TypeCode>(<ram:IssueDateTime>.*?<\/ram:IssueDateTime>)/,
+    '$1<ram:TypeCode>380</ram:TypeCode>',
+  );
+  const report = await pool.validate(xml);
+  assert.equal(
+    report.failures.some((failure) => failure.source === 'xsd' && failure.rule === 'XSD'),
+    true,
+  );
+  const broken = await pool.validate('<rsm:CrossIndustryInvoice');
+  assert.equal(broken.valid, false);
+  assert.deepEqual(broken.rules, ['XML']);
+});
+
+test('a wrong total is BR-CO-15 and BR-CO-16; a missing PMT note BR-FR-05; an unknown unit the code list', async () => {
+  const model = sampleInvoice();
+  model.totals.gross += 1;
+  let report = await pool.validate(writeCii(model));
+  assert.ok(report.rules.includes('BR-CO-15'), report.rules.join());
+  assert.ok(report.rules.includes('BR-CO-16'), report.rules.join());
+  const withoutPmt = sampleInvoice({ notes: sampleInvoice().notes.filter((note) => note.subject !== 'PMT') });
+  report = await pool.validate(writeCii(withoutPmt));
+  assert.deepEqual(report.rules, ['BR-FR-05_BT-22_PMT']);
+  const unit = sampleInvoice();
+  unit.lines[0]!.unitCode = 'QQQ';
+  report = await pool.validate(writeCii(unit));
+  assert.deepEqual(report.rules, ['FX-SCH-A-000275']);
+});
+
+test('many documents at once: the pool answers each with its own report', async () => {
+  const good = writeCii(sampleInvoice());
+  const bad = writeCii(sampleInvoice({ billingFrame: 'X9' as DocumentModel['billingFrame'] }));
+  const reports = await Promise.all(Array.from({ length: 8 }, (_, index) => pool.validate(index % 2 ? bad : good)));
+  reports.forEach((report, index) => {
+    if (index % 2) assert.ok(report.rules.includes('BR-FR-08_BT-23'), report.rules.join());
+    else assert.deepEqual(report.failures, []);
+  });
+});
+
+test('a closed pool refuses new documents', async () => {
+  const other = await ValidationPool.open({
+    cacheDir: testCacheDir,
+    size: 1,
+    stylesheets: ['BR-FR-Flux2-Schematron-CII'],
+  });
+  assert.equal(other.size, 1);
+  const report = await other.validate(writeCii(sampleInvoice({ billingFrame: 'Z1' as DocumentModel['billingFrame'] })));
+  assert.deepEqual(report.rules, ['BR-FR-08_BT-23']);
+  await other.close();
+  await assert.rejects(other.validate('<x/>'), /closed/);
+});
+
+test('SVRL: failed asserts and successful reports are failures, with their id, flag, text and location', () => {
+  const svrl = `<svrl:schematron-output xmlns:svrl="http://purl.oclc.org/dsdl/svrl">
+    <svrl:fired-rule context="x"/>
+    <svrl:failed-assert test="a &lt; b" id="FX-SCH-A-000122" location="/a[1]"><svrl:text>
+      [BR-CO-16]-Amount due &amp; more</svrl:text></svrl:failed-assert>
+    <svrl:successful-report test="c" id="BR-FR-99" flag="warning" location="/b[1]"><svrl:text>Reported «x»</svrl:text></svrl:successful-report>
+  </svrl:schematron-output>`;
+  assert.deepEqual(svrlFailures(svrl, 'FACTUR-X_EN16931'), [
+    {
+      source: 'FACTUR-X_EN16931',
+      rule: 'BR-CO-16',
+      assertId: 'FX-SCH-A-000122',
+      flag: 'fatal',
+      text: '[BR-CO-16]-Amount due & more',
+      location: '/a[1]',
+    },
+    {
+      source: 'FACTUR-X_EN16931',
+      rule: 'BR-FR-99',
+      assertId: 'BR-FR-99',
+      flag: 'warning',
+      text: 'Reported «x»',
+      location: '/b[1]',
+    },
+  ]);
+});
+
+test('the two BR-FR variants carry the same asserts (id, context, test) and differ only by their flags', () => {
+  const asserts = (path: string) => {
+    const xslt = readFileSync(path, 'utf8');
+    const found: string[] = [];
+    const flags = new Set<string>();
+    // A rule is a template of a pattern's mode; each assert is a failed-assert with its id and flag attributes.
+    const template = /<xsl:template\s+match="([^"]*)"[^>]*mode="M\d+"[^>]*>([\s\S]*?)<\/xsl:template>/g;
+    const assertion =
+      /<svrl:failed-assert[^>]*\stest="([^"]*)"[^>]*>\s*<xsl:attribute name="id">([^<]*)<\/xsl:attribute>\s*<xsl:attribute name="flag">([^<]*)<\/xsl:attribute>/g;
+    for (const rule of xslt.matchAll(template)) {
+      for (const match of rule[2]!.matchAll(assertion)) {
+        found.push(`${match[2]}|${rule[1]}|${match[1]}`);
+        flags.add(match[3]!);
+      }
+    }
+    return { found: found.sort(), flags };
+  };
+  const fatal = asserts(stylesheets['BR-FR-Flux2-Schematron-CII'].xslt);
+  const warning = asserts(stylesheets['BR-FR-Flux2-Schematron-CII_WARNING'].xslt);
+  assert.ok(fatal.found.length > 150, `${fatal.found.length} asserts`);
+  assert.deepEqual(warning.found, fatal.found);
+  assert.ok(fatal.flags.has('fatal'));
+  assert.ok(warning.flags.has('warning'));
+});
