@@ -1,5 +1,6 @@
 import { checkVAT, countries } from 'jsvat';
 import { isValidSiren } from './siren.js';
+import { euMemberStates } from './eu-member-states.js';
 
 /**
  * VAT identification numbers: syntax and check digits per country, offline. Whether the number
@@ -13,36 +14,7 @@ import { isValidSiren } from './siren.js';
 export type VatNumberCheck = { ok: true; value: string; country: string } | { ok: false; message: string };
 
 /** VIES prefixes of the member states (Greece is EL) plus Northern Ireland. */
-const euPrefixes = [
-  'AT',
-  'BE',
-  'BG',
-  'CY',
-  'CZ',
-  'DE',
-  'DK',
-  'EE',
-  'EL',
-  'ES',
-  'FI',
-  'FR',
-  'HR',
-  'HU',
-  'IE',
-  'IT',
-  'LT',
-  'LU',
-  'LV',
-  'MT',
-  'NL',
-  'PL',
-  'PT',
-  'RO',
-  'SE',
-  'SI',
-  'SK',
-  'XI',
-];
+const euPrefixes = [...euMemberStates.map((country) => (country === 'GR' ? 'EL' : country)), 'XI'];
 /** Other countries whose VAT numbers have a checkable format. */
 const otherPrefixes = ['GB', 'CH', 'NO', 'RS', 'AD'];
 

@@ -1,3 +1,5 @@
+import { euMemberStates } from '../identifiers/eu-member-states.js';
+
 /**
  * Which VAT territory an address is in, from its country and postal code: the one place the
  * customers capability (to show it) and the tax engine (to decide) read it. Pure and synchronous.
@@ -29,35 +31,7 @@ export interface VatTerritory {
   frenchVat: FrenchVatRegime | null;
 }
 
-export const euMemberStates = [
-  'AT',
-  'BE',
-  'BG',
-  'CY',
-  'CZ',
-  'DE',
-  'DK',
-  'EE',
-  'ES',
-  'FI',
-  'FR',
-  'GR',
-  'HR',
-  'HU',
-  'IE',
-  'IT',
-  'LT',
-  'LU',
-  'LV',
-  'MT',
-  'NL',
-  'PL',
-  'PT',
-  'RO',
-  'SE',
-  'SI',
-  'SK',
-] as const;
+export { euMemberStates };
 
 const inside = { goods: true, services: true };
 const outside = { goods: false, services: false };
