@@ -1,10 +1,26 @@
+import type pg from 'pg';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { ApiError } from '../kernel/errors.js';
 import { plans, type PlanName } from '../kernel/plans.js';
 import { secondsUntil, unixSeconds, usagePeriod, windowOf, type WindowUnit } from './fixed-window.js';
-import { consumeUsage, countHits, deleteWindowsBefore, readUsage, recordAuthFailure, type WindowHit } from './store.js';
+import {
+  consumeUsage,
+  deleteWindowsBefore,
+  readUsage,
+  recordAuthFailure,
+  WindowCounter,
+  type WindowHit,
+} from './store.js';
+
+/** One batching counter per pool (per node): requests counted at the same moment share a statement. */
+const counters = new WeakMap<pg.Pool, WindowCounter>();
+function counterOf(pool: pg.Pool): WindowCounter {
+  let counter = counters.get(pool);
+  if (!counter) counters.set(pool, (counter = new WindowCounter(pool)));
+  return counter;
+}
 
 /** A per-route limit of the contract (finalize 10/minute, FEC 5/day, import 2/hour): live keys only. */
 export interface RouteLimit {
@@ -45,7 +61,7 @@ export async function countRequest(deps: Pick<Deps, 'fast'>, check: RateCheck, n
   const route = check.livemode && check.routeLimit ? check.routeLimit : null;
   const routeWindow = route ? windowOf(now, route.per) : null;
   if (route && routeWindow) hits.push({ bucket: `route:${route.name}:${check.keyId}`, windowStart: routeWindow.start });
-  const [count = 0, routeCount = 0] = await countHits(deps.fast.pool, hits);
+  const [count = 0, routeCount = 0] = await counterOf(deps.fast.pool).count(hits);
   const state: RateState = { limit, remaining: Math.max(0, limit - count), reset: unixSeconds(minute.end) };
   if (count > limit) {
     throw rateLimitExceeded(

@@ -9,20 +9,81 @@ export interface WindowHit {
 }
 
 /**
- * Counts one request in each window (one or two), in one statement; returns the counts in the
- * order given. On the hot path of every counted request: a named, prepared-once statement.
+ * Counts requests in their windows by batches: the hits that arrive while a batch is being
+ * counted wait and go together in the next one, so a busy node sends one statement for many
+ * requests, and an idle one sends each at once. The statement adds each bucket's hits and returns
+ * its new count; the hits of one bucket in a batch take the counts up to it in their order. Every
+ * node counts through PostgreSQL, so a window's count is exact across nodes: no request is
+ * admitted past the limit, and none is refused below it.
  */
-export async function countHits(pool: pg.Pool, hits: WindowHit[]): Promise<number[]> {
-  const values = hits.flatMap((hit) => [hit.bucket, hit.windowStart.toISOString()]);
-  const tuples = hits.map((_, i) => `($${i * 2 + 1}, $${i * 2 + 2}::timestamptz, 1)`).join(', ');
-  const { rows } = await pool.query<{ bucket: string; count: number }>({
-    name: `facteur_count_hits_${hits.length}`,
-    text: `insert into rate_windows (bucket, window_start, count) values ${tuples}
-      on conflict (bucket, window_start) do update set count = rate_windows.count + 1 returning bucket, count`,
-    values,
+export class WindowCounter {
+  private queue: { hits: WindowHit[]; done: (counts: number[]) => void; failed: (error: unknown) => void }[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Statements counting at the same time; the others' hits wait for the next batch. */
+    private readonly concurrency = 2,
+  ) {}
+
+  /** Counts one request in each of `hits`' windows; returns the counts in the order given. */
+  count(hits: WindowHit[]): Promise<number[]> {
+    return new Promise((done, failed) => {
+      this.queue.push({ hits, done, failed });
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.inFlight >= this.concurrency || this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.inFlight++;
+    void countBatch(this.pool, batch.map((item) => item.hits))
+      .then(
+        (counts) => batch.forEach((item, index) => item.done(counts[index]!)),
+        (error: unknown) => batch.forEach((item) => item.failed(error)),
+      )
+      .finally(() => {
+        this.inFlight--;
+        this.flush();
+      });
+  }
+}
+
+/** One statement for a batch: each (bucket, window) is added its number of hits. */
+async function countBatch(pool: pg.Pool, requests: WindowHit[][]): Promise<number[][]> {
+  const totals = new Map<string, { bucket: string; windowStart: string; hits: number }>();
+  const keyOf = (hit: WindowHit) => `${hit.bucket}\u0000${hit.windowStart.toISOString()}`;
+  for (const hit of requests.flat()) {
+    const key = keyOf(hit);
+    const total = totals.get(key);
+    if (total) total.hits++;
+    else totals.set(key, { bucket: hit.bucket, windowStart: hit.windowStart.toISOString(), hits: 1 });
+  }
+  const rows = [...totals.values()];
+  const { rows: counted } = await pool.query<{ bucket: string; window_start: Date; count: number }>({
+    name: 'facteur_count_window_batch',
+    text: `insert into rate_windows (bucket, window_start, count)
+      select * from unnest($1::text[], $2::timestamptz[], $3::int[])
+      on conflict (bucket, window_start) do update set count = rate_windows.count + excluded.count
+      returning bucket, window_start, count`,
+    values: [rows.map((row) => row.bucket), rows.map((row) => row.windowStart), rows.map((row) => row.hits)],
   });
-  const counts = new Map(rows.map((row) => [row.bucket, row.count]));
-  return hits.map((hit) => counts.get(hit.bucket) ?? 0);
+  // The first hit of a bucket in this batch takes the count before the batch plus one, and so on.
+  const next = new Map<string, number>();
+  for (const row of counted) {
+    const key = `${row.bucket}\u0000${new Date(row.window_start).toISOString()}`;
+    next.set(key, row.count - totals.get(key)!.hits + 1);
+  }
+  return requests.map((hits) =>
+    hits.map((hit) => {
+      const key = keyOf(hit);
+      const count = next.get(key)!;
+      next.set(key, count + 1);
+      return count;
+    }),
+  );
 }
 
 export async function deleteWindowsBefore(db: Executor, before: Date): Promise<number> {
