@@ -72,9 +72,11 @@ export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): D
     log: deps.log,
     concurrency: options.concurrency ?? 32,
     pollMs: options.pollMs ?? 1000,
+    // A claim is a lease, not a result: committed without waiting for the disk (the fast pool).
+    // Lost in a crash, the lease is merely free again; every attempt's result is recorded durably.
     claim: async (limit) => {
       const claimed = await claimDueDeliveries(
-        deps.db,
+        deps.fast.db,
         deps.clock.now(),
         limit,
         claimMs,
@@ -83,18 +85,26 @@ export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): D
       );
       if (claimed.length === 0) return [];
       const targets = await loadTargets(
-        deps.db,
+        deps.fast.db,
         claimed.map((c) => c.delivery),
       );
       return claimed.map((c) => ({ ...c, target: targets.get(c.delivery.id) ?? { endpoint: null, event: null } }));
     },
+    // The slot is free once the POST is answered; its result commits with the next batch (the
+    // delivery stays leased until then, so no other worker sends it again meanwhile).
     handle: async (claimed) => recorder.record(await attempt(deps, client, claimed)),
     describe: (claimed) => ({ delivery: claimed.delivery.id }),
   });
   return {
     ...loop,
+    async drain() {
+      const handled = await loop.drain();
+      await recorder.settled();
+      return handled;
+    },
     async stop() {
       await loop.stop();
+      await recorder.settled();
       if (!options.client) await client.close();
     },
   };
@@ -132,44 +142,49 @@ async function attempt(deps: Deps, client: DeliveryClient, claimed: Claimed): Pr
 }
 
 /**
- * Records attempt results by batches: those finished within a few milliseconds of each other
- * share one transaction (deliveries settled in one statement, attempts inserted in one, the
- * endpoints' health updated on rows locked for it). Each `record` resolves once its batch commits.
+ * Records attempt results by batches: those finished while the previous batch commits share one
+ * transaction (deliveries settled in one statement, attempts inserted in one, the endpoints'
+ * health updated on rows locked for it), one durable commit for many attempts. `record` returns
+ * at once unless too many results wait (then it waits: the worker slows down to the database's
+ * pace); `settled` waits for every result given so far to be committed.
  */
-function createRecorder(deps: Deps): { record(result: Result): Promise<void> } {
-  let queue: { result: Result; done: () => void; failed: (error: unknown) => void }[] = [];
-  let scheduled = false;
-  const flushAfterMs = 2;
-  const maxBatch = 64;
+function createRecorder(deps: Deps): { record(result: Result): Promise<void>; settled(): Promise<void> } {
+  let queue: Result[] = [];
+  let committing: Promise<void> | null = null;
+  const maxWaiting = 256;
+  let waiters: (() => void)[] = [];
 
-  async function flush(): Promise<void> {
-    scheduled = false;
-    const batch = queue;
-    queue = [];
-    try {
-      await inTransaction(deps.db, null, (tx) =>
-        recordBatch(
-          tx,
-          deps,
-          batch.map((item) => item.result),
-        ),
-      );
-      for (const item of batch) item.done();
-    } catch (error) {
-      for (const item of batch) item.failed(error);
+  async function commitAll(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.slice(0, 128);
+      queue = queue.slice(batch.length);
+      const released = waiters;
+      waiters = [];
+      for (const release of released) release();
+      try {
+        await inTransaction(deps.db, null, (tx) => recordBatch(tx, deps, batch));
+      } catch (error) {
+        // Those deliveries stay leased until the lease lapses; then another worker tries them again.
+        deps.log.error({ err: error, deliveries: batch.map((r) => r.claimed.delivery.id) }, 'attempts not recorded');
+      }
     }
   }
 
+  function start(): void {
+    committing ??= commitAll().finally(() => {
+      committing = null;
+      if (queue.length > 0) start();
+    });
+  }
+
   return {
-    record(result) {
-      return new Promise<void>((done, failed) => {
-        queue.push({ result, done, failed });
-        if (queue.length >= maxBatch) void flush();
-        else if (!scheduled) {
-          scheduled = true;
-          setTimeout(() => void flush(), flushAfterMs);
-        }
-      });
+    async record(result) {
+      queue.push(result);
+      start();
+      if (queue.length >= maxWaiting) await new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    async settled() {
+      while (committing) await committing;
     },
   };
 }
