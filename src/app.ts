@@ -4,6 +4,7 @@ import type { Deps } from './deps.js';
 import type { CapabilityRoutes, Registry } from './capability.js';
 import { registry as everyCapability } from './capabilities.js';
 import { newId } from './kernel/ids.js';
+import { httpRequestDuration } from './kernel/metrics.js';
 import { currentVersion } from './kernel/api-version.js';
 import { listenForAuthChanges } from './api-keys/key-cache.js';
 import { compileValidator } from './http/validation.js';
@@ -56,6 +57,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     reply.header('X-Content-Type-Options', 'nosniff');
   });
   installInputGuard(app);
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    httpRequestDuration.labels(request.method, route, String(reply.statusCode)).observe(reply.elapsedTime / 1000);
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     defaultV1Headers(request, reply, deps.clock.now());
     return payload;

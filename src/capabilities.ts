@@ -10,6 +10,7 @@ import { idempotencyCapability } from './idempotency/index.js';
 import { invoicesCapability } from './invoices/index.js';
 import { jobsCapability } from './jobs/index.js';
 import { ledgersCapability } from './ledgers/index.js';
+import { metricsCapability } from './metrics/index.js';
 import { limitsCapability } from './limits/index.js';
 import { notificationsCapability } from './notifications/index.js';
 import { numberingCapability } from './numbering/index.js';
@@ -52,6 +53,7 @@ export const capabilities: readonly Capability[] = [
   paymentPortalCapability,
   quotePortalCapability,
   docsCapability,
+  metricsCapability,
   dashboardCapability,
 ];
 

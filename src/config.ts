@@ -25,6 +25,8 @@ export interface Config {
   mailFrom: string;
   /** Lets webhooks reach private addresses (a receiver on 127.0.0.1 in tests); refused in production. */
   allowPrivateWebhooks: boolean;
+  /** The bearer token of `GET /metrics`; without it the endpoint is off (404). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +67,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'FACTEUR_ALLOW_PRIVATE_WEBHOOKS=true is refused in production: it would let webhooks reach internal addresses.',
     );
   }
+  const metricsToken = env.FACTEUR_METRICS_TOKEN || null;
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new ConfigError('FACTEUR_METRICS_TOKEN must have at least 16 characters.');
+  }
   const publicUrl = (env.FACTEUR_PUBLIC_URL || `https://localhost:${port}`).replace(/\/+$/, '');
   if (!publicUrl.startsWith('https://')) throw new ConfigError('FACTEUR_PUBLIC_URL must be an https:// address.');
   return {
@@ -88,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.FACTEUR_SMTP_URL || null,
     mailFrom: env.FACTEUR_MAIL_FROM || 'facteur <no-reply@localhost>',
     allowPrivateWebhooks,
+    metricsToken,
   };
 }

@@ -31,6 +31,7 @@ import {
 import { documentBackedBy } from './store.js';
 import { lockDraft, numberDocument, type FinalizedFields } from './finalize-store.js';
 import { nextValueStatement, numberSql } from '../numbering/service.js';
+import { numberingStatementDuration } from '../kernel/metrics.js';
 import { explained } from './refusals.js';
 import { isUniqueViolation } from '../db/errors.js';
 
@@ -174,11 +175,13 @@ export async function finalizeDocument(
       const event = await recordEvent(tx, ctx, `${kind}.finalized`, announced, ctx.now);
       await effect.mark();
 
+      const stopTimer = numberingStatementDuration.startTimer();
       const { row: finalized, sequence } = await numberDocument(tx, ctx.scope, id, series, fields, {
         takeNext: nextValueStatement(ctx.scope, series),
         format: (value) => numberSql(series, value),
         announce: (number) => setEventDataStatement(ctx.scope, event.id, 'number', number),
       });
+      stopTimer();
       // The number as series.ts writes it (BR-FR-01/02), and the event as the document reads, or nothing commits.
       if (finalized.number !== formatNumber(series, sequence))
         throw new Error(`number ${finalized.number} is not ${formatNumber(series, sequence)}`);

@@ -5,7 +5,7 @@ import type { CallContext } from '../db/transaction.js';
 import { refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { JobProgress } from './schema.js';
-import { deleteScopeJobs, findJob, insertJob, type JobRow } from './store.js';
+import { deleteScopeJobs, dueJobStats, findJob, insertJob, type JobRow } from './store.js';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
@@ -84,4 +84,9 @@ export async function getJob(deps: Pick<Deps, 'db'>, scope: Scope, id: string): 
 export async function purgeTestJobs(tx: Executor, scope: Scope): Promise<number> {
   if (scope.livemode) throw new Error('refusing to purge live jobs');
   return deleteScopeJobs(tx, scope);
+}
+
+/** What waits in the job queue now: the count of due jobs and the oldest one's wait (metrics). */
+export async function jobQueueStats(deps: Pick<Deps, 'db' | 'clock'>): Promise<{ due: number; oldestSeconds: number }> {
+  return dueJobStats(deps.db, deps.clock.now());
 }

@@ -110,3 +110,14 @@ export async function deleteScopeJobs(db: Executor, scope: Scope): Promise<numbe
   const rows = await db.delete(jobs).where(inScope(jobs, scope)).returning({ id: jobs.id });
   return rows.length;
 }
+
+/** Jobs due now (queued, or running with a lapsed claim) and how long the oldest has waited. */
+export async function dueJobStats(db: Executor, now: Date): Promise<{ due: number; oldestSeconds: number }> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const result = await db.execute(sql`
+    select count(*)::int as due, coalesce(extract(epoch from ${at} - min(run_after)), 0)::float8 as oldest
+    from jobs where status in ('queued', 'running') and run_after <= ${at}
+      and (locked_until is null or locked_until < ${at})`);
+  const stats = result.rows[0] as { due: number; oldest: number };
+  return { due: stats.due, oldestSeconds: Math.max(0, stats.oldest) };
+}

@@ -4,6 +4,7 @@ import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { ApiError } from '../kernel/errors.js';
 import { plans, type PlanName } from '../kernel/plans.js';
+import { rateLimitRefusals } from '../kernel/metrics.js';
 import { secondsUntil, unixSeconds, usagePeriod, windowOf, type WindowUnit } from './fixed-window.js';
 import {
   consumeUsage,
@@ -64,6 +65,7 @@ export async function countRequest(deps: Pick<Deps, 'fast'>, check: RateCheck, n
   const [count = 0, routeCount = 0] = await counterOf(deps.fast.pool).count(hits);
   const state: RateState = { limit, remaining: Math.max(0, limit - count), reset: unixSeconds(minute.end) };
   if (count > limit) {
+    rateLimitRefusals.labels('key_minute').inc();
     throw rateLimitExceeded(
       `More than ${limit} requests in this minute for this key (plan ${check.plan}).`,
       secondsUntil(minute.end, now),
@@ -71,6 +73,7 @@ export async function countRequest(deps: Pick<Deps, 'fast'>, check: RateCheck, n
     );
   }
   if (route && routeWindow && routeCount > route.max) {
+    rateLimitRefusals.labels('route').inc();
     throw rateLimitExceeded(
       `More than ${route.max} calls per ${route.per} to this endpoint for this key in live mode.`,
       secondsUntil(routeWindow.end, now),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
+import { webhookDeliveryAttempts } from '../kernel/metrics.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import { retentionMs, toEvent } from './service.js';
 import { queueCompanyEmail } from '../notifications/service.js';
@@ -204,6 +205,11 @@ async function recordBatch(tx: Tx, deps: Deps, results: Result[]): Promise<numbe
     };
   });
   const settled = await settleDeliveries(tx, settlements);
+  for (const settlement of settlements.filter((s) => settled.has(s.delivery.id))) {
+    webhookDeliveryAttempts
+      .labels(settlement.state === 'delivered' ? 'delivered' : settlement.state === 'failed' ? 'failed' : 'retry')
+      .inc();
+  }
   // A delivery taken over by another worker (its claim lapsed) is that worker's to record.
   const kept = results.filter((r) => settled.has(r.claimed.delivery.id) && r.outcome !== null);
   await insertAttempts(

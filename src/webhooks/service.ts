@@ -33,6 +33,7 @@ import {
   deleteScopeDeliveries,
   deliveredFilter,
   deliveryChannel,
+  dueDeliveryStats,
   pageEndpoints,
   updateEndpoint,
   type EndpointRow,
@@ -482,4 +483,9 @@ export async function revealEndpointSecret(deps: Pick<Deps, 'db'>, scope: Scope,
   const row = await findEndpoint(deps.db, scope, id);
   if (!row) throw endpointNotFound(id);
   return row.secret;
+}
+
+/** What waits in the delivery queue now: the count of due deliveries and the oldest one's wait (metrics). */
+export async function deliveryQueueStats(deps: Pick<Deps, 'db' | 'clock'>): Promise<{ due: number; oldestSeconds: number }> {
+  return dueDeliveryStats(deps.db, deps.clock.now());
 }

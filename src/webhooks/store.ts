@@ -292,3 +292,15 @@ export async function deleteExpiredEvents(db: Executor, now: Date, limit: number
     select (select count(*) from expired)::int as events, (select count(*) from gone_deliveries)::int as deliveries, (select count(*) from gone_attempts)::int as attempts`);
   return Number((result.rows[0] as { events: number }).events);
 }
+
+/** Deliveries due now (test ones on their sandbox clock) and how long the oldest has waited. */
+export async function dueDeliveryStats(db: Executor, now: Date): Promise<{ due: number; oldestSeconds: number }> {
+  const row = { companyId: sql.raw('t.company_id'), livemode: sql.raw('t.livemode') };
+  const result = await db.execute(sql`
+    select count(*)::int as due,
+      coalesce(extract(epoch from ${now.toISOString()}::timestamptz - min(t.next_attempt_at)), 0)::float8 as oldest
+    from webhook_deliveries t
+    where t.state = 'pending' and ${dueOnScopeClock(sql.raw('t.next_attempt_at'), row, now)}`);
+  const stats = result.rows[0] as { due: number; oldest: number };
+  return { due: stats.due, oldestSeconds: Math.max(0, stats.oldest) };
+}
