@@ -5,6 +5,7 @@ import { companiesCapability } from './companies/index.js';
 import { customersCapability } from './customers/index.js';
 import { dashboardCapability } from './dashboard/index.js';
 import { docsCapability } from './docs/index.js';
+import { exportsCapability } from './exports/index.js';
 import { idempotencyCapability } from './idempotency/index.js';
 import { invoicesCapability } from './invoices/index.js';
 import { jobsCapability } from './jobs/index.js';
@@ -46,6 +47,7 @@ export const capabilities: readonly Capability[] = [
   invoicesCapability,
   paymentsCapability,
   quotesCapability,
+  exportsCapability,
   sandboxCapability,
   paymentPortalCapability,
   quotePortalCapability,

@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { rowsAfter } from '../db/keyset.js';
 import type { Executor } from '../db/database.js';
 import { inScope, type Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
@@ -109,4 +110,9 @@ export async function updateClaimedJob(
 export async function deleteScopeJobs(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(jobs).where(inScope(jobs, scope)).returning({ id: jobs.id });
   return rows.length;
+}
+
+/** The scope's rows in id order after `after`: the data-protection export. */
+export async function jobRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, jobs, scope, after, limit);
 }

@@ -178,7 +178,7 @@ export interface WebhookEndpoint {
 }
 
 /** The secret is in clear only in the answers to creation and rotation. */
-function toEndpoint(row: EndpointRow, revealSecret = false): WebhookEndpoint {
+export function toEndpoint(row: EndpointRow, revealSecret = false): WebhookEndpoint {
   return {
     id: row.id,
     object: 'webhook_endpoint',

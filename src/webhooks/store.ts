@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { claimLeased } from '../db/leased-claim.js';
@@ -291,4 +291,9 @@ export async function deleteExpiredEvents(db: Executor, now: Date, limit: number
       delete from ${webhookAttempts} a using expired e where a.company_id = e.company_id and a.event_id = e.id returning 1)
     select (select count(*) from expired)::int as events, (select count(*) from gone_deliveries)::int as deliveries, (select count(*) from gone_attempts)::int as attempts`);
   return Number((result.rows[0] as { events: number }).events);
+}
+
+/** The scope's endpoints in id order after `after`: the data-protection export. */
+export async function endpointRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, webhookEndpoints, scope, after, limit);
 }
