@@ -36,5 +36,7 @@ CREATE INDEX "exports_expiry" ON "exports" USING btree ("expires_at");--> statem
 CREATE INDEX "invoices_accounting" ON "invoices" USING btree ("company_id","livemode","issue_date","finalized_at","id") WHERE number is not null;--> statement-breakpoint
 CREATE INDEX "refunds_accounting" ON "refunds" USING btree ("company_id","livemode","refunded_at","id");--> statement-breakpoint
 CREATE INDEX "payments_accounting" ON "payments" USING btree ("company_id","livemode","paid_at","id");--> statement-breakpoint
+-- Chunks are written once and read whole: no TOAST compression (pglz costs more CPU than the space it saves here).
+ALTER TABLE "export_chunks" ALTER COLUMN "bytes" SET STORAGE EXTERNAL;--> statement-breakpoint
 select facteur_fence_tenant_table('exports');--> statement-breakpoint
 select facteur_fence_tenant_table('export_chunks');

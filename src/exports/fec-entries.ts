@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { fecText, type FecLine } from './fec-format.js';
+import { fecText, type FecLineFields } from './fec-format.js';
 
 /**
  * The entries of the FEC, from the documents and the money of the books. Pure.
@@ -58,6 +58,8 @@ const natureLabels: Record<string, string> = {
 };
 /** The order of the sales lines of an entry: goods, then services. */
 const natureOrder = ['goods', 'services', 'electronic_service'];
+const byNatureOrder = (a: { nature: string }, b: { nature: string }) =>
+  (natureOrder.indexOf(a.nature) >>> 0) - (natureOrder.indexOf(b.nature) >>> 0);
 
 export interface Party {
   customerId: string | null;
@@ -90,7 +92,7 @@ export interface BankMovement {
 }
 
 /** An entry's lines without their journal and number, which the export gives in its order. */
-export type EntryLine = Omit<FecLine, 'journalCode' | 'journalLabel' | 'entryNumber'>;
+export type EntryLine = FecLineFields;
 
 const methodLabels: Record<string, string> = {
   transfer: 'virement',
@@ -107,13 +109,13 @@ function customerAccount(
   party: Party,
 ): Pick<EntryLine, 'account' | 'accountLabel' | 'auxiliaryAccount' | 'auxiliaryLabel'> {
   if (chart.customerDetail === 'collective')
-    return { account: chart.customers, accountLabel: 'Clients', auxiliaryAccount: '', auxiliaryLabel: '' };
+    return { account: chart.customers, accountLabel: words.customers, auxiliaryAccount: '', auxiliaryLabel: '' };
   // A buyer written on the document without a customer: its SIREN, or the miscellaneous account.
   const code = party.customerId ?? party.siren ?? 'DIVERS';
   const label = code === 'DIVERS' ? 'Clients divers' : party.name;
   return {
     account: chart.customers,
-    accountLabel: 'Clients',
+    accountLabel: words.customers,
     auxiliaryAccount: fecText(code),
     auxiliaryLabel: fecText(label),
   };
@@ -129,68 +131,123 @@ function rateLabel(rate: string): string {
   return new Big(rate).toString().replace('.', ',');
 }
 
+interface VatLine {
+  account: string;
+  label: string;
+  /** Rates written differently (`20`, `20.00`) share their line. */
+  key: string;
+}
+
+/** The VAT account and label of each rate met, per chart: decimals are parsed once per rate, not per line. */
+const vatLinesByChart = new WeakMap<FecChart, Map<string, VatLine>>();
+
+function vatLineOf(chart: FecChart, rate: string | null): VatLine {
+  let lines = vatLinesByChart.get(chart);
+  if (!lines) vatLinesByChart.set(chart, (lines = new Map()));
+  const cacheKey = rate ?? '';
+  let line = lines.get(cacheKey);
+  if (!line) {
+    const account = vatAccountOf(chart, rate);
+    line = {
+      account,
+      label: fecText(rate === null ? 'TVA collectée' : `TVA collectée ${rateLabel(rate)} %`),
+      key: `${account}/${rate === null ? '' : new Big(rate).toString()}`,
+    };
+    lines.set(cacheKey, line);
+  }
+  return line;
+}
+
 function balanced(lines: EntryLine[], what: string): EntryLine[] {
-  const debit = lines.reduce((sum, line) => sum + line.debit, 0);
-  const credit = lines.reduce((sum, line) => sum + line.credit, 0);
+  let debit = 0;
+  let credit = 0;
+  for (const line of lines) {
+    debit += line.debit;
+    credit += line.credit;
+  }
   if (debit !== credit) throw new Error(`${what}: debits ${debit} and credits ${credit} differ`);
   return lines;
 }
 
+// The fixed words of the labels, in the file's characters once and for all.
+const words = {
+  invoice: fecText('Facture'),
+  creditNote: fecText('Avoir'),
+  payment: fecText('Règlement'),
+  refund: fecText('Remboursement'),
+  customers: fecText('Clients'),
+  bank: fecText('Banque'),
+};
+const methodWords = new Map(Object.entries(methodLabels).map(([method, label]) => [method, fecText(label)]));
+const natureWords = new Map(Object.entries(natureLabels).map(([nature, label]) => [nature, fecText(label)]));
+
+/** `Facture F2026-000001 Atelier Lumière SAS`, from parts already in the file's characters. */
+const joined = (...parts: string[]) => parts.filter((part) => part !== '').join(' ');
+
 /** The sales-journal entry of an invoice or a credit note; null when it moves no money. */
 export function salesEntry(document: SalesDocument, chart: FecChart): EntryLine[] | null {
   const credit = document.kind === 'invoice';
-  const name = fecText(document.party.name);
-  const label = fecText(`${credit ? 'Facture' : 'Avoir'} ${document.number}${name ? ` ${name}` : ''}`);
-  const common = {
+  const pieceRef = fecText(document.number);
+  const label = joined(credit ? words.invoice : words.creditNote, pieceRef, fecText(document.party.name));
+  const line = (
+    account: string,
+    accountLabel: string,
+    auxiliaryAccount: string,
+    auxiliaryLabel: string,
+    amount: number,
+    onCredit: boolean,
+  ): EntryLine => ({
     entryDate: document.issueDate,
-    pieceRef: fecText(document.number),
+    account,
+    accountLabel,
+    auxiliaryAccount,
+    auxiliaryLabel,
+    pieceRef,
     pieceDate: document.issueDate,
     label,
+    // Credit for an invoice's sales and VAT, debit for its customer; the other way for a credit note.
+    debit: onCredit === credit ? 0 : amount,
+    credit: onCredit === credit ? amount : 0,
     validDate: document.validDate,
-  };
-  /** A line of `amount` on the side that takes it: credit for an invoice's sales and VAT. */
-  const side = (amount: number, onCredit: boolean) =>
-    onCredit === credit ? { debit: 0, credit: amount } : { debit: amount, credit: 0 };
+  });
 
   const lines: EntryLine[] = [];
-  if (document.total !== 0)
-    lines.push({ ...common, ...customerAccount(chart, document.party), ...side(document.total, false) });
+  if (document.total !== 0) {
+    const customer = customerAccount(chart, document.party);
+    lines.push(
+      line(
+        customer.account,
+        customer.accountLabel,
+        customer.auxiliaryAccount,
+        customer.auxiliaryLabel,
+        document.total,
+        false,
+      ),
+    );
+  }
 
-  const salesByAccount = new Map<string, { amount: number; label: string }>();
-  const natures = [...document.netByNature].sort(
-    (a, b) => (natureOrder.indexOf(a.nature) >>> 0) - (natureOrder.indexOf(b.nature) >>> 0),
-  );
+  // One line per sales account, goods first: natures sharing an account share its line.
+  const sales: { account: string; label: string; amount: number }[] = [];
+  const natures =
+    document.netByNature.length > 1 ? [...document.netByNature].sort(byNatureOrder) : document.netByNature;
   for (const { nature, amount } of natures) {
-    const account = chart.sales[nature] ?? chart.sales.services!;
-    const entry = salesByAccount.get(account) ?? { amount: 0, label: natureLabels[nature] ?? 'Ventes' };
-    entry.amount += amount;
-    salesByAccount.set(account, entry);
-  }
-  for (const [account, { amount, label: accountLabel }] of salesByAccount) {
-    if (amount !== 0)
-      lines.push({ ...common, account, accountLabel, auxiliaryAccount: '', auxiliaryLabel: '', ...side(amount, true) });
-  }
-
-  const vatByKey = new Map<string, { account: string; rate: string | null; amount: number }>();
-  for (const { rate, amount } of document.vatByRate) {
-    const account = vatAccountOf(chart, rate);
-    const key = `${account}/${rate === null ? '' : new Big(rate).toString()}`;
-    const entry = vatByKey.get(key) ?? { account, rate, amount: 0 };
-    entry.amount += amount;
-    vatByKey.set(key, entry);
-  }
-  for (const { account, rate, amount } of vatByKey.values()) {
     if (amount === 0) continue;
-    const accountLabel = rate === null ? 'TVA collectée' : `TVA collectée ${rateLabel(rate)} %`;
-    lines.push({
-      ...common,
-      account,
-      accountLabel: fecText(accountLabel),
-      auxiliaryAccount: '',
-      auxiliaryLabel: '',
-      ...side(amount, true),
-    });
+    const account = chart.sales[nature] ?? chart.sales.services!;
+    const existing = sales.find((sale) => sale.account === account);
+    if (existing) existing.amount += amount;
+    else sales.push({ account, label: natureWords.get(nature) ?? 'Ventes', amount });
   }
+  for (const sale of sales) lines.push(line(sale.account, sale.label, '', '', sale.amount, true));
+
+  const vat: { line: VatLine; amount: number }[] = [];
+  for (const { rate, amount } of document.vatByRate) {
+    if (amount === 0) continue;
+    const vatLine = vatLineOf(chart, rate);
+    const existing = vat.find((v) => v.line.key === vatLine.key);
+    if (existing) existing.amount += amount;
+    else vat.push({ line: vatLine, amount });
+  }
+  for (const { line: vatLine, amount } of vat) lines.push(line(vatLine.account, vatLine.label, '', '', amount, true));
   if (lines.length === 0) return null;
   return balanced(lines, `${document.kind} ${document.number}`);
 }
@@ -199,32 +256,48 @@ export function salesEntry(document: SalesDocument, chart: FecChart): EntryLine[
 export function bankEntry(movement: BankMovement, chart: FecChart): EntryLine[] | null {
   if (movement.amount === 0) return null;
   const received = movement.kind === 'payment';
-  const name = fecText(movement.party.name);
-  const what = received ? 'Règlement' : 'Remboursement';
-  const method = methodLabels[movement.method] ?? movement.method;
-  const label = fecText(
-    `${what}${movement.documentNumber ? ` ${movement.documentNumber}` : ''}${name ? ` ${name}` : ''} (${method})`,
+  const method = methodWords.get(movement.method) ?? fecText(movement.method);
+  const label = joined(
+    received ? words.payment : words.refund,
+    fecText(movement.documentNumber),
+    fecText(movement.party.name),
+    `(${method})`,
   );
-  const common = {
+  const pieceRef = fecText(movement.pieceRef);
+  const amount = movement.amount;
+  const customer = customerAccount(chart, movement.party);
+  const line = (
+    account: string,
+    accountLabel: string,
+    auxiliaryAccount: string,
+    auxiliaryLabel: string,
+    debit: number,
+    credit: number,
+  ): EntryLine => ({
     entryDate: movement.day,
-    pieceRef: fecText(movement.pieceRef),
+    account,
+    accountLabel,
+    auxiliaryAccount,
+    auxiliaryLabel,
+    pieceRef,
     pieceDate: movement.day,
     label,
+    debit,
+    credit,
     validDate: movement.validDate,
-  };
-  const amount = movement.amount;
-  const bank: EntryLine = {
-    ...common,
-    account: chart.bank,
-    accountLabel: 'Banque',
-    auxiliaryAccount: '',
-    auxiliaryLabel: '',
-    ...(received ? { debit: amount, credit: 0 } : { debit: 0, credit: amount }),
-  };
-  const customer: EntryLine = {
-    ...common,
-    ...customerAccount(chart, movement.party),
-    ...(received ? { debit: 0, credit: amount } : { debit: amount, credit: 0 }),
-  };
-  return balanced([bank, customer], `${movement.kind} ${movement.pieceRef}`);
+  });
+  return balanced(
+    [
+      line(chart.bank, words.bank, '', '', received ? amount : 0, received ? 0 : amount),
+      line(
+        customer.account,
+        customer.accountLabel,
+        customer.auxiliaryAccount,
+        customer.auxiliaryLabel,
+        received ? 0 : amount,
+        received ? amount : 0,
+      ),
+    ],
+    `${movement.kind} ${movement.pieceRef}`,
+  );
 }

@@ -35,11 +35,8 @@ export type FecSeparatorName = keyof typeof fecSeparators;
 export const fecLineEnd = '\r\n';
 export const fecContentType = 'text/plain; charset=iso-8859-15';
 
-/** One line of an entry, before it is written: amounts in cents, dates `YYYY-MM-DD`. */
-export interface FecLine {
-  journalCode: string;
-  journalLabel: string;
-  entryNumber: string;
+/** One line of an entry, before it is written (its journal and number aside): cents, dates `YYYY-MM-DD`. */
+export interface FecLineFields {
   entryDate: string;
   account: string;
   accountLabel: string;
@@ -55,8 +52,16 @@ export interface FecLine {
 
 /** `2026-09-01` → `20260901`. */
 export function fecDate(day: string): string {
-  return `${day.slice(0, 4)}${day.slice(5, 7)}${day.slice(8, 10)}`;
+  let written = writtenDays.get(day);
+  if (written === undefined) {
+    written = `${day.slice(0, 4)}${day.slice(5, 7)}${day.slice(8, 10)}`;
+    // A file spans a few hundred days: each is written once, then found.
+    if (writtenDays.size > 10_000) writtenDays.clear();
+    writtenDays.set(day, written);
+  }
+  return written;
 }
+const writtenDays = new Map<string, string>();
 
 /** Cents → `1234,56`; the sign, when there is one, first. */
 export function fecAmount(cents: number): string {
@@ -124,33 +129,24 @@ export function fecHeader(separator: string): string {
   return fecColumns.join(separator) + fecLineEnd;
 }
 
+/** The first three fields of every record of an entry: the journal's code and label, the entry's number. */
+export function fecEntryHead(
+  journalCode: string,
+  journalLabel: string,
+  entryNumber: string,
+  separator: string,
+): string {
+  return `${journalCode}${separator}${journalLabel}${separator}${entryNumber}${separator}`;
+}
+
 /**
- * One record. Text fields must come through `fecText` (the entry builder does it); amounts are
- * written on both sides, `0,00` where the line has none.
+ * One record: the entry's head, then the line. Text fields must come through `fecText` (the
+ * entry builder does it); amounts are written on both sides, `0,00` where the line has none;
+ * lettering and foreign currency stay blank.
  */
-export function fecRecord(line: FecLine, separator: string): string {
-  return (
-    [
-      line.journalCode,
-      line.journalLabel,
-      line.entryNumber,
-      fecDate(line.entryDate),
-      line.account,
-      line.accountLabel,
-      line.auxiliaryAccount,
-      line.auxiliaryLabel,
-      line.pieceRef,
-      fecDate(line.pieceDate),
-      line.label,
-      fecAmount(line.debit),
-      fecAmount(line.credit),
-      '',
-      '',
-      fecDate(line.validDate),
-      '',
-      '',
-    ].join(separator) + fecLineEnd
-  );
+export function fecRecord(head: string, line: FecLineFields, separator: string): string {
+  const _ = separator;
+  return `${head}${fecDate(line.entryDate)}${_}${line.account}${_}${line.accountLabel}${_}${line.auxiliaryAccount}${_}${line.auxiliaryLabel}${_}${line.pieceRef}${_}${fecDate(line.pieceDate)}${_}${line.label}${_}${fecAmount(line.debit)}${_}${fecAmount(line.credit)}${_}${_}${_}${fecDate(line.validDate)}${_}${_}${fecLineEnd}`;
 }
 
 /** Text made of `fecText` fields → the bytes of the file. */

@@ -15,9 +15,9 @@ import {
 } from '../invoices/service.js';
 import { accountingPaymentCount, accountingPaymentsPage, type AccountingPayment } from '../payments/service.js';
 import { bankEntry, salesEntry, type EntryLine, type FecChart, type FecJournal } from './fec-entries.js';
-import { fecHeader, fecRecord, fecSeparators } from './fec-format.js';
+import { fecEntryHead, fecHeader, fecRecord, fecSeparators } from './fec-format.js';
 import type { FecOptions } from './fec-request.js';
-import { ChunkWriter, dropRunningHash, keepRunningHash, takeRunningHash } from './file-chunks.js';
+import { ChunkWriter, chunkBytes, dropRunningHash, keepRunningHash, takeRunningHash } from './file-chunks.js';
 import { completeExport, exportJobResult, lockExportOfJob, type ExportJobInput } from './export-job.js';
 import { updateExport, type ExportRow } from './store.js';
 
@@ -224,6 +224,7 @@ async function runFecBatch(
   const sources = Object.entries(pages) as [SourceName, Page][];
   let { entries, lines } = cursor;
   let consumed = 0;
+  let text = '';
   for (;;) {
     let best: [SourceName, Page] | null = null;
     let blocked = false;
@@ -245,16 +246,15 @@ async function runFecBatch(
     if (!entryLines) continue;
     entries += 1;
     const journal = chart.journals[item.journal]!;
-    let text = '';
-    for (const line of entryLines) {
-      text += fecRecord(
-        { ...line, journalCode: journal.code, journalLabel: journal.label, entryNumber: String(entries) },
-        separator,
-      );
-    }
+    const head = fecEntryHead(journal.code, journal.label, String(entries), separator);
+    for (const line of entryLines) text += fecRecord(head, line, separator);
     lines += entryLines.length;
-    await writer.writeText(text);
+    if (text.length >= chunkBytes) {
+      await writer.writeText(text);
+      text = '';
+    }
   }
+  await writer.writeText(text);
   await writer.flush();
 
   const next: FecCursor = { ...cursor, entries, lines };
