@@ -20,9 +20,11 @@
  * The webhook-delivery bench (bench/webhooks.ts, its own BENCH_WEBHOOK_* settings) runs after the
  * API scenarios; BENCH_ONLY=webhooks runs it alone. The documents bench (bench/invoices.ts: drafts,
  * finalizations on one series beside a bare counter loop, payments) runs next; BENCH_ONLY=invoices
- * runs it alone. The documents bench (bench/documents.ts: CII, PDF, Factur-X, own checks and the
- * official validators, beside @e-invoice-eu/core) runs last, in this process and without the
- * database; BENCH_ONLY=documents runs it alone.
+ * runs it alone. The exports bench (bench/exports.ts: the FEC export of 1,000,000 entries, wall
+ * time and peak RSS, beside an anchor) runs after it; BENCH_ONLY=exports runs it alone. The
+ * documents bench (bench/documents.ts: CII, PDF, Factur-X, own checks and the official
+ * validators, beside @e-invoice-eu/core) runs last, in this process and without the database;
+ * BENCH_ONLY=documents runs it alone.
  */
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
@@ -37,6 +39,7 @@ import { runTaxBench } from './tax.js';
 import { runInvoiceBench } from './invoices.js';
 import { runWebhookBench } from './webhooks.js';
 import { runDocumentBench } from './documents.js';
+import { runExportBench } from './exports.js';
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const emit = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -252,8 +255,24 @@ async function main(): Promise<void> {
   const webhookBench = () =>
     runWebhookBench({ databaseUrl: database.url, databasePid: database.pid, scratch, progress, emit, cleanups });
   const benchOnly = process.env.BENCH_ONLY;
-  if (benchOnly && benchOnly !== 'webhooks' && benchOnly !== 'invoices')
-    throw new Error(`BENCH_ONLY knows "webhooks", "invoices" and "documents"; got "${benchOnly}"`);
+  if (benchOnly && benchOnly !== 'webhooks' && benchOnly !== 'invoices' && benchOnly !== 'exports')
+    throw new Error(`BENCH_ONLY knows "webhooks", "invoices", "exports" and "documents"; got "${benchOnly}"`);
+  const exportBench = () => runExportBench({ databaseUrl: database.url, progress, emit });
+  if (benchOnly === 'exports') {
+    const exports = await exportBench();
+    emit({
+      name: 'summary',
+      exports,
+      database: database.kind,
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      busyCoresBeforeStart: busyBefore,
+      elapsedSeconds: round((Date.now() - started) / 1000, 1),
+    });
+    if (exports.errors > 0) throw new Error('exports bench: the FEC did not hold every entry; see exports-fec');
+    return;
+  }
   if (benchOnly === 'webhooks') {
     const webhooks = await webhookBench();
     emit({
@@ -493,6 +512,9 @@ async function main(): Promise<void> {
   const invoiceBench = await invoiceBenchRun();
   if (invoiceBench.errors > 0)
     throw new Error(`invoices bench: ${invoiceBench.errors} failures; see the invoices-* and payments-* lines`);
+  // Exports (bench/exports.ts): the FEC of 1,000,000 entries, wall time and peak RSS, beside its anchor.
+  const exportResult = await exportBench();
+  if (exportResult.errors > 0) throw new Error('exports bench: the FEC did not hold every entry; see exports-fec');
   // Documents (bench/documents.ts): generation and validation in this process; the server is idle by now.
   const documentBench = await runDocumentBench({ progress, emit });
   if (documentBench.errors > 0)
@@ -535,6 +557,7 @@ async function main(): Promise<void> {
     dbTiming,
     webhooks,
     invoices: invoiceBench,
+    exports: exportResult,
     documents: documentBench,
     elapsedSeconds: round((Date.now() - started) / 1000, 1),
   });

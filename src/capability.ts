@@ -4,6 +4,7 @@ import type { Deps } from './deps.js';
 import type { Tx } from './db/database.js';
 import type { CallContext } from './db/transaction.js';
 import type { JobKind } from './jobs/job-kind.js';
+import type { DataExportSource } from './exports/data-source.js';
 import type { ClaimLoop } from './workers/claim-loop.js';
 import type { PeriodicPass } from './workers/periodic-passes.js';
 
@@ -45,6 +46,8 @@ export interface Capability {
   workers?: readonly ((deps: Deps, registry: Registry) => ClaimLoop)[];
   /** Called when a company's sandbox clock moved (after the passes that follow it ran). */
   onSandboxClockMoved?: (deps: Deps, companyId: string) => Promise<void>;
+  /** What it holds of a company, for the data-protection export (one file per source). */
+  dataExport?: readonly DataExportSource[];
 }
 
 export type CapabilityRoutes = FastifyPluginAsync<{ deps: Deps; registry: Registry }>;
@@ -54,6 +57,8 @@ export interface Registry {
   capabilities: readonly Capability[];
   jobKinds: Readonly<Record<string, JobKind>>;
   passes: readonly PeriodicPass[];
+  /** Every capability's data-export sources, in the list's order. */
+  dataExport: readonly DataExportSource[];
 }
 
 export function registryOf(capabilities: readonly Capability[]): Registry {
@@ -62,5 +67,13 @@ export function registryOf(capabilities: readonly Capability[]): Registry {
     if (jobKinds[kind.kind]) throw new Error(`two capabilities declare the job kind ${kind.kind}`);
     jobKinds[kind.kind] = kind;
   }
-  return { capabilities, jobKinds, passes: capabilities.flatMap((capability) => capability.passes ?? []) };
+  const dataExport = capabilities.flatMap((capability) => capability.dataExport ?? []);
+  const names = new Set(dataExport.map((source) => source.name));
+  if (names.size !== dataExport.length) throw new Error('two data-export sources share a name');
+  return {
+    capabilities,
+    jobKinds,
+    passes: capabilities.flatMap((capability) => capability.passes ?? []),
+    dataExport,
+  };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type pg from 'pg';
 import type { PlanName } from '../kernel/plans.js';
@@ -78,4 +78,25 @@ export async function markRevoked(db: Executor, id: string, at: Date, companyId?
 
 export async function touchLastUsed(db: Executor, id: string, at: Date): Promise<void> {
   await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id));
+}
+
+/** The company's keys of one environment in id order after `after`: the data-protection export. */
+export async function keyRowsAfter(
+  db: Executor,
+  scope: { companyId: string; livemode: boolean },
+  after: string | null,
+  limit: number,
+): Promise<ApiKey[]> {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.companyId, scope.companyId),
+        eq(apiKeys.livemode, scope.livemode),
+        after === null ? undefined : gt(apiKeys.id, after),
+      ),
+    )
+    .orderBy(asc(apiKeys.id))
+    .limit(limit);
 }

@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { customerRecords } from './data-export.js';
 import { seedCustomerFixtures } from './fixtures.js';
 import { customersImportJob } from './import.js';
 import { customerRoutes, customerSchema } from './routes.js';
@@ -13,4 +14,5 @@ export const customersCapability: Capability = {
   purgeTestData: async (tx, ctx) => ({ customers: await purgeTestCustomers(tx, ctx.scope) }),
   seedFixtures: (tx, ctx) => seedCustomerFixtures(tx, ctx.scope),
   jobKinds: [customersImportJob],
+  dataExport: [{ name: 'customers', page: customerRecords }],
 };

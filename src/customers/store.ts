@@ -1,7 +1,7 @@
 import { and, eq, gte, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { bulkInsert } from '../db/bulk-insert.js';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { customers } from './schema.js';
@@ -77,4 +77,9 @@ export async function pageCustomers(
 export async function deleteScopeCustomers(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(customers).where(inScope(customers, scope)).returning({ id: customers.id });
   return rows.length;
+}
+
+/** The scope's rows in id order after `after`: the data-protection export. */
+export async function customerRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, customers, scope, after, limit);
 }

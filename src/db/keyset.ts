@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from './database.js';
 import { inScope, type Scope } from './scope.js';
@@ -46,5 +46,25 @@ export async function keysetPage<T extends ListableTable>(
     )
     .orderBy(desc(table.id))
     .limit(page.limit + 1);
+  return rows as T['$inferSelect'][];
+}
+
+/**
+ * A tenant table's rows in id order after `after` (null: from the first): the data-protection
+ * export reads every capability's rows this way, page by page.
+ */
+export async function rowsAfter<T extends ListableTable>(
+  db: Executor,
+  table: T,
+  scope: Scope,
+  after: string | null,
+  limit: number,
+): Promise<T['$inferSelect'][]> {
+  const rows = await db
+    .select()
+    .from(table as PgTable)
+    .where(and(inScope(table, scope), after === null ? undefined : gt(table.id, after)))
+    .orderBy(asc(table.id))
+    .limit(limit);
   return rows as T['$inferSelect'][];
 }

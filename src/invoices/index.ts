@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { creditNoteRecords, invoiceRecords, refundRecords } from './data-export.js';
 import { creditNoteRoutes, refundSchema } from './credit-note-routes.js';
 import { purgeTestRefunds } from './credit-notes.js';
 import { seedInvoiceFixtures } from './fixtures.js';
@@ -32,5 +33,10 @@ export const invoicesCapability: Capability = {
       followsSandboxClock: true,
       run: (deps, companyIds) => markOverdueInvoices(deps, companyIds ? { companyIds } : {}),
     },
+  ],
+  dataExport: [
+    { name: 'invoices', page: invoiceRecords },
+    { name: 'credit_notes', page: creditNoteRecords },
+    { name: 'refunds', page: refundRecords },
   ],
 };

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { refunds } from './schema.js';
@@ -24,4 +24,9 @@ export async function pageRefunds(
 export async function deleteScopeRefunds(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(refunds).where(inScope(refunds, scope)).returning({ id: refunds.id });
   return rows.length;
+}
+
+/** The scope's refunds in id order after `after`: the data-protection export. */
+export async function refundRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, refunds, scope, after, limit);
 }

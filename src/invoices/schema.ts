@@ -83,6 +83,10 @@ export const invoices = pgTable(
     index('invoices_related')
       .on(t.companyId, t.relatedInvoiceId)
       .where(sql`related_invoice_id is not null`),
+    // The accounting exports read issued documents in the order of the books.
+    index('invoices_accounting')
+      .on(t.companyId, t.livemode, t.issueDate, t.finalizedAt, t.id)
+      .where(sql`number is not null`),
   ],
 );
 
@@ -105,5 +109,6 @@ export const refunds = pgTable(
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
     index('refunds_by_credit_note').on(t.companyId, t.livemode, t.creditNoteId, t.id),
+    index('refunds_accounting').on(t.companyId, t.livemode, t.refundedAt, t.id),
   ],
 );

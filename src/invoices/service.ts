@@ -257,3 +257,19 @@ export async function createDraftFromQuote(
 
 export { markOverdueInvoices } from './overdue.js';
 export { seedInvoiceFixtures, fixturePaymentsOf } from './fixtures.js';
+
+// The accounting exports: the period's documents and refunds in the order of the books.
+
+export {
+  accountingDocumentsPage,
+  accountingDocumentCount,
+  accountingRefundsPage,
+  accountingRefundCount,
+  accountingParties,
+  type AccountingDocument,
+  type AccountingRefund,
+  type AccountingParty,
+  type AccountingPeriod,
+  type DocumentKey,
+  type InstantKey,
+} from './accounting.js';

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
@@ -155,4 +155,20 @@ export async function claimOverdue(
 export async function deleteScopeDocuments(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(invoices).where(inScope(invoices, scope)).returning({ id: invoices.id });
   return rows.length;
+}
+
+/** The scope's documents of one kind in id order after `after`: the data-protection export. */
+export async function documentRowsAfter(
+  db: Executor,
+  scope: Scope,
+  kind: DocumentKind,
+  after: string | null,
+  limit: number,
+): Promise<DocumentRow[]> {
+  return db
+    .select()
+    .from(invoices)
+    .where(and(inScope(invoices, scope), eq(invoices.kind, kind), after === null ? undefined : gt(invoices.id, after)))
+    .orderBy(asc(invoices.id))
+    .limit(limit);
 }

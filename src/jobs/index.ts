@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { jobRecords } from './data-export.js';
 import { jobRoutes, jobSchema } from './routes.js';
 import { purgeTestJobs } from './service.js';
 import { createJobWorker } from './worker.js';
@@ -10,5 +11,6 @@ export const jobsCapability: Capability = {
   schemas: [jobSchema],
   published: ['job-kind.ts'],
   purgeTestData: async (tx, ctx) => ({ jobs: await purgeTestJobs(tx, ctx.scope) }),
-  workers: [(deps, registry) => createJobWorker(deps, { kinds: registry.jobKinds })],
+  workers: [(deps, registry) => createJobWorker(deps, { kinds: registry.jobKinds, registry })],
+  dataExport: [{ name: 'jobs', page: jobRecords }],
 };

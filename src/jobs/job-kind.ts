@@ -1,7 +1,18 @@
+import type { Registry } from '../capability.js';
+import type { Config } from '../config.js';
 import type { Tx } from '../db/database.js';
 import type { CallContext } from '../db/transaction.js';
 import type { RequiredAccess } from '../kernel/scopes.js';
 import type { JobProgress, JobRequest } from './schema.js';
+
+/**
+ * What a batch may need besides its job: every capability's descriptor (a job that works across
+ * them, the data export) and the configuration (the public address of links).
+ */
+export interface JobEnvironment {
+  registry: Registry;
+  config: Pick<Config, 'publicUrl'>;
+}
 
 /** A job as its kind's handler sees it. */
 export interface JobRecord {
@@ -32,5 +43,5 @@ export interface JobKind {
   kind: string;
   /** What a key must grant to read a job of this kind (`GET /v1/jobs/:id`). */
   readAccess: RequiredAccess;
-  runBatch(tx: Tx, job: JobRecord, ctx: CallContext): Promise<BatchOutcome>;
+  runBatch(tx: Tx, job: JobRecord, ctx: CallContext, environment: JobEnvironment): Promise<BatchOutcome>;
 }

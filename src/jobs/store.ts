@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { rowsAfter } from '../db/keyset.js';
 import type { Executor } from '../db/database.js';
 import { inScope, type Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
@@ -120,4 +121,9 @@ export async function dueJobStats(db: Executor, now: Date): Promise<{ due: numbe
       and (locked_until is null or locked_until < ${at})`);
   const stats = result.rows[0] as { due: number; oldest: number };
   return { due: stats.due, oldestSeconds: Math.max(0, stats.oldest) };
+}
+
+/** The scope's rows in id order after `after`: the data-protection export. */
+export async function jobRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, jobs, scope, after, limit);
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import type { JobKind, JobRecord } from './job-kind.js';
+import { registryOf, type Registry } from '../capability.js';
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
 import { claimDueJobs, jobChannel, lockClaimedJob, updateClaimedJob, type ClaimedJob, type JobRow } from './store.js';
 
@@ -15,6 +16,8 @@ export interface JobWorkerOptions {
   companies?: string[];
   /** The kinds this worker runs (every capability's: `registry.jobKinds`). */
   kinds: Readonly<Record<string, JobKind>>;
+  /** What every capability brings, handed to each batch (the data export reads every capability's sources). */
+  registry?: Registry;
   /** How long a claim lasts without a committed batch before another worker may take the job over. */
   lockMs?: number;
   maxAttempts?: number;
@@ -60,6 +63,7 @@ export function createJobWorker(deps: Deps, options: JobWorkerOptions): JobWorke
   const kinds = options.kinds;
   const lockMs = options.lockMs ?? defaultJobLockMs;
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts;
+  const registry = options.registry ?? registryOf([]);
 
   /** Ends a job that cannot run (unknown kind, attempts used up): what its batches did stays done. */
   async function fail(job: JobRow, token: string, message: string): Promise<void> {
@@ -101,7 +105,10 @@ export function createJobWorker(deps: Deps, options: JobWorkerOptions): JobWorke
         const outcome = await inTransaction(deps.db, ctx, async (tx) => {
           const current = await lockClaimedJob(tx, job, token);
           if (!current) return null; // the claim expired and another worker took the job over
-          const batch = await kind.runBatch(tx, recordOf({ ...current, input: job.input }), ctx);
+          const batch = await kind.runBatch(tx, recordOf({ ...current, input: job.input }), ctx, {
+            registry,
+            config: deps.config,
+          });
           await updateClaimedJob(tx, job, token, {
             progress: batch.progress,
             result: batch.result,

@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { ledgerEntryRecords, ledgerRecords } from './data-export.js';
 import { ledgerEntrySchema, ledgerRoutes, ledgerSchema } from './routes.js';
 import { purgeTestLedgers } from './service.js';
 
@@ -8,4 +9,8 @@ export const ledgersCapability: Capability = {
   routes: ledgerRoutes,
   schemas: [ledgerEntrySchema, ledgerSchema],
   purgeTestData: async (tx, ctx) => ({ euThresholdLedgers: await purgeTestLedgers(tx, ctx.scope) }),
+  dataExport: [
+    { name: 'eu_threshold_ledgers', page: ledgerRecords },
+    { name: 'eu_threshold_entries', page: ledgerEntryRecords },
+  ],
 };

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, isNull, max, sql, sum } from 'drizzle-orm';
+import { rowsAfter } from '../db/keyset.js';
 import type { Executor } from '../db/database.js';
 import { inScope, type Scope } from '../db/scope.js';
 import { euThresholdEntries, euThresholdLedgers } from './schema.js';
@@ -201,4 +202,13 @@ export async function deleteScopeLedgers(db: Executor, scope: Scope): Promise<nu
     .where(inScope(euThresholdLedgers, scope))
     .returning({ id: euThresholdLedgers.id });
   return rows.length;
+}
+
+/** The scope's rows in id order after `after`: the data-protection export. */
+export async function ledgerRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, euThresholdLedgers, scope, after, limit);
+}
+
+export async function ledgerEntryRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, euThresholdEntries, scope, after, limit);
 }

@@ -39,7 +39,10 @@ export class WindowCounter {
     const batch = this.queue;
     this.queue = [];
     this.inFlight++;
-    void countBatch(this.pool, batch.map((item) => item.hits))
+    void countBatch(
+      this.pool,
+      batch.map((item) => item.hits),
+    )
       .then(
         (counts) => batch.forEach((item, index) => item.done(counts[index]!)),
         (error: unknown) => batch.forEach((item) => item.failed(error)),

@@ -1,4 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type { Scope } from '../db/scope.js';
+import { rowsAfter } from '../db/keyset.js';
 import type { Executor } from '../db/database.js';
 import { claimLeased } from '../db/leased-claim.js';
 import { emails } from './schema.js';
@@ -59,4 +61,9 @@ export async function settleEmail(
     .where(and(eq(emails.companyId, email.companyId), eq(emails.id, email.id), eq(emails.lockToken, token)))
     .returning({ id: emails.id });
   return rows.length > 0;
+}
+
+/** The scope's rows in id order after `after`: the data-protection export. */
+export async function emailRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, emails, scope, after, limit);
 }

@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { paymentRecords } from './data-export.js';
 import { paymentRoutes, paymentSchema } from './routes.js';
 import { purgeTestPayments, seedPaymentFixtures } from './service.js';
 
@@ -9,4 +10,5 @@ export const paymentsCapability: Capability = {
   schemas: [paymentSchema],
   purgeTestData: async (tx, ctx) => ({ payments: await purgeTestPayments(tx, ctx.scope) }),
   seedFixtures: (tx, ctx) => seedPaymentFixtures(tx, ctx.scope, ctx.now),
+  dataExport: [{ name: 'payments', page: paymentRecords }],
 };

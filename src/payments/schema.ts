@@ -25,5 +25,7 @@ export const payments = pgTable(
     primaryKey({ columns: [t.companyId, t.id] }),
     index('payments_list').on(t.companyId, t.livemode, t.id),
     index('payments_by_invoice').on(t.companyId, t.livemode, t.invoiceId, t.id),
+    // The accounting exports read the period's payments in the order of the books.
+    index('payments_accounting').on(t.companyId, t.livemode, t.paidAt, t.id),
   ],
 );

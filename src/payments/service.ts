@@ -8,7 +8,16 @@ import { newId } from '../kernel/ids.js';
 import { parseIsoInstant } from '../kernel/iso-date.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import { recordEvent } from '../webhooks/service.js';
-import { collectPayment, fixturePaymentsOf, getInvoiceDocument } from '../invoices/service.js';
+import {
+  accountingParties,
+  collectPayment,
+  fixturePaymentsOf,
+  getInvoiceDocument,
+  type AccountingParty,
+  type AccountingPeriod,
+  type InstantKey,
+} from '../invoices/service.js';
+import { countAccountingPayments, pageAccountingPayments } from './accounting-store.js';
 import { euros } from '../kernel/money.js';
 import { fixtureId } from '../identifiers/fixture-id.js';
 import { deleteScopePayments, findPayment, insertPayments, pagePayments, type PaymentRow } from './store.js';
@@ -206,4 +215,67 @@ export async function seedPaymentFixtures(tx: Executor, scope: Scope, now: Date)
   }));
   await insertPayments(tx, rows);
   return rows.length;
+}
+
+// The accounting exports: the period's payments in the order of the books, with their invoice.
+
+/** A payment as the books see it: the money, when, and the invoice and party it settles. */
+export interface AccountingPayment {
+  key: InstantKey;
+  id: string;
+  invoiceId: string;
+  invoiceNumber: string | null;
+  party: AccountingParty;
+  amount: number;
+  currency: string;
+  method: string;
+  reference: string | null;
+  paidAt: string;
+  recordedAt: string;
+}
+
+/** The UTC instants that bound a period of calendar days: `[from 00:00, to + 1 day 00:00)`. */
+function instantsOf(period: AccountingPeriod): { start: string; end: string } {
+  return {
+    start: `${period.from}T00:00:00.000Z`,
+    end: new Date(Date.parse(`${period.to}T00:00:00Z`) + 86_400_000).toISOString(),
+  };
+}
+
+/** One page of the period's payments after `after`, each with its invoice's number and party. */
+export async function accountingPaymentsPage(
+  db: Executor,
+  scope: Scope,
+  period: AccountingPeriod,
+  after: InstantKey | null,
+  limit: number,
+): Promise<AccountingPayment[]> {
+  const { start, end } = instantsOf(period);
+  const rows = await pageAccountingPayments(db, scope, start, end, after, limit);
+  const invoices = await accountingParties(
+    db,
+    scope,
+    rows.map((row) => row.invoice_id),
+  );
+  return rows.map((row) => {
+    const invoice = invoices.get(row.invoice_id);
+    return {
+      key: { at: row.paid_at, id: row.id },
+      id: row.id,
+      invoiceId: row.invoice_id,
+      invoiceNumber: invoice?.number ?? null,
+      party: invoice?.party ?? { customerId: null, name: null, siren: null },
+      amount: Number(row.amount),
+      currency: row.currency,
+      method: row.method,
+      reference: row.reference,
+      paidAt: row.paid_at,
+      recordedAt: row.created,
+    };
+  });
+}
+
+export async function accountingPaymentCount(db: Executor, scope: Scope, period: AccountingPeriod): Promise<number> {
+  const { start, end } = instantsOf(period);
+  return countAccountingPayments(db, scope, start, end);
 }

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { payments } from './schema.js';
@@ -34,4 +34,9 @@ export async function pagePayments(
 export async function deleteScopePayments(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(payments).where(inScope(payments, scope)).returning({ id: payments.id });
   return rows.length;
+}
+
+/** The scope's rows in id order after `after`: the data-protection export. */
+export async function paymentRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, payments, scope, after, limit);
 }

@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { productRecords } from './data-export.js';
 import { seedProductFixtures } from './fixtures.js';
 import { productRoutes, productSchema } from './routes.js';
 import { purgeTestProducts } from './service.js';
@@ -11,4 +12,5 @@ export const productsCapability: Capability = {
   published: ['units.ts', 'unit-price.ts'],
   purgeTestData: async (tx, ctx) => ({ products: await purgeTestProducts(tx, ctx.scope) }),
   seedFixtures: (tx, ctx) => seedProductFixtures(tx, ctx.scope),
+  dataExport: [{ name: 'products', page: productRecords }],
 };

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { products } from './schema.js';
@@ -56,4 +56,9 @@ export async function pageProducts(
 export async function deleteScopeProducts(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(products).where(inScope(products, scope)).returning({ id: products.id });
   return rows.length;
+}
+
+/** The scope's rows in id order after `after`: the data-protection export. */
+export async function productRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, products, scope, after, limit);
 }

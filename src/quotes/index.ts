@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { quoteRecords } from './data-export.js';
 import { quoteRoutes, quoteSchema } from './routes.js';
 import { expireQuotes, purgeTestQuotes, seedQuoteFixtures } from './service.js';
 
@@ -17,4 +18,5 @@ export const quotesCapability: Capability = {
       run: (deps, companyIds) => expireQuotes(deps, companyIds ? { companyIds } : {}),
     },
   ],
+  dataExport: [{ name: 'quotes', page: quoteRecords }],
 };

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
@@ -96,4 +96,9 @@ export async function findQuoteByViewToken(
 export async function deleteScopeQuotes(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(quotes).where(inScope(quotes, scope)).returning({ id: quotes.id });
   return rows.length;
+}
+
+/** The scope's rows in id order after `after`: the data-protection export. */
+export async function quoteRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, quotes, scope, after, limit);
 }

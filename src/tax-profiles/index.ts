@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { taxProfileRecords } from './data-export.js';
 import { taxProfileRoutes, taxProfileSchema } from './routes.js';
 import { purgeTestTaxProfiles } from './service.js';
 
@@ -8,4 +9,5 @@ export const taxProfilesCapability: Capability = {
   routes: taxProfileRoutes,
   schemas: [taxProfileSchema],
   purgeTestData: async (tx, ctx) => ({ taxProfiles: await purgeTestTaxProfiles(tx, ctx.scope) }),
+  dataExport: [{ name: 'tax_profiles', page: taxProfileRecords }],
 };

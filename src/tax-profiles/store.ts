@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { taxProfiles } from './schema.js';
@@ -84,4 +84,9 @@ export async function pageTaxProfiles(
 export async function deleteScopeTaxProfiles(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(taxProfiles).where(inScope(taxProfiles, scope)).returning({ id: taxProfiles.id });
   return rows.length;
+}
+
+/** The scope's rows in id order after `after`: the data-protection export. */
+export async function profileRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, taxProfiles, scope, after, limit);
 }

@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { decisionRecords } from './data-export.js';
 import { taxDecisionRoutes, taxDecisionSchema } from './routes.js';
 import { purgeTestDecisions } from './service.js';
 
@@ -9,4 +10,5 @@ export const taxCapability: Capability = {
   schemas: [taxDecisionSchema],
   published: ['vat-territory.ts', 'amounts.ts', 'rates.ts'],
   purgeTestData: async (tx, ctx) => ({ taxDecisions: await purgeTestDecisions(tx, ctx.scope) }),
+  dataExport: [{ name: 'tax_decisions', page: decisionRecords }],
 };

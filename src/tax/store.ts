@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { taxDecisions } from './schema.js';
@@ -36,4 +36,9 @@ export async function pageDecisions(
 export async function deleteScopeDecisions(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(taxDecisions).where(inScope(taxDecisions, scope)).returning({ id: taxDecisions.id });
   return rows.length;
+}
+
+/** The scope's rows in id order after `after`: the data-protection export. */
+export async function decisionRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, taxDecisions, scope, after, limit);
 }

@@ -37,7 +37,7 @@ export interface PasswordLink {
   expiresAt: string;
 }
 
-function toUser(row: UserRow): User {
+export function toUser(row: UserRow): User {
   return {
     id: row.id,
     object: 'user',

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { dashboardSessions, loginChallenges, loginThrottle, passwordLinks, users } from './schema.js';
 
@@ -218,4 +218,14 @@ export async function takeChallenge(db: Executor, id: string, ip: string, now: D
 
 export async function deleteExpiredChallenges(db: Executor, now: Date): Promise<void> {
   await db.delete(loginChallenges).where(lt(loginChallenges.expiresAt, now));
+}
+
+/** The company's users in id order after `after` (both environments): the data-protection export. */
+export async function userRowsAfter(db: Executor, companyId: string, after: string | null, limit: number) {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.companyId, companyId), after === null ? undefined : gt(users.id, after)))
+    .orderBy(asc(users.id))
+    .limit(limit);
 }

@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { bulkInsert } from '../db/bulk-insert.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
@@ -47,4 +47,9 @@ export async function pageEvents(
 export async function deleteScopeEvents(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(events).where(inScope(events, scope)).returning({ id: events.id });
   return rows.length;
+}
+
+/** The scope's events in id order after `after`: the data-protection export. */
+export async function eventRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, events, scope, after, limit);
 }

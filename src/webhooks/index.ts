@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { endpointRecords, eventRecords } from './data-export.js';
 import { createDeliveryWorker } from './delivery-worker.js';
 import { eventRoutes, eventSchema, eventWithDeliveriesSchema } from './event-routes.js';
 import { endpointSchema, webhookRoutes } from './routes.js';
@@ -30,4 +31,8 @@ export const webhooksCapability: Capability = {
   workers: [(deps) => createDeliveryWorker(deps)],
   // Retries planned on the sandbox clock fall due now.
   onSandboxClockMoved: (deps) => wakeDeliveryWorkers(deps),
+  dataExport: [
+    { name: 'webhook_endpoints', page: endpointRecords },
+    { name: 'events', page: eventRecords },
+  ],
 };

@@ -179,7 +179,7 @@ export interface WebhookEndpoint {
 }
 
 /** The secret is in clear only in the answers to creation and rotation. */
-function toEndpoint(row: EndpointRow, revealSecret = false): WebhookEndpoint {
+export function toEndpoint(row: EndpointRow, revealSecret = false): WebhookEndpoint {
   return {
     id: row.id,
     object: 'webhook_endpoint',
@@ -486,6 +486,8 @@ export async function revealEndpointSecret(deps: Pick<Deps, 'db'>, scope: Scope,
 }
 
 /** What waits in the delivery queue now: the count of due deliveries and the oldest one's wait (metrics). */
-export async function deliveryQueueStats(deps: Pick<Deps, 'db' | 'clock'>): Promise<{ due: number; oldestSeconds: number }> {
+export async function deliveryQueueStats(
+  deps: Pick<Deps, 'db' | 'clock'>,
+): Promise<{ due: number; oldestSeconds: number }> {
   return dueDeliveryStats(deps.db, deps.clock.now());
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { claimLeased } from '../db/leased-claim.js';
@@ -303,4 +303,9 @@ export async function dueDeliveryStats(db: Executor, now: Date): Promise<{ due: 
     where t.state = 'pending' and ${dueOnScopeClock(sql.raw('t.next_attempt_at'), row, now)}`);
   const stats = result.rows[0] as { due: number; oldest: number };
   return { due: stats.due, oldestSeconds: Math.max(0, stats.oldest) };
+}
+
+/** The scope's endpoints in id order after `after`: the data-protection export. */
+export async function endpointRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, webhookEndpoints, scope, after, limit);
 }

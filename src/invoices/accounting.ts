@@ -1,0 +1,130 @@
+import type { Executor } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
+import {
+  countAccountingDocuments,
+  countAccountingRefunds,
+  documentParties,
+  pageAccountingDocuments,
+  pageAccountingRefunds,
+  type AccountingPeriod,
+  type DocumentKey,
+  type InstantKey,
+} from './accounting-store.js';
+
+/**
+ * What the books need of invoices, credit notes and refunds, for the accounting exports: the
+ * period's rows in the order of the books, page by page (see accounting-store.ts). Amounts are
+ * cents.
+ */
+
+export type { AccountingPeriod, DocumentKey, InstantKey } from './accounting-store.js';
+
+/** Who a document or a movement is with: its customer, or the buyer written on it. */
+export interface AccountingParty {
+  customerId: string | null;
+  name: string | null;
+  siren: string | null;
+}
+
+/** A finalized invoice or credit note, with its net per line nature and its VAT per rate. */
+export interface AccountingDocument {
+  key: DocumentKey;
+  id: string;
+  kind: 'invoice' | 'credit_note';
+  number: string;
+  issueDate: string;
+  /** When it was finalized (ISO 8601): it entered the books then. */
+  recordedAt: string;
+  party: AccountingParty;
+  currency: string;
+  total: number;
+  netByNature: { nature: string; amount: number }[];
+  vatByRate: { rate: string | null; amount: number }[];
+}
+
+/** A refund of a credit note: money given back. */
+export interface AccountingRefund {
+  key: InstantKey;
+  id: string;
+  amount: number;
+  currency: string;
+  method: string;
+  reference: string | null;
+  refundedAt: string;
+  recordedAt: string;
+  creditNoteId: string;
+  creditNoteNumber: string | null;
+  party: AccountingParty;
+}
+
+export async function accountingDocumentsPage(
+  db: Executor,
+  scope: Scope,
+  period: AccountingPeriod,
+  after: DocumentKey | null,
+  limit: number,
+): Promise<AccountingDocument[]> {
+  const rows = await pageAccountingDocuments(db, scope, period, after, limit);
+  return rows.map((row) => ({
+    key: { day: row.issue_date, at: row.finalized_at, id: row.id },
+    id: row.id,
+    kind: row.kind as AccountingDocument['kind'],
+    number: row.number,
+    issueDate: row.issue_date,
+    recordedAt: row.finalized_at,
+    party: { customerId: row.customer_id, name: row.buyer_name, siren: row.buyer_siren },
+    currency: row.currency,
+    total: Number(row.total),
+    netByNature: Object.entries(row.net_by_nature ?? {}).map(([nature, amount]) => ({
+      nature,
+      amount: Number(amount),
+    })),
+    vatByRate: (row.vat_by_rate ?? []).map((group) => ({ rate: group.rate, amount: Number(group.tax) })),
+  }));
+}
+
+export async function accountingDocumentCount(db: Executor, scope: Scope, period: AccountingPeriod): Promise<number> {
+  return countAccountingDocuments(db, scope, period);
+}
+
+export async function accountingRefundsPage(
+  db: Executor,
+  scope: Scope,
+  period: AccountingPeriod,
+  after: InstantKey | null,
+  limit: number,
+): Promise<AccountingRefund[]> {
+  const rows = await pageAccountingRefunds(db, scope, period, after, limit);
+  return rows.map((row) => ({
+    key: { at: row.refunded_at, id: row.id },
+    id: row.id,
+    amount: Number(row.amount),
+    currency: row.currency,
+    method: row.method,
+    reference: row.reference,
+    refundedAt: row.refunded_at,
+    recordedAt: row.created,
+    creditNoteId: row.credit_note_id,
+    creditNoteNumber: row.credit_note_number,
+    party: { customerId: row.customer_id, name: row.buyer_name, siren: row.buyer_siren },
+  }));
+}
+
+export async function accountingRefundCount(db: Executor, scope: Scope, period: AccountingPeriod): Promise<number> {
+  return countAccountingRefunds(db, scope, period);
+}
+
+/** The number and party of these invoices (a page of payments names them), by id. */
+export async function accountingParties(
+  db: Executor,
+  scope: Scope,
+  ids: string[],
+): Promise<Map<string, { number: string | null; party: AccountingParty }>> {
+  const rows = await documentParties(db, scope, [...new Set(ids)]);
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { number: row.number, party: { customerId: row.customer_id, name: row.buyer_name, siren: row.buyer_siren } },
+    ]),
+  );
+}

@@ -1,0 +1,23 @@
+import type { Tx } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
+import { toRefund } from './credit-notes.js';
+import type { DocumentKind } from './document-axes.js';
+import { toDocument } from './document-record.js';
+import { refundRowsAfter } from './refund-store.js';
+import { documentRowsAfter } from './store.js';
+
+/** What the data-protection export reads of this capability: invoices, credit notes and refunds, as the API shows them. */
+
+const documentRecords =
+  (kind: DocumentKind) => async (tx: Tx, scope: Scope, after: string | null, limit: number, publicUrl: string) =>
+    (await documentRowsAfter(tx, scope, kind, after, limit)).map((row) => ({
+      key: row.id,
+      record: toDocument(row, publicUrl),
+    }));
+
+export const invoiceRecords = documentRecords('invoice');
+export const creditNoteRecords = documentRecords('credit_note');
+
+export async function refundRecords(tx: Tx, scope: Scope, after: string | null, limit: number) {
+  return (await refundRowsAfter(tx, scope, after, limit)).map((row) => ({ key: row.id, record: toRefund(row) }));
+}

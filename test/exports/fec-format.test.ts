@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fecAmount, fecBytes, fecDate, fecFileName, fecText } from '../../src/exports/fec-format.js';
+import { bankEntry, defaultChart, salesEntry } from '../../src/exports/fec-entries.js';
+
+test('FEC text: one line, no separator, ISO 8859-15 bytes', () => {
+  assert.equal(fecText('Atelier Lumière SAS'), 'Atelier Lumière SAS');
+  assert.deepEqual([...fecBytes(fecText('Lumière'))], [0x4c, 0x75, 0x6d, 0x69, 0xe8, 0x72, 0x65]);
+  // The eight places where ISO 8859-15 differs from ISO 8859-1.
+  assert.deepEqual(
+    [...fecBytes(fecText('€ Š š Ž ž Œ œ Ÿ'))].filter((b) => b !== 0x20),
+    [0xa4, 0xa6, 0xa8, 0xb4, 0xb8, 0xbc, 0xbd, 0xbe],
+  );
+  assert.equal(fecText('¤ ½'), '? ?', 'ISO 8859-1 characters that ISO 8859-15 replaced');
+  assert.equal(fecText('Łódź'), '?ódz', 'ó is in the charset; ź loses its accent; Ł has none to lose');
+  assert.equal(fecText('Café 🚀 ok'), 'Café ? ok');
+  assert.equal(fecText('A|B\tC\r\nD'), 'A B C D', 'separators and line breaks become spaces');
+  assert.equal(fecText('l’atelier – “neuf”'), 'l\'atelier - "neuf"');
+  assert.equal(fecText(null), '');
+});
+
+test('FEC numbers, dates, file name', () => {
+  assert.deepEqual(
+    [fecAmount(0), fecAmount(5), fecAmount(123456), fecAmount(-1999)],
+    ['0,00', '0,05', '1234,56', '-19,99'],
+  );
+  assert.throws(() => fecAmount(1.5));
+  assert.equal(fecDate('2026-09-01'), '20260901');
+  assert.equal(fecFileName('732829320', '2026-12-31'), '732829320FEC20261231.txt');
+});
+
+test('entries: an invoice, a credit note reversed, a payment; an entry that does not balance is refused', () => {
+  const party = { customerId: 'cus_1', name: 'Client SAS', siren: null };
+  const invoice = {
+    kind: 'invoice' as const,
+    number: 'F1',
+    issueDate: '2026-03-01',
+    validDate: '2026-03-01',
+    party,
+    total: 1111,
+    netByNature: [
+      { nature: 'services', amount: 500 },
+      { nature: 'goods', amount: 500 },
+    ],
+    vatByRate: [
+      { rate: '20.00', amount: 100 },
+      { rate: '2.1', amount: 11 },
+      { rate: null, amount: 0 },
+    ],
+  };
+  const lines = salesEntry(invoice, defaultChart)!;
+  assert.deepEqual(
+    lines.map((l) => [l.account, l.accountLabel, l.auxiliaryAccount, l.debit, l.credit]),
+    [
+      ['411000', 'Clients', 'cus_1', 1111, 0],
+      ['707000', 'Ventes de marchandises', '', 0, 500],
+      ['706000', 'Prestations de services', '', 0, 500],
+      ['445710', 'TVA collectée 20 %', '', 0, 100],
+      ['445710', 'TVA collectée 2,1 %', '', 0, 11],
+    ],
+  );
+  assert.equal(lines[0]!.label, 'Facture F1 Client SAS');
+  const note = salesEntry({ ...invoice, kind: 'credit_note', number: 'A1' }, defaultChart)!;
+  assert.deepEqual(
+    note.map((l) => [l.debit, l.credit]),
+    lines.map((l) => [l.credit, l.debit]),
+  );
+  assert.equal(salesEntry({ ...invoice, total: 0, netByNature: [], vatByRate: [] }, defaultChart), null);
+  assert.throws(() => salesEntry({ ...invoice, total: 1110 }, defaultChart), /differ/);
+  const payment = bankEntry(
+    {
+      kind: 'payment',
+      pieceRef: 'VIR-1',
+      documentNumber: 'F1',
+      day: '2026-03-05',
+      validDate: '2026-03-06',
+      party,
+      amount: 1211,
+      method: 'check',
+    },
+    defaultChart,
+  )!;
+  assert.deepEqual(
+    payment.map((l) => [l.account, l.debit, l.credit]),
+    [
+      ['512000', 1211, 0],
+      ['411000', 0, 1211],
+    ],
+  );
+  assert.equal(payment[0]!.label, 'Règlement F1 Client SAS (chèque)');
+});
