@@ -182,6 +182,11 @@ export class OpenApiDocument {
     return (validate.errors ?? []).map((error) => `${where}${error.instancePath} ${error.message ?? 'is invalid'}`);
   }
 
+  /** The problems of a value against one of the document's component schemas (`Flow`, `Error`). */
+  checkSchema(name: string, value: unknown): string[] {
+    return this.check({ $ref: `#/components/schemas/${name}` }, value, name);
+  }
+
   /** The problems of a request (empty when it follows the document). */
   checkRequest(request: RequestToCheck): string[] {
     const found = this.route(request.method, request.path);

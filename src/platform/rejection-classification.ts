@@ -86,6 +86,12 @@ const byProviderReason: Record<string, RejectionCategory> = {
   OTHERTECHNICALERROR: 'other',
 };
 
+/** A code of the tax administration's list (or of the contract's REJ_* names), rather than a provider's own. */
+export function isTaxAdministrationCode(code: string): boolean {
+  const upper = code.trim().toUpperCase();
+  return Object.hasOwn(byReasonCode, upper) || upper.startsWith('REJ_') || upper.startsWith('IRR_');
+}
+
 function byHttpStatus(status: number): RejectionCategory {
   if (status === 401 || status === 403) return 'platform_auth';
   if (status === 409) return 'duplicate';
