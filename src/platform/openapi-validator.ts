@@ -67,6 +67,13 @@ const headerValue = (headers: RequestToCheck['headers'], name: string): string |
   return Array.isArray(value) ? value[0] : value;
 };
 
+const isPlainString = (schema: unknown) => {
+  const node = schema as Json | null;
+  return (
+    !!node && node.type === 'string' && node.enum === undefined && node.pattern === undefined && node.$ref === undefined
+  );
+};
+
 /** OpenAPI 3.0 schema → JSON Schema: `nullable` becomes a type union; refs point at Ajv's ids. */
 function toJsonSchema(schema: unknown, prefix: string): unknown {
   if (Array.isArray(schema)) return schema.map((item) => toJsonSchema(item, prefix));
@@ -80,6 +87,12 @@ function toJsonSchema(schema: unknown, prefix: string): unknown {
         Object.entries(value as Json).map(([name, property]) => [name, toJsonSchema(property, prefix)]),
       );
     else out[key] = toJsonSchema(value, prefix);
+  }
+  // The extensible-enum idiom, `oneOf: [an enum, any string]`: an enum value matches both branches,
+  // which `oneOf` forbids; the document means "one of these, or another string" (anyOf).
+  if (Array.isArray(out.oneOf) && out.oneOf.some((branch) => isPlainString(branch))) {
+    out.anyOf = out.oneOf;
+    delete out.oneOf;
   }
   if (out.nullable === true) {
     delete out.nullable;
