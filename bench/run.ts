@@ -22,7 +22,8 @@
  * finalizations on one series beside a bare counter loop, payments) runs next; BENCH_ONLY=invoices
  * runs it alone. The documents bench (bench/documents.ts: CII, PDF, Factur-X, own checks and the
  * official validators, beside @e-invoice-eu/core) runs last, in this process and without the
- * database; BENCH_ONLY=documents runs it alone.
+ * database; BENCH_ONLY=documents runs it alone. BENCH_ONLY=platform runs the platform bench
+ * (bench/platform.ts: deposits through the connector to pa-simulator beside a bare undici loop).
  */
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
@@ -37,6 +38,7 @@ import { runTaxBench } from './tax.js';
 import { runInvoiceBench } from './invoices.js';
 import { runWebhookBench } from './webhooks.js';
 import { runDocumentBench } from './documents.js';
+import { runPlatformBench } from './platform.js';
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const emit = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -217,6 +219,24 @@ async function main(): Promise<void> {
   const dbTiming = process.env.BENCH_DB_TIMING === '1';
   const cpuProfDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
   const started = Date.now();
+  if (process.env.BENCH_ONLY === 'platform') {
+    // No database: the connector and pa-simulator (a process of its own) over HTTPS.
+    const scratch = await mkdtemp(join(tmpdir(), 'facteur-bench-'));
+    cleanups.push({ name: 'temporary directory', run: () => rm(scratch, { recursive: true, force: true }) });
+    const busy = await machineBusyCores(1000);
+    const platform = await runPlatformBench({ scratch, progress, emit });
+    emit({
+      name: 'summary',
+      platform,
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      busyCoresBeforeStart: busy,
+      elapsedSeconds: round((Date.now() - started) / 1000, 1),
+    });
+    await cleanUp();
+    return;
+  }
   if (process.env.BENCH_ONLY === 'documents') {
     // No server and no database: the documents capability is pure, its validators run in threads.
     const busy = await machineBusyCores(1000);
@@ -253,7 +273,7 @@ async function main(): Promise<void> {
     runWebhookBench({ databaseUrl: database.url, databasePid: database.pid, scratch, progress, emit, cleanups });
   const benchOnly = process.env.BENCH_ONLY;
   if (benchOnly && benchOnly !== 'webhooks' && benchOnly !== 'invoices')
-    throw new Error(`BENCH_ONLY knows "webhooks", "invoices" and "documents"; got "${benchOnly}"`);
+    throw new Error(`BENCH_ONLY knows "webhooks", "invoices", "documents" and "platform"; got "${benchOnly}"`);
   if (benchOnly === 'webhooks') {
     const webhooks = await webhookBench();
     emit({

@@ -454,7 +454,7 @@ export class AfnorConnector implements PlatformConnector {
       () => {
         const form = new FormData();
         form.set('flowInfo', new Blob([JSON.stringify(flowInfo)], { type: 'application/json' }));
-        form.set('file', new Blob([Buffer.from(request.file)], { type: contentType }), request.name);
+        form.set('file', new Blob([request.file as Uint8Array<ArrayBuffer>], { type: contentType }), request.name);
         return { method: 'POST', url: this.flowUrl('/v1/flows'), body: form };
       },
       {
