@@ -395,7 +395,8 @@ export class AfnorConnector implements PlatformConnector {
       transport?.message ??
       `HTTP ${answer?.status ?? 'error'}`;
     const input: RejectionInput = {
-      httpStatus: answer?.status ?? 503,
+      httpStatus: answer?.status ?? null,
+      ...(answer ? {} : { unreachable: true }),
       ...(errorCode && isTaxAdministrationCode(errorCode) ? { reasonCode: errorCode } : { providerReason: errorCode }),
       message,
     };
@@ -410,7 +411,7 @@ export class AfnorConnector implements PlatformConnector {
     return {
       ok: false,
       operation,
-      input: { ...input, httpStatus: status },
+      input,
       category,
       next: nextStep(category),
       paErrorCode,
@@ -523,7 +524,9 @@ export class AfnorConnector implements PlatformConnector {
   }
 
   async eventsOfFlow(flow: PlatformFlow, options: CallOptions = {}): Promise<PlatformResult<LifecycleEvent[]>> {
-    if (!flow.flowType.endsWith('LC'))
+    // An invoice flow, or a life-cycle flow the service itself sent: its acknowledgement. A life-cycle
+    // flow received: its CDAR, downloaded and read.
+    if (!flow.flowType.endsWith('LC') || flow.flowDirection === 'Out')
       return { ok: true, attempts: 0, value: flow.ackStatus === 'Pending' ? [] : [acknowledgementEvent(flow)] };
     const result = await this.api(
       'getFlow',

@@ -33,6 +33,8 @@ export interface RejectionInput {
   providerReason?: string | null;
   /** The HTTP status a platform answered. */
   httpStatus?: number | null;
+  /** No answer came (time-out, connection refused or cut): classed as the upstream 5xx it stands for. */
+  unreachable?: boolean;
   /** The life-cycle status code (`213`, `221`, `501`, `210`, `207`, `208`). */
   statusCode?: string | null;
   /** The platform does not know the seller (for ROUTING_FAILURE). */
@@ -119,6 +121,7 @@ export function rejectionCategory(input: RejectionInput): RejectionCategory {
   const provider = input.providerReason?.trim().toUpperCase();
   if (provider === 'ROUTING_FAILURE') return input.sellerUnknown ? 'unknown' : 'buyer_not_in_directory';
   if (provider && byProviderReason[provider]) return byProviderReason[provider];
+  if (input.unreachable) return 'platform_unavailable';
   if (input.httpStatus !== undefined && input.httpStatus !== null) {
     if (input.httpStatus === 400 && input.directoryPrecheck && directoryHint.test(input.message ?? ''))
       return 'buyer_not_in_directory';

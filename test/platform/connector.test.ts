@@ -15,6 +15,7 @@ import { cdarValidation } from '../../src/documents/validation-pool.js';
 import { buildFacturX } from '../../src/documents/facturx.js';
 import { writeCii } from '../../src/documents/cii-writer.js';
 import type { Scenario } from '../../src/platform/simulator/scenario.js';
+import { buildCdarMessage } from '../../src/platform/cdar.js';
 import { sampleInvoice, testCacheDir } from '../documents/support.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import { ciiFile, invoiceNumber, startCheckedSimulator, type CheckedSimulator } from './support.js';
@@ -506,6 +507,30 @@ describe('retries', () => {
     assert.equal(stats.flowsByInvoice[number], 1);
   });
 
+  test('no answer at all, five times: platform_unavailable, unreachable, pa_unavailable; nothing stored', async () => {
+    const number = invoiceNumber();
+    platform.simulator.script(number, {
+      depositAnswers: Array.from({ length: 5 }, () => ({ timeout: 'before_store' as const })),
+    });
+    const client = platform.connector({ requestTimeoutMs: 200 });
+    const result = await client.deposit({
+      file: ciiFile(number),
+      name: 't.xml',
+      syntax: 'CII',
+      trackingId: `tn-${number}`,
+    });
+    assert.equal(result.ok, false);
+    if (!result.ok) {
+      assert.deepEqual(
+        [result.httpStatus, result.input.unreachable, result.category, result.paErrorCode, result.attempts],
+        [null, true, 'platform_unavailable', 'pa_unavailable', 5],
+      );
+      assert.match(result.errorCode ?? '', /TIMEOUT/);
+    }
+    assert.deepEqual(client.sleeps, [1000, 2000, 4000, 8000]);
+    assert.equal(platform.simulator.stats().flowsByInvoice[number], undefined);
+  });
+
   test('a time-out before the platform stored it: deposited again, once', async () => {
     const number = invoiceNumber();
     platform.simulator.script(number, { depositAnswers: [{ timeout: 'before_store' }] });
@@ -515,6 +540,31 @@ describe('retries', () => {
     );
     assert.equal(receipt.reconciled, false);
     assert.equal(platform.simulator.stats().flowsByInvoice[number], 1);
+  });
+});
+
+describe('statuses the service sends', () => {
+  test('a CDAR deposited by the service is acknowledged, never read back as a status received', async () => {
+    const number = invoiceNumber();
+    ok(await deposit(number, { outcome: 'deposited' }));
+    const cdar = buildCdarMessage({
+      messageId: `own-${number}`,
+      issuedAt: new Date(),
+      status: '212',
+      invoice: { number, issueDate: '2026-11-24', sellerSiren: '732829320' },
+      issuer: { role: 'SE', siren: '732829320' },
+      recipient: { siren: '732829320', electronicAddress: '732829320_FACTURES' },
+      collected: [{ amount: '100.00', vatRate: '20' }],
+    });
+    ok(
+      await connector.deposit({
+        file: Buffer.from(cdar),
+        name: `${number}-212.xml`,
+        syntax: 'CDAR',
+        trackingId: `trk-${number}`,
+      }),
+    );
+    assert.deepEqual(codes(await lifecycleOf(number)), ['ack:Ok', '200', 'ack:Ok']);
   });
 });
 

@@ -35,6 +35,7 @@ test('classification: every row of the contract table', () => {
     [{ httpStatus: 502 }, 'platform_unavailable'],
     [{ httpStatus: 503 }, 'platform_unavailable'],
     [{ httpStatus: 400 }, 'unknown'],
+    [{ httpStatus: null, unreachable: true }, 'platform_unavailable'],
     // HTTP 400: unknown, except a directory hint in the pre-check (the one textual fallback).
     [
       { httpStatus: 400, directoryPrecheck: true, message: 'Recipient not found in the directory' },
