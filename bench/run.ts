@@ -25,6 +25,8 @@
  * documents bench (bench/documents.ts: CII, PDF, Factur-X, own checks and the official
  * validators, beside @e-invoice-eu/core) runs last, in this process and without the database;
  * BENCH_ONLY=documents runs it alone.
+ * BENCH_ONLY=platform runs the platform bench (bench/platform.ts: deposits through the connector to
+ * pa-simulator beside a bare undici loop).
  */
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
@@ -40,6 +42,7 @@ import { runInvoiceBench } from './invoices.js';
 import { runWebhookBench } from './webhooks.js';
 import { runDocumentBench } from './documents.js';
 import { runExportBench } from './exports.js';
+import { runPlatformBench } from './platform.js';
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const emit = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -220,6 +223,24 @@ async function main(): Promise<void> {
   const dbTiming = process.env.BENCH_DB_TIMING === '1';
   const cpuProfDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
   const started = Date.now();
+  if (process.env.BENCH_ONLY === 'platform') {
+    // No database: the connector and pa-simulator (a process of its own) over HTTPS.
+    const scratch = await mkdtemp(join(tmpdir(), 'facteur-bench-'));
+    cleanups.push({ name: 'temporary directory', run: () => rm(scratch, { recursive: true, force: true }) });
+    const busy = await machineBusyCores(1000);
+    const platform = await runPlatformBench({ scratch, progress, emit });
+    emit({
+      name: 'summary',
+      platform,
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      busyCoresBeforeStart: busy,
+      elapsedSeconds: round((Date.now() - started) / 1000, 1),
+    });
+    await cleanUp();
+    return;
+  }
   if (process.env.BENCH_ONLY === 'documents') {
     // No server and no database: the documents capability is pure, its validators run in threads.
     const busy = await machineBusyCores(1000);
@@ -256,7 +277,9 @@ async function main(): Promise<void> {
     runWebhookBench({ databaseUrl: database.url, databasePid: database.pid, scratch, progress, emit, cleanups });
   const benchOnly = process.env.BENCH_ONLY;
   if (benchOnly && benchOnly !== 'webhooks' && benchOnly !== 'invoices' && benchOnly !== 'exports')
-    throw new Error(`BENCH_ONLY knows "webhooks", "invoices", "exports" and "documents"; got "${benchOnly}"`);
+    throw new Error(
+      `BENCH_ONLY knows "webhooks", "invoices", "exports", "documents" and "platform"; got "${benchOnly}"`,
+    );
   const exportBench = () => runExportBench({ databaseUrl: database.url, progress, emit });
   if (benchOnly === 'exports') {
     const exports = await exportBench();

@@ -17,6 +17,7 @@ import { notificationsCapability } from './notifications/index.js';
 import { numberingCapability } from './numbering/index.js';
 import { paymentPortalCapability } from './payment-portal/index.js';
 import { paymentsCapability } from './payments/index.js';
+import { platformCapability } from './platform/index.js';
 import { productsCapability } from './products/index.js';
 import { quotePortalCapability } from './quote-portal/index.js';
 import { quotesCapability } from './quotes/index.js';
@@ -47,6 +48,7 @@ export const capabilities: readonly Capability[] = [
   taxProfilesCapability,
   numberingCapability,
   documentsCapability,
+  platformCapability,
   invoicesCapability,
   paymentsCapability,
   quotesCapability,

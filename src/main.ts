@@ -9,6 +9,7 @@ import { createLogger } from './cli/logger.js';
 import { serve } from './cli/serve.js';
 import { parseOptions } from './cli/arguments.js';
 import { refuse } from './kernel/errors.js';
+import { startPaSimulator } from './cli/pa-simulator.js';
 
 const usage = `facteur: self-hostable electronic-invoicing API
 
@@ -21,6 +22,10 @@ const usage = `facteur: self-hostable electronic-invoicing API
   facteur key list --company ID
   facteur user create --company ID --email EMAIL
                                      a dashboard user; prints a one-time link to set the password
+  facteur pa-simulator [--port 8443] [--client-id ID --client-secret S] [--clients FILE]
+                       [--scenarios FILE] [--directory FILE] [--token-ttl SECONDS] [--cert F --key F]
+                                     an approved-platform simulator (AFNOR XP Z12-013 Flow and
+                                     Directory services over HTTPS), for tests and integrators
 
 Every command prints JSON. The database is DATABASE_URL, or the embedded PostgreSQL in
 FACTEUR_DATA_DIR (default ./.facteur), shared with a running "facteur serve".`;
@@ -100,6 +105,13 @@ async function main(argv: string[]): Promise<void> {
       service = await serve(loadConfig(), role, (name) => {
         stage = name;
       });
+      return;
+    }
+    case 'pa-simulator': {
+      for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit'] as const) process.removeAllListeners(event);
+      const simulator = await startPaSimulator(loadConfig(), args, (text) => process.stdout.write(`${text}\n`));
+      const stop = () => simulator.stop().then(() => process.exit(0), fail);
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
       return;
     }
     case 'migrate':

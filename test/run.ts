@@ -15,7 +15,7 @@ import { runMigrations } from '../src/db/migrate.js';
 import { loadCertificate } from '../src/http/tls.js';
 import { loadConfig } from '../src/config.js';
 import { compileAll } from '../src/documents/sef-cache.js';
-import { officialStylesheets } from '../src/documents/validation-pool.js';
+import { cdarValidation, officialStylesheets } from '../src/documents/validation-pool.js';
 
 async function testFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -40,12 +40,12 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const files = args.length > 0 ? args : (await testFiles(join(root, 'test'))).map((file) => relative(root, file));
 
-  // The documents tests run the official schematrons: their SEFs are compiled once (the first run on
+  // The documents and platform tests run the official schematrons: their SEFs are compiled once (the first run on
   // a machine takes a minute; later runs find them in the cache) before the test processes start,
   // which would otherwise each compile them at the same time.
   const sefCache = process.env.FACTEUR_TEST_SEF_CACHE ?? join(tmpdir(), 'facteur-sef-cache');
-  const stylesheetsReady = files.some((file) => file.includes('documents'))
-    ? compileAll(sefCache, officialStylesheets)
+  const stylesheetsReady = files.some((file) => file.includes('documents') || file.includes('platform'))
+    ? compileAll(sefCache, [...officialStylesheets, ...cdarValidation.stylesheets])
     : Promise.resolve();
   stylesheetsReady.catch(() => undefined);
 

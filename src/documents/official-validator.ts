@@ -8,7 +8,7 @@ import {
   XsdValidator,
   xmlRegisterInputProvider,
 } from 'libxml2-wasm';
-import { facturxXsd, standardsVersions, stylesheets, type StylesheetName } from './standards.js';
+import { cdarXsd, facturxXsd, standardsVersions, stylesheets, type StylesheetName, type XsdSet } from './standards.js';
 
 /**
  * The official validators, in process and without Java: the Factur-X EN16931 XSD through
@@ -49,6 +49,8 @@ export interface ValidationReport {
 export interface OfficialValidatorOptions {
   /** The SEF of each stylesheet to run, by name (sef-cache.ts compiles them). */
   compiled: Partial<Record<StylesheetName, string>>;
+  /** The XSD the documents must pass: the Factur-X EN16931 one (default) or the CDAR one. */
+  xsd?: XsdSet;
 }
 
 interface LoadedStylesheet {
@@ -96,28 +98,37 @@ export function svrlFailures(svrl: string, source: StylesheetName): RuleFailure[
   return failures;
 }
 
-let xsdProviderRegistered = false;
+// One provider for the whole process: libxml2 asks it for every file an XSD imports.
+let xsdProvider: XmlBufferInputProvider | null = null;
+
+const versionOf = (name: StylesheetName) =>
+  name === 'BR-FR-CDV-Schematron-CDAR'
+    ? standardsVersions.cdar
+    : name.startsWith('BR-FR')
+      ? standardsVersions.brfr
+      : standardsVersions.facturx;
 
 export class OfficialValidator {
   private constructor(
     private readonly xsd: XsdValidator,
     private readonly sheets: LoadedStylesheet[],
+    private readonly xsdVersion: string,
   ) {}
 
   static async open(options: OfficialValidatorOptions): Promise<OfficialValidator> {
     // The XSD imports its modules by relative name: libxml2 reads them from memory, never from disk.
-    const files = [facturxXsd.main, ...facturxXsd.modules];
+    const xsdSet = options.xsd ?? facturxXsd;
+    const files = [xsdSet.main, ...xsdSet.modules];
     const contents = await Promise.all(files.map((file) => readFile(file)));
-    if (!xsdProviderRegistered) {
-      const buffers: Record<string, Uint8Array> = {};
-      files.forEach((file, index) => {
-        buffers[file] = contents[index]!;
-        buffers[pathToFileURL(file).href] = contents[index]!;
-      });
-      xmlRegisterInputProvider(new XmlBufferInputProvider(buffers));
-      xsdProviderRegistered = true;
+    if (!xsdProvider) {
+      xsdProvider = new XmlBufferInputProvider({});
+      xmlRegisterInputProvider(xsdProvider);
     }
-    const schemaDocument = XmlDocument.fromBuffer(contents[0]!, { url: facturxXsd.main });
+    files.forEach((file, index) => {
+      xsdProvider!.addBuffer(file, contents[index]!);
+      xsdProvider!.addBuffer(pathToFileURL(file).href, contents[index]!);
+    });
+    const schemaDocument = XmlDocument.fromBuffer(contents[0]!, { url: xsdSet.main });
     let xsd: XsdValidator;
     try {
       xsd = XsdValidator.fromDoc(schemaDocument);
@@ -140,7 +151,7 @@ export class OfficialValidator {
         documentPool,
       });
     }
-    return new OfficialValidator(xsd, sheets);
+    return new OfficialValidator(xsd, sheets, xsdSet === cdarXsd ? standardsVersions.cdar : standardsVersions.facturx);
   }
 
   /** The XSD, then every stylesheet: all failures are collected, none stops the others. */
@@ -185,13 +196,7 @@ export class OfficialValidator {
       valid: failures.length === 0,
       failures,
       rules: [...new Set(failures.map((failure) => failure.rule))],
-      validators: [
-        `XSD ${standardsVersions.facturx}`,
-        ...this.sheets.map(
-          (sheet) =>
-            `${sheet.name} (${sheet.name.startsWith('BR-FR') ? standardsVersions.brfr : standardsVersions.facturx})`,
-        ),
-      ],
+      validators: [`XSD ${this.xsdVersion}`, ...this.sheets.map((sheet) => `${sheet.name} (${versionOf(sheet.name)})`)],
       timings,
     };
   }

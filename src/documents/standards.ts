@@ -9,8 +9,14 @@ import { fileURLToPath } from 'node:url';
 
 export const standardsDir = join(dirname(fileURLToPath(import.meta.url)), 'standards');
 
+/** An XSD and the modules it imports by relative name (libxml2 reads them from memory). */
+export interface XsdSet {
+  main: string;
+  modules: string[];
+}
+
 /** Factur-X 1.09, profile EN 16931: the XSD (it imports its three modules by relative name). */
-export const facturxXsd = {
+export const facturxXsd: XsdSet = {
   main: join(standardsDir, 'factur-x-en16931', 'xsd', 'Factur-X_EN16931.xsd'),
   modules: [
     'Factur-X_1.09_EN16931_urn_un_unece_uncefact_data_standard_QualifiedDataType_100.xsd',
@@ -19,7 +25,33 @@ export const facturxXsd = {
   ].map((name) => join(standardsDir, 'factur-x-en16931', 'xsd', name)),
 };
 
-export type StylesheetName = 'FACTUR-X_EN16931' | 'BR-FR-Flux2-Schematron-CII' | 'BR-FR-Flux2-Schematron-CII_WARNING';
+/** The life-cycle message (CDAR D22B, the statuses 200 to 601): the XSD and its twelve modules. */
+const cdarXsdDir = join(standardsDir, 'cdar', 'xsd');
+const cdarPrefix = 'CrossDomainAcknowledgementAndResponse_100pD22B';
+export const cdarXsd: XsdSet = {
+  main: join(cdarXsdDir, `${cdarPrefix}.xsd`),
+  modules: [
+    'urn_un_unece_uncefact_codelist_standard_UNECE_ContactFunctionCode_D22A',
+    'urn_un_unece_uncefact_codelist_standard_UNECE_DocumentNameCode_D22A',
+    'urn_un_unece_uncefact_codelist_standard_UNECE_DocumentStatusCode_D22A',
+    'urn_un_unece_uncefact_codelist_standard_UNECE_MessageFunctionCode_Acknowledgement_D22A',
+    'urn_un_unece_uncefact_codelist_standard_UNECE_PartyRoleCode_D22A',
+    'urn_un_unece_uncefact_codelist_standard_UNECE_ReferenceTypeCode_D22A',
+    'urn_un_unece_uncefact_codelist_standard_UNECE_StatusCode_D22A',
+    'urn_un_unece_uncefact_codelist_standard_UNECE_TimePointFormatCode_D21B',
+    'urn_un_unece_uncefact_data_standard_QualifiedDataType_100',
+    'urn_un_unece_uncefact_data_standard_ReusableAggregateBusinessInformationEntity_100',
+    'urn_un_unece_uncefact_data_standard_UnqualifiedDataType_100',
+    'urn_un_unece_uncefact_identifierlist_standard_ISO_ISOAlpha2LanguageCode_2006-10-27',
+    'urn_un_unece_uncefact_identifierlist_standard_ISO_ISOTwo-letterCountryCode_SecondEdition2006',
+  ].map((name) => join(cdarXsdDir, `${cdarPrefix}_${name}.xsd`)),
+};
+
+export type StylesheetName =
+  | 'FACTUR-X_EN16931'
+  | 'BR-FR-Flux2-Schematron-CII'
+  | 'BR-FR-Flux2-Schematron-CII_WARNING'
+  | 'BR-FR-CDV-Schematron-CDAR';
 
 /** A schematron in its XSLT form, and the documents its `document()` calls read. */
 export interface Stylesheet {
@@ -44,12 +76,19 @@ export const stylesheets: Record<StylesheetName, Stylesheet> = {
     xslt: join(standardsDir, 'br-fr-cii', 'BR-FR-Flux2-Schematron-CII_WARNING.xslt'),
     documents: [],
   },
+  // Its _WARNING variant differs only in flags, and every failed assert counts whatever its flag.
+  'BR-FR-CDV-Schematron-CDAR': {
+    name: 'BR-FR-CDV-Schematron-CDAR',
+    xslt: join(standardsDir, 'cdar', 'BR-FR-CDV-Schematron-CDAR.xslt'),
+    documents: [],
+  },
 };
 
 /** What a validation report names as its rules' versions (PROVENANCE.md). */
 export const standardsVersions = {
   facturx: 'Factur-X 1.09 EN16931 (fnfempe/France_RFE e9520ce398cc)',
   brfr: 'BR-FR Flux 2 CII V1.4.0 (fnfempe/France_RFE e9520ce398cc)',
+  cdar: 'CDAR D22B and BR-FR-CDV V1.4.0 (fnfempe/France_RFE e9520ce398cc)',
 } as const;
 
 /** The XMP extension schema block a Factur-X PDF carries (akretion/factur-x). */

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ValidationReport } from './official-validator.js';
 import { compileAll } from './sef-cache.js';
-import type { StylesheetName } from './standards.js';
+import { cdarXsd, type StylesheetName, type XsdSet } from './standards.js';
 import type { WorkerData, WorkerRequest, WorkerResponse } from './validation-worker.js';
 
 /**
@@ -18,12 +18,20 @@ export const officialStylesheets: StylesheetName[] = [
   'BR-FR-Flux2-Schematron-CII_WARNING',
 ];
 
+/** The life-cycle messages (CDAR): their XSD and the BR-FR-CDV schematron. */
+export const cdarValidation: { stylesheets: StylesheetName[]; xsd: XsdSet } = {
+  stylesheets: ['BR-FR-CDV-Schematron-CDAR'],
+  xsd: cdarXsd,
+};
+
 export interface ValidationPoolOptions {
   /** Where compiled stylesheets are cached (`FACTEUR_DATA_DIR`/cache in the service). */
   cacheDir: string;
   /** Worker threads; default: the available cores, at most 4. */
   size?: number;
   stylesheets?: StylesheetName[];
+  /** The XSD every document must pass; default the Factur-X EN16931 one. */
+  xsd?: XsdSet;
 }
 
 interface Job {
@@ -53,7 +61,7 @@ export class ValidationPool {
   static async open(options: ValidationPoolOptions): Promise<ValidationPool> {
     const names = options.stylesheets ?? officialStylesheets;
     const compiled = (await compileAll(options.cacheDir, names)) as WorkerData['compiled'];
-    const data: WorkerData = { compiled };
+    const data: WorkerData = { compiled, ...(options.xsd ? { xsd: options.xsd } : {}) };
     const size = Math.max(1, options.size ?? Math.min(4, availableParallelism()));
     const pool = new ValidationPool([], data);
     await Promise.all(Array.from({ length: size }, () => pool.startWorker()));
@@ -64,7 +72,7 @@ export class ValidationPool {
     return this.slots.length;
   }
 
-  /** Validates one CII document; resolves with its report (a failing document is not an error). */
+  /** Validates one document (a CII, or a CDAR with the CDAR set); resolves with its report (a failing document is not an error). */
   validate(xml: string): Promise<ValidationReport> {
     if (this.closing) return Promise.reject(new Error('the validation pool is closed'));
     return new Promise((resolve, reject) => {

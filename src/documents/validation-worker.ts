@@ -1,11 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { OfficialValidator, type ValidationReport } from './official-validator.js';
-import type { StylesheetName } from './standards.js';
+import type { StylesheetName, XsdSet } from './standards.js';
 
 /** A worker thread of the validation pool: one validator, its stylesheets parsed once and kept warm. */
 
 export interface WorkerData {
   compiled: Partial<Record<StylesheetName, string>>;
+  xsd?: XsdSet;
 }
 
 export type WorkerRequest = { id: number; xml: string };

@@ -8,7 +8,7 @@ import type {
 } from './document-axes.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { DocumentLine } from './lines.js';
-import type { RejectionCategory } from './rejection-category.js';
+import type { RejectionCategory } from '../platform/rejection-classification.js';
 import { summaryStatus, type SummaryStatus } from './summary-status.js';
 import { documentObligation, type Obligation } from './obligation.js';
 import type { invoices } from './schema.js';

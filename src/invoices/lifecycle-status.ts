@@ -1,5 +1,5 @@
 import type { Axes, DocumentKind, TransmissionStatus } from './document-axes.js';
-import { rejectionCategory, type RejectionCategory } from './rejection-category.js';
+import { rejectionCategory, type RejectionCategory } from '../platform/rejection-classification.js';
 
 /** Life-cycle statuses the platform or the buyer reports (LIFECYCLE.md; `fr:` codes of the reform). */
 export const lifecycleCodes = [

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { documentStatuses, paymentStatuses, transmissionDetails, transmissionStatuses } from './document-axes.js';
-import { rejectionCategories } from './rejection-category.js';
+import { rejectionCategories } from '../platform/rejection-classification.js';
 import { nullable } from '../http/route-schemas.js';
 import { paginationQuery } from '../kernel/pagination.js';
 

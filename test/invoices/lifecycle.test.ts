@@ -16,7 +16,6 @@ import {
   rejectionNoteOf,
   type LifecycleCode,
 } from '../../src/invoices/lifecycle-status.js';
-import { rejectionCategory } from '../../src/invoices/rejection-category.js';
 import { paymentStatusOf } from '../../src/invoices/payment-status.js';
 import { formatNumber, seriesOf } from '../../src/numbering/series.js';
 
@@ -286,42 +285,7 @@ test('rejectionNote: the notes one per line, blank ones dropped; null when there
   for (const [notes, expected] of rows) assert.equal(rejectionNoteOf(notes), expected, JSON.stringify(notes));
 });
 
-test('rejection categories: the contract table, then LIFECYCLE.md', () => {
-  const rows: [Parameters<typeof rejectionCategory>[0], string][] = [
-    [{ reasonCode: 'REJ_ADR', statusCode: '213' }, 'addressing_error'],
-    [{ reasonCode: 'REJ_SEMAN', statusCode: '213' }, 'semantic_error'],
-    [{ reasonCode: 'REJ_SYNT' }, 'format_invalid'],
-    [{ reasonCode: 'REJ_XSD' }, 'format_invalid'],
-    [{ reasonCode: 'REJ_DOUBLON' }, 'duplicate'],
-    [{ reasonCode: 'AUTRE' }, 'other'],
-    [{ reasonCode: 'SYNTAX_ERROR' }, 'format_invalid'],
-    [{ reasonCode: 'SEMANTIC_ERROR' }, 'semantic_error'],
-    [{ reasonCode: 'DUPLICATED_INVOICE' }, 'duplicate'],
-    [{ reasonCode: 'ROUTING_FAILURE' }, 'buyer_not_in_directory'],
-    [{ reasonCode: 'ROUTING_FAILURE', sellerUnknown: true }, 'unknown'],
-    [{ httpStatus: 401 }, 'platform_auth'],
-    [{ httpStatus: 403 }, 'platform_auth'],
-    [{ httpStatus: 409 }, 'duplicate'],
-    [{ httpStatus: 422 }, 'format_invalid'],
-    [{ httpStatus: 429 }, 'platform_unavailable'],
-    [{ httpStatus: 502 }, 'platform_unavailable'],
-    [{ httpStatus: 400 }, 'unknown'],
-    [{ statusCode: '213' }, 'unknown'],
-    [{ localCode: 'buyer_not_in_directory', httpStatus: 500 }, 'buyer_not_in_directory'],
-    [{ reasonCode: 'REJ_SEMAN', httpStatus: 500 }, 'semantic_error'],
-    [{ reasonCode: 'REJ_UNI' }, 'duplicate'],
-    [{ reasonCode: 'DOUBLON' }, 'duplicate'],
-    [{ reasonCode: 'REJ_COH' }, 'semantic_error'],
-    [{ reasonCode: 'MONTANTTOTAL_ERR' }, 'semantic_error'],
-    [{ reasonCode: 'DEST_INC' }, 'buyer_not_in_directory'],
-    [{ reasonCode: 'IRR_SYNTAX', statusCode: '501' }, 'format_invalid'],
-    [{ statusCode: '501' }, 'format_invalid'],
-    [{ statusCode: '221' }, 'addressing_error'],
-    [{ reasonCode: 'REJ_CONT_B2G' }, 'other'],
-    [{ reasonCode: 'SOMETHING_NEW', statusCode: '213' }, 'unknown'],
-  ];
-  for (const [input, expected] of rows) assert.equal(rejectionCategory(input), expected, JSON.stringify(input));
-});
+// The rejection classification's table test is test/platform/rejection-classification.test.ts.
 
 test('the payment axis from amounts', () => {
   assert.equal(paymentStatusOf(12_000, 0, 0), 'unpaid');

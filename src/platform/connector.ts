@@ -1,0 +1,237 @@
+import type { CdarStatus } from './cdar.js';
+import type { RejectionCategory, RejectionInput } from './rejection-classification.js';
+import type { NextStep } from './next-step.js';
+import type { RetryRule } from './retry-policy.js';
+
+/**
+ * The one interface the service uses to talk to an approved platform (PA): deposit a Factur-X,
+ * find a flow again (proof of reception), read the life-cycle statuses since a cursor, look a
+ * company up in the directory, and read what the platform pushes to the service's callback.
+ *
+ * Every call answers a `PlatformResult`: the value, or a `PlatformFailure` that carries the
+ * contract's classification input (local code, tax-administration reason, provider reason, HTTP
+ * status), the category it gives and the next step of that category. Nothing throws for a
+ * platform's answer; only a programming error does.
+ */
+
+/** How the service reaches one establishment's platform (stored by the establishment, secret encrypted). */
+export interface PlatformConnection {
+  /**
+   * The platform's root: the Flow Service answers under `{baseUrl}/flow-service` and the
+   * Directory Service under `{baseUrl}/directory-service` (the default service names of the AFNOR
+   * server URL templates, `{sub-domain}.{domain}{base-path}/{service-name}`).
+   */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /**
+   * The OAuth2 token endpoint (client credentials). The AFNOR documents give it per platform
+   * (template `https://auth.company.com/auth-service/{custId}/token`); default
+   * `{baseUrl}/auth-service/{clientId}/token`.
+   */
+  tokenUrl?: string;
+}
+
+export type FlowSyntax = 'CII' | 'UBL' | 'Factur-X' | 'CDAR' | 'FRR';
+export type ProcessingRule =
+  | 'B2B'
+  | 'B2BInt'
+  | 'B2C'
+  | 'B2G'
+  | 'B2GInt'
+  | 'OutOfScope'
+  | 'B2GOutOfScope'
+  | 'ArchiveOnly'
+  | 'NotApplicable'
+  | 'Undefined';
+export type FlowAckStatus = 'Pending' | 'Ok' | 'Error';
+
+/** A flow to deposit: one invoice file and what the AFNOR `flowInfo` says of it. */
+export interface DepositRequest {
+  /** The file: a Factur-X PDF, or a CII/CDAR XML. */
+  file: Uint8Array;
+  /** File name (`F2026-000123.pdf`), at most 255 characters. */
+  name: string;
+  syntax: FlowSyntax;
+  /** `trackingId`: the service's own id of this deposit attempt, at most 64 characters; the key of the proof-of-reception search. */
+  trackingId: string;
+  processingRule?: ProcessingRule;
+  /** Default `Extended-CTC-FR` for an invoice, none for a CDAR. */
+  profile?: 'Basic' | 'CIUS' | 'Extended-CTC-FR' | 'Undefined';
+}
+
+export interface DepositReceipt {
+  flowId: string;
+  submittedAt: string;
+  trackingId: string;
+  sha256: string;
+  /**
+   * True when the platform's answer was lost (time-out, connection cut) and the flow was found
+   * by a search on the tracking id: the platform holds it, nothing was sent twice.
+   */
+  reconciled: boolean;
+}
+
+export interface AcknowledgementDetail {
+  level: 'Error' | 'Warning';
+  item: string;
+  reasonCode: string;
+  reasonMessage: string;
+}
+
+/** A flow as the platform describes it (AFNOR `Flow`). */
+export interface PlatformFlow {
+  flowId: string;
+  trackingId: string | null;
+  name: string;
+  flowType: string;
+  flowDirection: 'In' | 'Out';
+  flowSyntax: string;
+  submittedAt: string;
+  updatedAt: string;
+  ackStatus: FlowAckStatus;
+  ackDetails: AcknowledgementDetail[];
+}
+
+/** What the life-cycle stream carries: the acknowledgement of a deposited flow, or one CDAR status. */
+export type LifecycleEvent =
+  | {
+      kind: 'acknowledgement';
+      /** Stable across repeats: the same acknowledgement read twice has the same key. */
+      key: string;
+      flow: PlatformFlow;
+      /** For an `Error` acknowledgement, how it is classified and what follows. */
+      rejection: Rejection | null;
+    }
+  | {
+      kind: 'status';
+      /** Stable across repeats (poll and push, or a platform sending twice): the message, the invoice, the code. */
+      key: string;
+      /** The life-cycle flow that carried it. */
+      flowId: string;
+      status: CdarStatus;
+      /** For 206, 207, 208, 210, 213, 221, 501: how it is classified and what follows. */
+      rejection: Rejection | null;
+    };
+
+export interface Rejection {
+  input: RejectionInput;
+  category: RejectionCategory;
+  source: 'platform' | 'buyer' | 'service';
+  /** The code recorded as `rejectionCode` (the reason code, else the provider's, else the HTTP status). */
+  code: string | null;
+  /** The platform's or buyer's words, verbatim. */
+  reason: string | null;
+  notes: string[];
+  next: NextStep;
+}
+
+export interface LifecyclePage {
+  events: LifecycleEvent[];
+  /** Pass it to the next read; it moves past what this page returned (with a small overlap: dedupe on `key`). */
+  cursor: string;
+  /** More is waiting: read again at once. */
+  hasMore: boolean;
+}
+
+export type DirectoryLookup =
+  | { by: 'siren'; siren: string }
+  | { by: 'siret'; siret: string }
+  | { by: 'routing_code'; siret: string; routingIdentifier: string };
+
+export interface DirectoryAddress {
+  /** The electronic address (BT-49), the directory line's addressing identifier. */
+  electronicAddress: string;
+  /** `Enabled` only is active; `Upcoming` is a line whose platform starts later. */
+  status: 'Enabled' | 'Disabled' | 'Upcoming';
+  active: boolean;
+  siren: string;
+  siret: string | null;
+  routingIdentifier: string | null;
+  platformType: 'WK' | 'DFH' | null;
+}
+
+export interface DirectoryAnswer {
+  /** The most precise line for the lookup (routing code, then SIRET, then SIREN), or null when none. */
+  address: DirectoryAddress | null;
+  /** Every line found, most precise first. */
+  lines: DirectoryAddress[];
+}
+
+export interface Facility {
+  siret: string;
+  siren: string;
+  name: string | null;
+  active: boolean;
+}
+
+/** A callback the platform pushed (AFNOR webhook), checked and read. */
+export interface PushedFlow {
+  flow: PlatformFlow;
+  /** Its signature timestamp (epoch seconds). */
+  signedAt: number;
+}
+
+export interface WebhookSubscription {
+  webhookId: string;
+  /** The key that signs every callback (base64); kept secret by the service. */
+  signingKey: string;
+}
+
+export interface PlatformFailure {
+  ok: false;
+  /** Which call failed. */
+  operation: string;
+  /** What the platform said, as the contract's classification takes it. */
+  input: RejectionInput;
+  category: RejectionCategory;
+  next: NextStep;
+  /** The contract's `paErrorCode` value for this failure: the provider's code, else `pa_unavailable`, `pa_auth_failed`... */
+  paErrorCode: string;
+  httpStatus: number | null;
+  /** The AFNOR error body's `errorCode` and `errorMessage`, verbatim; or the transport error. */
+  errorCode: string | null;
+  message: string;
+  attempts: number;
+  /** The retry rule that stopped the attempts (or `permanent`). */
+  rule: RetryRule;
+  /** When the caller may try again by itself (the retry rule allows more, beyond what this call waited); null: do not. */
+  retryAt: Date | null;
+}
+
+export type PlatformResult<T> = { ok: true; value: T; attempts: number } | PlatformFailure;
+
+export interface CallOptions {
+  /** Give up the call (and its retries) when this fires. */
+  signal?: AbortSignal;
+  /**
+   * How long this call may wait between attempts, in all (ms). A wait beyond it ends the call with
+   * `retryAt`, for a durable job to come back later. Default: the whole retry table.
+   */
+  retryBudgetMs?: number;
+}
+
+export interface PlatformConnector {
+  /** POST /v1/flows: deposit one file. A lost answer is reconciled by a search on `trackingId` before any new attempt. */
+  deposit(request: DepositRequest, options?: CallOptions): Promise<PlatformResult<DepositReceipt>>;
+  /** POST /v1/flows/search by tracking id: the proof of reception of an earlier deposit, or null. */
+  findDeposit(trackingId: string, options?: CallOptions): Promise<PlatformResult<PlatformFlow | null>>;
+  /** GET /v1/flows/{flowId}: a flow's metadata (its acknowledgement). */
+  getFlow(flowId: string, options?: CallOptions): Promise<PlatformResult<PlatformFlow>>;
+  /**
+   * The life-cycle since `cursor` (null: from the start): acknowledgements of the deposited flows
+   * and the CDAR statuses of their life-cycle flows, in the platform's update order.
+   */
+  readLifecycle(
+    cursor: string | null,
+    options?: CallOptions & { limit?: number },
+  ): Promise<PlatformResult<LifecyclePage>>;
+  /** The statuses of a life-cycle flow (downloads its CDAR), or the acknowledgement of an invoice flow. */
+  eventsOfFlow(flow: PlatformFlow, options?: CallOptions): Promise<PlatformResult<LifecycleEvent[]>>;
+  /** Directory Service: the buyer's electronic address by SIREN, SIRET or routing code. */
+  lookupDirectory(lookup: DirectoryLookup, options?: CallOptions): Promise<PlatformResult<DirectoryAnswer>>;
+  /** Directory Service: a facility by SIRET, or null when the directory does not know it (`siret_not_found`). */
+  lookupFacility(siret: string, options?: CallOptions): Promise<PlatformResult<Facility | null>>;
+  /** POST /v1/webhooks: have the platform push flows to `callbackUrl`. */
+  subscribe(callbackUrl: string, options?: CallOptions): Promise<PlatformResult<WebhookSubscription>>;
+}

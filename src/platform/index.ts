@@ -1,0 +1,25 @@
+import type { Capability } from '../capability.js';
+
+/**
+ * Platform: the approved platform (PA) the service deposits to. One connector interface
+ * (`connector.ts`), the live AFNOR XP Z12-013 connector (`afnor-connector.ts`), the contract's
+ * rejection classification, next step and retry table as pure rules, the CDAR life-cycle message,
+ * and `pa-simulator` (`simulator/`), the issuer's and buyer's platforms an integrator runs.
+ * Nothing is wired into deposits yet: the deposit pipeline uses these modules.
+ */
+export const platformCapability: Capability = {
+  name: 'platform',
+  published: [
+    'connector.ts',
+    'afnor-connector.ts',
+    'rejection-classification.ts',
+    'next-step.ts',
+    'retry-policy.ts',
+    'cdar.ts',
+    'callback-signature.ts',
+    'openapi-validator.ts',
+    'simulator/simulator.ts',
+    'simulator/scenario.ts',
+    'simulator/directory.ts',
+  ],
+};
