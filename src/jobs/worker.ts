@@ -163,7 +163,11 @@ export function createJobWorker(deps: Deps, options: JobWorkerOptions): JobWorke
     log: deps.log,
     concurrency,
     pollMs: options.pollMs ?? 1000,
-    claim: (limit) => claimDueJobs(deps.db, deps.clock.now(), limit, lockMs, randomUUID(), options.companies),
+    // Cross-tenant: the claim runs as the worker role (row-level security lets it see every tenant).
+    claim: (limit) =>
+      inTransaction(deps.db, null, (tx) =>
+        claimDueJobs(tx, deps.clock.now(), limit, lockMs, randomUUID(), options.companies),
+      ),
     handle: run,
     describe: (item) => ({ job: item.job.id }),
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
+import { inTransaction } from '../db/transaction.js';
 import { newId } from '../kernel/ids.js';
 import { companyEmail } from '../companies/service.js';
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
@@ -70,7 +71,9 @@ export function createEmailWorker(deps: Pick<Deps, 'db' | 'pool' | 'mailer' | 'l
     claim: async (limit) => {
       if (!mailer) return [];
       const token = randomUUID();
-      const rows = await claimDueEmails(deps.db, { now: deps.clock.now(), limit, leaseMs, token });
+      const rows = await inTransaction(deps.db, null, (tx) =>
+        claimDueEmails(tx, { now: deps.clock.now(), limit, leaseMs, token }),
+      );
       return rows.map((email) => ({ email, token }));
     },
     handle: async ({ email, token }) => {

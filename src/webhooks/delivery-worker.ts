@@ -75,22 +75,17 @@ export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): D
     pollMs: options.pollMs ?? 1000,
     // A claim is a lease, not a result: committed without waiting for the disk (the fast pool).
     // Lost in a crash, the lease is merely free again; every attempt's result is recorded durably.
-    claim: async (limit) => {
-      const claimed = await claimDueDeliveries(
-        deps.fast.db,
-        deps.clock.now(),
-        limit,
-        claimMs,
-        randomUUID(),
-        options.companies,
-      );
-      if (claimed.length === 0) return [];
-      const targets = await loadTargets(
-        deps.fast.db,
-        claimed.map((c) => c.delivery),
-      );
-      return claimed.map((c) => ({ ...c, target: targets.get(c.delivery.id) ?? { endpoint: null, event: null } }));
-    },
+    claim: (limit) =>
+      // Cross-tenant: the claim and its targets are read as the worker role, in one transaction.
+      inTransaction(deps.fast.db, null, async (tx) => {
+        const claimed = await claimDueDeliveries(tx, deps.clock.now(), limit, claimMs, randomUUID(), options.companies);
+        if (claimed.length === 0) return [];
+        const targets = await loadTargets(
+          tx,
+          claimed.map((c) => c.delivery),
+        );
+        return claimed.map((c) => ({ ...c, target: targets.get(c.delivery.id) ?? { endpoint: null, event: null } }));
+      }),
     // The slot is free once the POST is answered; its result commits with the next batch (the
     // delivery stays leased until then, so no other worker sends it again meanwhile).
     handle: async (claimed) => recorder.record(await attempt(deps, client, claimed)),

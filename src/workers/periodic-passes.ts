@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
 import { claimLeased } from '../db/leased-claim.js';
+import { inTransaction } from '../db/transaction.js';
 import { createClaimLoop, type ClaimLoop } from './claim-loop.js';
 import { periodicPasses } from './schema.js';
 
@@ -66,19 +67,21 @@ export function createPassRunner(deps: Deps, passes: readonly PeriodicPass[]): C
     pollMs: 1000,
     claim: async (limit) => {
       const token = randomUUID();
-      const rows = await claimLeased(
-        deps.db,
-        {
-          table: 'periodic_passes',
-          key: ['name'],
-          due: sql`t.next_run_at <= ${deps.clock.now().toISOString()}::timestamptz and t.name in (${sql.join(
-            [...byName.keys()].map((name) => sql`${name}`),
-            sql`, `,
-          )})`,
-          order: sql`t.next_run_at`,
-          returning: sql`t.name`,
-        },
-        { now: deps.clock.now(), limit, leaseMs: passLeaseMs, token },
+      const rows = await inTransaction(deps.db, null, (tx) =>
+        claimLeased(
+          tx,
+          {
+            table: 'periodic_passes',
+            key: ['name'],
+            due: sql`t.next_run_at <= ${deps.clock.now().toISOString()}::timestamptz and t.name in (${sql.join(
+              [...byName.keys()].map((name) => sql`${name}`),
+              sql`, `,
+            )})`,
+            order: sql`t.next_run_at`,
+            returning: sql`t.name`,
+          },
+          { now: deps.clock.now(), limit, leaseMs: passLeaseMs, token },
+        ),
       );
       return rows.map((row) => ({ name: String(row.name), token }));
     },
