@@ -18,6 +18,8 @@ import { productsCapability } from './products/index.js';
 import { quotePortalCapability } from './quote-portal/index.js';
 import { quotesCapability } from './quotes/index.js';
 import { sandboxCapability } from './sandbox/index.js';
+import { subscriptionsCapability } from './subscriptions/index.js';
+import { recurringCapability } from './recurring/index.js';
 import { taxCapability } from './tax/index.js';
 import { taxProfilesCapability } from './tax-profiles/index.js';
 import { usersCapability } from './users/index.js';
@@ -33,6 +35,7 @@ export const capabilities: readonly Capability[] = [
   usersCapability,
   limitsCapability,
   accountCapability,
+  subscriptionsCapability,
   webhooksCapability,
   idempotencyCapability,
   notificationsCapability,
@@ -46,6 +49,7 @@ export const capabilities: readonly Capability[] = [
   invoicesCapability,
   paymentsCapability,
   quotesCapability,
+  recurringCapability,
   sandboxCapability,
   paymentPortalCapability,
   quotePortalCapability,
