@@ -218,7 +218,7 @@ const reasonOf = (reason: string | undefined, fallback: string) => reason?.trim(
  * the contract has no other subscription event for it.
  */
 export async function changePlan(
-  deps: Pick<Deps, 'db' | 'pool' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock'>,
   ctx: CallContext | null,
   companyId: string,
   plan: string,

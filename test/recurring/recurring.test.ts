@@ -150,6 +150,12 @@ test('recurring invoices', async (t) => {
       assert.deepEqual([done.status, done.nextRunAt, done.invoicesGenerated], ['completed', null, 2]);
       await advanceTo(h, key, new Date(runAt(second).getTime() + 120 * 86_400_000).toISOString());
       assert.equal((await generated(h, key, template.id)).length, 2, 'a completed schedule runs no more');
+      // Updated while completed: a schedule with periods left (on or after today) is active again.
+      const extended = await h.call('POST', `/v1/recurring-invoices/${template.id}`, { key, body: { count: 12 } });
+      const today = (await h.call('GET', '/v1/sandbox/clock', { key })).data.now.slice(0, 10);
+      assert.equal(extended.data.status, 'active');
+      assert.ok(extended.data.nextPeriod >= today, `${extended.data.nextPeriod} on or after ${today}`);
+      assert.equal((await generated(h, key, template.id)).length, 2, 'the periods passed are not made up');
 
       // The list of its invoices is a list of its own: another invoice is not its cursor.
       const page = await h.call('GET', `/v1/recurring-invoices/${template.id}/invoices?limit=1`, { key });
