@@ -100,7 +100,7 @@ export async function runRecurringInvoices(deps: Deps, companyIds?: string[], ho
   for (;;) {
     const started = await startDueRun(deps, companyIds);
     if (!started) return total;
-    total++;
+    if (started.made) total++;
     if (!started.pending) continue;
     await hooks.afterStart?.(started.key);
     await completeRun(deps, started.key, started.token, hooks);
@@ -110,6 +110,8 @@ export async function runRecurringInvoices(deps: Deps, companyIds?: string[], ho
 interface Started {
   key: RunKey;
   token: string;
+  /** False when the period had its run already (the unique key): nothing was made. */
+  made: boolean;
   /** The finalization (and sending) remain. */
   pending: boolean;
 }
@@ -139,7 +141,7 @@ async function startDueRun(deps: Deps, companyIds?: string[]): Promise<Started |
     // The period already has its run (a unique key, whatever happened before): only move on.
     if (!run) {
       await moveSchedule(tx, row, period, now, null, {});
-      return { key: keyOf(row, period), token, pending: false };
+      return { key: keyOf(row, period), token, made: false, pending: false };
     }
     let draft: DocumentResource | null = null;
     let failure: ApiError | null = null;
@@ -193,11 +195,11 @@ async function startDueRun(deps: Deps, companyIds?: string[]): Promise<Started |
           now,
         );
       else await recordEvent(tx, ctx, 'recurring_invoice.generated', generatedEventData(moved, draft!.id, period), now);
-      return { key, token, pending: false };
+      return { key, token, made: true, pending: false };
     }
     await updateLeasedRun(tx, key, token, { invoiceId: draft!.id, updated: now });
     await moveSchedule(tx, row, period, now, lastRun(period, 'pending', draft!.id, null), {});
-    return { key, token, pending: true };
+    return { key, token, made: true, pending: true };
   });
 }
 
@@ -240,12 +242,12 @@ async function settle(tx: Tx, key: RunKey, token: string, status: 'finalized' | 
     ...(done ? { lockedUntil: null, lockToken: null } : {}),
   });
   if (!run) throw new Error(`the lease of run ${key.recurringInvoiceId} ${key.period} was lost; another worker has it`);
-  if (!done) return;
   const row = (await findRecurring(tx, ctx.scope, key.recurringInvoiceId, true))!;
   const updated = await updateRecurring(tx, ctx.scope, row.id, {
-    invoicesGenerated: row.invoicesGenerated + 1,
+    invoicesGenerated: row.invoicesGenerated + (done ? 1 : 0),
     ...(row.lastRun?.period === key.period ? { lastRun: { ...row.lastRun, status } } : {}),
   });
+  if (!done) return;
   await recordEvent(
     tx,
     ctx,
