@@ -22,6 +22,8 @@ import { productsCapability } from './products/index.js';
 import { quotePortalCapability } from './quote-portal/index.js';
 import { quotesCapability } from './quotes/index.js';
 import { sandboxCapability } from './sandbox/index.js';
+import { subscriptionsCapability } from './subscriptions/index.js';
+import { recurringCapability } from './recurring/index.js';
 import { taxCapability } from './tax/index.js';
 import { taxProfilesCapability } from './tax-profiles/index.js';
 import { usersCapability } from './users/index.js';
@@ -37,6 +39,7 @@ export const capabilities: readonly Capability[] = [
   usersCapability,
   limitsCapability,
   accountCapability,
+  subscriptionsCapability,
   webhooksCapability,
   idempotencyCapability,
   notificationsCapability,
@@ -53,6 +56,7 @@ export const capabilities: readonly Capability[] = [
   paymentsCapability,
   quotesCapability,
   exportsCapability,
+  recurringCapability,
   sandboxCapability,
   paymentPortalCapability,
   quotePortalCapability,

@@ -17,6 +17,8 @@ const usage = `facteur: self-hostable electronic-invoicing API
                                      run the HTTPS API and the workers (migrations run first)
   facteur migrate                    apply database migrations
   facteur company create --name NAME --siren SIREN [--plan free|essential|pro]
+  facteur company plan --id ID --plan free|essential|pro
+                                     sets the plan of the company's subscription
   facteur key create --company ID --env test|live [--scopes a:read,b:write] [--expires-at ISO]
   facteur key revoke KEY_ID
   facteur key list --company ID

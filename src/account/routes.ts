@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Deps } from '../deps.js';
 import { authOf } from '../http/request-context.js';
-import { getSubscription, toAccount } from './service.js';
+import { toAccount } from './service.js';
 
 const limitsSchema = Type.Object({
   requestsPerMinute: Type.Integer(),
@@ -27,20 +26,7 @@ const accountSchema = Type.Object({
   created: Type.String(),
 });
 
-const subscriptionSchema = Type.Object({
-  object: Type.Literal('subscription'),
-  livemode: Type.Boolean(),
-  plan: Type.String(),
-  status: Type.String(),
-  limits: limitsSchema,
-  usage: Type.Object({
-    period: Type.String({ description: 'Calendar month, UTC, `YYYY-MM`.' }),
-    documents: Type.Integer({ description: 'Live documents counted this month.' }),
-    monthlyQuota: Type.Integer(),
-  }),
-});
-
-export async function accountRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
+export async function accountRoutes(parent: FastifyInstance): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/account',
@@ -54,21 +40,6 @@ export async function accountRoutes(parent: FastifyInstance, { deps }: { deps: D
     async (request) => {
       const auth = authOf(request);
       return toAccount(auth.scope, auth.key, auth.company);
-    },
-  );
-
-  app.get(
-    '/subscription',
-    {
-      schema: {
-        tags: ['Account'],
-        summary: "Retrieve the plan and this month's usage against its quota",
-        response: { 200: subscriptionSchema },
-      },
-    },
-    async (request) => {
-      const auth = authOf(request);
-      return getSubscription(deps, auth.scope, auth.company);
     },
   );
 }

@@ -1,14 +1,23 @@
 import { and, asc, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type pg from 'pg';
-import type { PlanName } from '../kernel/plans.js';
+import type { PlanName, SubscriptionStatus } from '../kernel/plans.js';
 import { apiKeys } from './schema.js';
 
 export type ApiKey = typeof apiKeys.$inferSelect;
 
 export interface KeyWithCompany {
   key: ApiKey;
-  company: { id: string; name: string; siren: string; plan: PlanName; created: Date; sandboxClockOffsetMs: number };
+  company: {
+    id: string;
+    name: string;
+    siren: string;
+    plan: PlanName;
+    /** `active`, `paused` or `cancelled`: a request reads it here to block writes. */
+    subscriptionStatus: SubscriptionStatus;
+    created: Date;
+    sandboxClockOffsetMs: number;
+  };
 }
 
 export async function insertKey(db: Executor, key: ApiKey): Promise<void> {
@@ -23,8 +32,10 @@ export async function findKeyByHash(pool: pg.Pool, secretHash: string): Promise<
   const { rows } = await pool.query<Record<string, unknown>>({
     name: 'facteur_find_key',
     text: `select k.id, k.company_id, k.livemode, k.secret_hash, k.secret_last4, k.scopes, k.expires_at, k.revoked_at,
-        k.last_used_at, k.created, c.name, c.siren, c.plan, c.created as company_created, c.sandbox_clock_offset_ms
-      from api_keys k join companies c on c.id = k.company_id where k.secret_hash = $1 limit 1`,
+        k.last_used_at, k.created, c.name, c.siren, c.created as company_created, c.sandbox_clock_offset_ms,
+        coalesce(s.plan, 'free') as plan, coalesce(s.status, 'active') as subscription_status
+      from api_keys k join companies c on c.id = k.company_id left join subscriptions s on s.company_id = c.id
+      where k.secret_hash = $1 limit 1`,
     values: [secretHash],
   });
   const row = rows[0];
@@ -48,6 +59,7 @@ export async function findKeyByHash(pool: pg.Pool, secretHash: string): Promise<
       name: row.name as string,
       siren: row.siren as string,
       plan: row.plan as PlanName,
+      subscriptionStatus: row.subscription_status as SubscriptionStatus,
       created: date(row.company_created)!,
       sandboxClockOffsetMs: Number(row.sandbox_clock_offset_ms),
     },

@@ -4,6 +4,7 @@ import { createCompany } from '../companies/service.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/service.js';
 import { parseOptions, required } from './arguments.js';
 import { createUser } from '../users/service.js';
+import { changePlan, getSubscription } from '../subscriptions/service.js';
 
 /** `facteur company ...`, `facteur key ...` and `facteur user ...`: each prints one JSON document. */
 export async function runAdminCommand(deps: Deps, command: string, args: string[]): Promise<unknown> {
@@ -30,6 +31,13 @@ export async function runAdminCommand(deps: Deps, command: string, args: string[
       email: values.email ?? null,
       created: company.created.toISOString(),
     };
+  }
+  if (command === 'company' && action === 'plan') {
+    const { values } = parseOptions(rest, { id: { type: 'string' }, plan: { type: 'string' } });
+    const companyId = required(values.id, 'id');
+    // The operator's way to the plan: the same use case as `POST /v1/subscription`, without a request.
+    await changePlan(deps, null, companyId, required(values.plan, 'plan'));
+    return getSubscription(deps, { companyId, livemode: true });
   }
   if (command === 'key' && action === 'create') {
     const { values } = parseOptions(rest, {

@@ -5,7 +5,6 @@ export const companies = pgTable('companies', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   siren: text('siren').notNull(),
-  plan: text('plan').notNull(),
   /** Where operational e-mails go (failing webhook endpoints); null: they are only logged. */
   email: text('email'),
   /** How far the sandbox clock of this company runs ahead of real time (test mode only). */

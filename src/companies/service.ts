@@ -15,6 +15,7 @@ import {
 import type { Executor } from '../db/database.js';
 import { announceAuthChange, forgetInThisProcess } from '../api-keys/key-cache.js';
 import { inTransaction } from '../db/transaction.js';
+import { openSubscription } from '../subscriptions/service.js';
 
 export type { Company } from './store.js';
 
@@ -49,7 +50,15 @@ export async function createCompany(deps: Pick<Deps, 'db' | 'clock'>, input: New
     created: now,
     sandboxClockOffsetMs: 0,
   };
-  await insertCompany(deps.db, company, input.email ?? null);
+  // The company and its subscription (and `subscription.created`) commit together.
+  await inTransaction(deps.db, null, async (tx) => {
+    await insertCompany(
+      tx,
+      { id: company.id, name, siren: company.siren, created: now, sandboxClockOffsetMs: 0 },
+      input.email ?? null,
+    );
+    await openSubscription(tx, company.id, plan, now);
+  });
   return company;
 }
 

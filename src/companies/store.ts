@@ -7,29 +7,33 @@ export interface Company {
   id: string;
   name: string;
   siren: string;
+  /** The plan of its subscription (the subscriptions capability holds it). */
   plan: PlanName;
   created: Date;
   /** How far the company's sandbox clock runs ahead of real time (test mode only). */
   sandboxClockOffsetMs: number;
 }
 
-type Row = typeof companies.$inferSelect;
-const toCompany = (row: Row): Company => ({
-  id: row.id,
-  name: row.name,
-  siren: row.siren,
-  plan: row.plan as PlanName,
-  created: row.created,
-  sandboxClockOffsetMs: Number(row.sandboxClockOffsetMs),
-});
-
-export async function insertCompany(db: Executor, company: Company, email: string | null): Promise<void> {
+export async function insertCompany(db: Executor, company: Omit<Company, 'plan'>, email: string | null): Promise<void> {
   await db.insert(companies).values({ ...company, email });
 }
 
+/** The company with its subscription's plan, read in one statement. */
 export async function findCompany(db: Executor, id: string): Promise<Company | undefined> {
-  const [row] = await db.select().from(companies).where(eq(companies.id, id)).limit(1);
-  return row && toCompany(row);
+  const result = await db.execute(sql`
+    select c.id, c.name, c.siren, c.created, c.sandbox_clock_offset_ms, coalesce(s.plan, 'free') as plan
+    from companies c left join subscriptions s on s.company_id = c.id
+    where c.id = ${id} limit 1`);
+  const row = result.rows[0] as Record<string, unknown> | undefined;
+  if (!row) return undefined;
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    siren: row.siren as string,
+    plan: row.plan as PlanName,
+    created: new Date(row.created as string),
+    sandboxClockOffsetMs: Number(row.sandbox_clock_offset_ms),
+  };
 }
 
 export async function countCompanies(db: Executor): Promise<number> {

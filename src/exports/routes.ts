@@ -51,7 +51,12 @@ export async function exportRoutes(parent: FastifyInstance, { deps }: { deps: De
   app.post(
     '/exports/fec',
     {
-      config: { access: 'invoices:write', routeLimit: { name: 'exports-fec', max: 5, per: 'day' } },
+      // Exports stay open while the subscription is paused or cancelled: the company's data remains its own.
+      config: {
+        access: 'invoices:write',
+        routeLimit: { name: 'exports-fec', max: 5, per: 'day' },
+        openWhenPaused: true,
+      },
       schema: {
         tags,
         summary: 'Export the accounting entries of a period (FEC)',
@@ -70,7 +75,7 @@ export async function exportRoutes(parent: FastifyInstance, { deps }: { deps: De
   app.post(
     '/exports/data',
     {
-      config: { access: 'full_access' },
+      config: { access: 'full_access', openWhenPaused: true },
       schema: {
         tags,
         summary: 'Export everything the company holds in this environment (data protection)',

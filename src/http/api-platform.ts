@@ -10,6 +10,7 @@ import { beginIdempotent, finishIdempotent, fingerprintOf, markEffect, maxKeyLen
 import { currentVersion, servedVersions } from '../kernel/api-version.js';
 import { refuse } from '../kernel/errors.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
+import { checkWritesAllowed } from '../subscriptions/subscription-rules.js';
 
 /**
  * The rules every /v1 request obeys, in the contract's order: version, authentication and
@@ -27,6 +28,7 @@ export const apiPlatform = fp(
       resolveVersion(request, reply);
       if (request.routeOptions.config.public) return;
       await authenticate(deps, request);
+      checkSubscription(request);
       await limitRate(deps, request, reply);
       checkContentType(request);
     });
@@ -118,6 +120,15 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<void> 
     scope: { companyId: company.id, livemode: key.livemode },
     now: scopeTime(now, key.livemode, company.sandboxClockOffsetMs),
   };
+}
+
+/**
+ * A paused or cancelled subscription blocks writing operations, here and only here. The status
+ * comes with the authentication (the key cache, forgotten on every node when it changes).
+ */
+function checkSubscription(request: FastifyRequest): void {
+  if (request.routeOptions.config.openWhenPaused) return;
+  checkWritesAllowed(request.auth!.company.subscriptionStatus, request.method);
 }
 
 async function limitRate(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -35,8 +35,8 @@ const scopeTable = `
 | products | \`products:read\` / \`products:write\` |
 | webhook endpoints, events | \`webhooks:read\` / \`webhooks:write\` |
 | payments | \`payments:read\` / \`payments:write\` |
-| account | any valid key |
-| sandbox reset | a key without scopes (full access) |
+| account; reading the subscription | any valid key |
+| sandbox reset; changing the subscription (a live key) | a key without scopes (full access) |
 
 A key created without scopes has full access; \`write\` includes \`read\`.`;
 

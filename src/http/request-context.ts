@@ -31,6 +31,11 @@ declare module 'fastify' {
     routeLimit?: RouteLimit;
     /** Media types the route accepts in a body; `application/json` when absent. */
     contentTypes?: string[];
+    /**
+     * A write that stays open while the subscription is paused or cancelled (the subscription's
+     * own routes, exports); every other write then answers `subscription_paused`.
+     */
+    openWhenPaused?: boolean;
   }
   interface FastifyRequest {
     apiVersion: string;

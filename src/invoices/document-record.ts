@@ -119,6 +119,7 @@ export interface DocumentResource {
   relatedInvoiceId?: string | null;
   relatedInvoiceNumber?: string | null;
   quoteId?: string | null;
+  recurringInvoiceId?: string | null;
 }
 
 export function axesOf(
@@ -210,6 +211,7 @@ export function toDocument(row: DocumentRow, publicUrl: string): DocumentResourc
     resource.relatedInvoiceNumber = row.relatedInvoiceNumber;
   } else {
     resource.quoteId = row.quoteId;
+    resource.recurringInvoiceId = row.recurringInvoiceId;
   }
   return resource;
 }

@@ -180,6 +180,7 @@ export function draftRow(ctx: CallContext, draft: NewDraft): DocumentRow {
     relatedInvoiceId: null,
     relatedInvoiceNumber: null,
     quoteId: null,
+    recurringInvoiceId: null,
     portalToken: null,
     dueAt: null,
     overdueAt: null,

@@ -231,6 +231,7 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
       relatedInvoiceId: null,
       relatedInvoiceNumber: null,
       quoteId: null,
+      recurringInvoiceId: null,
       created,
     };
     if (!fixture.axes) {

@@ -169,6 +169,9 @@ export const invoiceSchema = Type.Object(
     object: Type.Literal('invoice'),
     ...documentFields,
     quoteId: nullable(Type.String({ description: 'The quote this invoice was converted from.' })),
+    recurringInvoiceId: nullable(
+      Type.String({ description: 'The recurring invoice (`rinv_`) that generated this invoice.' }),
+    ),
   },
   { $id: 'Invoice' },
 );

@@ -54,6 +54,8 @@ export const invoices = pgTable(
     relatedInvoiceId: text('related_invoice_id'),
     relatedInvoiceNumber: text('related_invoice_number'),
     quoteId: text('quote_id'),
+    /** The recurring invoice (`rinv_`) that generated this invoice. */
+    recurringInvoiceId: text('recurring_invoice_id'),
     /** The public payment page's token, given at finalization. */
     portalToken: text('portal_token'),
     /** The instant the due date has passed (the start of the next day, UTC): the overdue pass looks at it. */
@@ -80,6 +82,9 @@ export const invoices = pgTable(
     index('invoices_overdue_due')
       .on(t.dueAt)
       .where(sql`overdue_at is null and document_status = 'finalized'`),
+    index('invoices_by_recurring')
+      .on(t.companyId, t.livemode, t.recurringInvoiceId, t.id)
+      .where(sql`recurring_invoice_id is not null`),
     index('invoices_related')
       .on(t.companyId, t.relatedInvoiceId)
       .where(sql`related_invoice_id is not null`),

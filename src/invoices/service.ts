@@ -28,7 +28,7 @@ import {
 import type { BuyerInput } from './buyer.js';
 import type { DocumentLine, LineInput } from './lines.js';
 import { finalizeDocument, type FinalizeOptions, type Seller } from './finalize.js';
-import { sendDocument, simulateStatus, type SimulateInput } from './transmission.js';
+import { sendDocument, simulateStatus, type SendOptions, type SimulateInput } from './transmission.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
 
 /**
@@ -37,7 +37,9 @@ import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFi
  */
 
 export type { DocumentResource } from './document-record.js';
-export type { DraftInput, DraftUpdate } from './drafts.js';
+export type { DraftInput, DraftUpdate, Party } from './drafts.js';
+export type { DocumentLine, LineInput } from './lines.js';
+export type { BuyerInput, BuyerSnapshot } from './buyer.js';
 export type { Seller, FinalizeOptions } from './finalize.js';
 export type { FixturePayment } from './fixtures.js';
 export { collectPayment } from './collections.js';
@@ -118,15 +120,16 @@ export async function purgeTestDocuments(tx: Executor, scope: Scope): Promise<nu
 
 // The way to the buyer: send, reported statuses, history.
 
-export { simulateBody, type SimulateInput } from './transmission.js';
+export { simulateBody, type SendOptions, type SimulateInput } from './transmission.js';
 
 export async function sendToPlatform(
   deps: Needs,
   ctx: CallContext,
   kind: DocumentKind,
   id: string,
+  options: SendOptions = {},
 ): Promise<DocumentResource> {
-  return resource(deps, await sendDocument(deps, ctx, kind, id));
+  return resource(deps, await sendDocument(deps, ctx, kind, id, options));
 }
 
 export async function simulateReportedStatus(
@@ -248,6 +251,50 @@ export async function createDraftFromQuote(
       lines: quote.lines,
       input: { currency: quote.currency, notes: quote.notes, metadata: quote.metadata },
       extra: { quoteId: quote.id },
+    }),
+  );
+  return toDocument(row, publicUrl);
+}
+
+/** What a recurring invoice gives each invoice it generates. */
+export interface TemplateFacts {
+  recurringInvoiceId: string;
+  party: Party;
+  lines: DocumentLine[];
+  currency: 'EUR';
+  taxSource: 'service' | 'integration';
+  paymentTermsDays: number | null;
+  paymentTerms: string | null;
+  notes: string | null;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * A draft invoice from a recurring invoice's template, in the run's transaction
+ * (`invoice.created`). No issue date: a draft is dated the day it is numbered.
+ */
+export async function createDraftFromTemplate(
+  tx: Executor,
+  ctx: CallContext,
+  facts: TemplateFacts,
+  publicUrl: string,
+): Promise<DocumentResource> {
+  const row = await insertDraft(
+    tx,
+    ctx,
+    draftRow(ctx, {
+      kind: 'invoice',
+      party: facts.party,
+      lines: facts.lines,
+      input: {
+        currency: facts.currency,
+        taxSource: facts.taxSource,
+        paymentTermsDays: facts.paymentTermsDays,
+        paymentTerms: facts.paymentTerms,
+        notes: facts.notes,
+        metadata: facts.metadata,
+      },
+      extra: { recurringInvoiceId: facts.recurringInvoiceId },
     }),
   );
   return toDocument(row, publicUrl);

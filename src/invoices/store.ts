@@ -83,6 +83,8 @@ export interface DocumentFilters {
   dateFrom?: string | undefined;
   dateTo?: string | undefined;
   relatedInvoiceId?: string | undefined;
+  /** The invoices a recurring invoice generated; a cursor must be one of them. */
+  recurringInvoiceId?: string | undefined;
 }
 
 const documentDate = sql`coalesce(${invoices.issueDate}, to_char(${invoices.created} at time zone 'UTC', 'YYYY-MM-DD'))`;
@@ -101,7 +103,12 @@ export async function pageDocuments(
     filters.dateTo !== undefined ? lte(documentDate, filters.dateTo) : undefined,
     filters.relatedInvoiceId !== undefined ? eq(invoices.relatedInvoiceId, filters.relatedInvoiceId) : undefined,
   ];
-  return keysetPage(db, invoices, scope, page, { where: and(...where), visible: eq(invoices.kind, kind) });
+  // A recurring invoice's list is a list of its own: an invoice of another one is not its cursor.
+  const visible = and(
+    eq(invoices.kind, kind),
+    filters.recurringInvoiceId !== undefined ? eq(invoices.recurringInvoiceId, filters.recurringInvoiceId) : undefined,
+  );
+  return keysetPage(db, invoices, scope, page, { where: and(...where), visible });
 }
 
 export async function findByPortalToken(db: Executor, token: string): Promise<DocumentRow | undefined> {

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Type, type Static } from 'typebox';
 import type { Deps } from '../deps.js';
+import type { Tx } from '../db/database.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { refuse } from '../kernel/errors.js';
 import { recordEvent } from '../webhooks/service.js';
@@ -29,12 +30,18 @@ import { explained } from './refusals.js';
  * hands them to the in-process simulated platform, and the simulate route plays its answers.
  */
 
+export interface SendOptions {
+  /** In the sending transaction, once the document is on its way (a recurring run records it there). */
+  beforeCommit?: (tx: Tx, sent: DocumentRow) => Promise<void>;
+}
+
 /** `POST /v1/invoices/:id/send` and `POST /v1/credit-notes/:id/send`. */
 export async function sendDocument(
   deps: Pick<Deps, 'db'>,
   ctx: CallContext,
   kind: DocumentKind,
   id: string,
+  options: SendOptions = {},
 ): Promise<DocumentRow> {
   return inTransaction(deps.db, ctx, async (tx) => {
     const row = await findDocument(tx, ctx.scope, kind, id, true);
@@ -63,6 +70,7 @@ export async function sendDocument(
         ctx.now,
       );
     }
+    await options.beforeCommit?.(tx, sent);
     return sent;
   });
 }

@@ -19,6 +19,27 @@ export const plans: Record<PlanName, PlanLimits> = {
   pro: { requestsPerMinute: 1_000, monthlyQuota: 50_000, webhookEndpoints: 20, storageBytes: 10 * 1024 * megabyte },
 };
 
+/** What a plan allows besides its figures: `plan_limit_error` below the plan that has it. */
+export interface PlanFeatures {
+  /** Recurring invoices finalized (and sent) by the service on schedule (`mode: auto_finalize`). */
+  recurringAutoFinalize: boolean;
+}
+
+export const planFeatures: Record<PlanName, PlanFeatures> = {
+  free: { recurringAutoFinalize: false },
+  essential: { recurringAutoFinalize: true },
+  pro: { recurringAutoFinalize: true },
+};
+
+/** The lowest plan that has a feature, for the refusal's hint. */
+export function lowestPlanWith(feature: keyof PlanFeatures): PlanName {
+  return planNames.find((plan) => planFeatures[plan][feature])!;
+}
+
+/** The statuses of the account holder's subscription (its rules: subscriptions/subscription-rules.ts). */
+export const subscriptionStatuses = ['active', 'paused', 'cancelled'] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
 export function isPlanName(value: string): value is PlanName {
   return (planNames as readonly string[]).includes(value);
 }

@@ -263,6 +263,11 @@ function endpointNotFound(id: string): ApiError {
   return refuse('not_found', `No webhook endpoint ${id}.`, { param: 'id' });
 }
 
+/** The scope's webhook endpoints (deleted ones aside), against the plan's limit. */
+export async function countWebhookEndpoints(deps: Pick<Deps, 'db'>, scope: Scope): Promise<number> {
+  return countEndpoints(deps.db, scope);
+}
+
 export async function getEndpoint(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<WebhookEndpoint> {
   const row = await findEndpoint(deps.db, scope, id);
   if (!row) throw endpointNotFound(id);

@@ -19,7 +19,15 @@ const entry = (keyId: string, companyId: string): KeyWithCompany => ({
     lastUsedAt: null,
     created: new Date(),
   },
-  company: { id: companyId, name: 'n', siren: '732829320', plan: 'free', created: new Date(), sandboxClockOffsetMs: 0 },
+  company: {
+    id: companyId,
+    name: 'n',
+    siren: '732829320',
+    plan: 'free',
+    subscriptionStatus: 'active',
+    created: new Date(),
+    sandboxClockOffsetMs: 0,
+  },
 });
 
 test('the key cache: off without a listener, 30-second entries, forgets by key and by company', () => {

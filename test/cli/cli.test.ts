@@ -156,6 +156,48 @@ describe('facteur company create', { concurrency: 4, timeout }, () => {
   });
 });
 
+describe('facteur company plan', { concurrency: 4, timeout }, () => {
+  test("sets the plan of the company's subscription, at once on a running service", async (t) => {
+    const h = await startHarness();
+    t.after(() => h.close());
+    const companyId = await newCompany('free');
+    const key = await succeed('key', 'create', '--company', companyId, '--env', 'live');
+    assert.equal((await h.call('GET', '/v1/account', { key: key.secret })).data.plan, 'free');
+
+    const subscription = await succeed('company', 'plan', '--id', companyId, '--plan', 'pro');
+    assert.equal(subscription.object, 'subscription');
+    assert.equal(subscription.plan, 'pro');
+    assert.equal(subscription.status, 'active');
+    assert.equal(subscription.limits.monthlyQuota, 50_000);
+
+    // The service that cached the company hears of the change (PostgreSQL NOTIFY).
+    const deadline = Date.now() + 2000;
+    let plan = 'free';
+    while (plan !== 'pro' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      plan = (await h.call('GET', '/v1/account', { key: key.secret })).data.plan;
+    }
+    assert.equal(plan, 'pro');
+    const events = await h.call('GET', '/v1/events?type=subscription.renewed', { key: key.secret });
+    assert.deepEqual(
+      events.data.data.map((event: any) => [event.data.plan, event.data.reason, event.request]),
+      [['pro', 'plan_changed', null]],
+    );
+  });
+
+  test('refuses an unknown plan, an unknown company, a missing --plan', async () => {
+    const companyId = await sharedCompany();
+    const [plan, company, missing] = await Promise.all([
+      refused('company', 'plan', '--id', companyId, '--plan', 'gold'),
+      refused('company', 'plan', '--id', 'co_00000000000000000000000000', '--plan', 'pro'),
+      refused('company', 'plan', '--id', companyId),
+    ]);
+    assert.deepEqual([plan.code, plan.param], ['validation_error', 'plan']);
+    assert.equal(company.code, 'not_found');
+    assert.deepEqual([missing.code, missing.param], ['missing_required_field', 'plan']);
+  });
+});
+
 describe('facteur key create', { concurrency: 4, timeout }, () => {
   test('creates a test key: key_ id and a svc_test_ secret, stored only as its SHA-256', async () => {
     const companyId = await sharedCompany();

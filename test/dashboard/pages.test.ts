@@ -138,7 +138,7 @@ test('dashboard pages', async (t) => {
 
       // The free plan allows one endpoint per environment: the refusal is on the form.
       const free = await signedIn(h);
-      await h.deps.pool.query(`update companies set plan = 'free' where id = $1`, [free.companyId]);
+      await h.deps.pool.query(`update subscriptions set plan = 'free' where company_id = $1`, [free.companyId]);
       await free.client.get('/dashboard/test/webhooks');
       assert.equal(
         (await free.client.post('/dashboard/test/webhooks', { url: 'https://hooks.example.com/1', events: '*' }))

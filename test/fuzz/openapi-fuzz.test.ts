@@ -61,7 +61,7 @@ const publicOperations: Operation[] = ['/pay/{token}', '/quote/{token}'].map((pa
 // Left out: the reset wipes the company's documents, which the other operations need to exist.
 const leftOut = new Set(['POST /v1/sandbox/reset']);
 
-const idPattern = /\b(?:cus|prod|inv|cn|qt|pay|evt|we|job|txp|txd|ledg|eul|ref|co)_[0-9a-z]{26}\b/g;
+const idPattern = /\b(?:cus|prod|inv|cn|qt|pay|evt|we|job|txp|txd|ledg|eul|ref|rinv|co)_[0-9a-z]{26}\b/g;
 
 function harvest(pool: Map<string, string[]>, text: string): void {
   for (const id of text.match(idPattern) ?? []) {
@@ -101,9 +101,18 @@ async function furnishedTenant(
   const note = await call('POST', '/v1/credit-notes', { relatedInvoiceId: invoice.id, taxDecisionId: forNote.id });
   if (note.statusCode === 201) await call('POST', `/v1/credit-notes/${note.data.id}/finalize`);
   await call('POST', '/v1/quotes', { customerId, lines: [chair] });
+  await call('POST', '/v1/recurring-invoices', { interval: 'monthly', customerId, lines: [chair] });
   await call('POST', '/v1/webhook-endpoints', { url: 'https://hooks.example.com/facteur' });
   await call('POST', '/v1/eu-threshold-ledgers', { year: Number(h.clock.now().toISOString().slice(0, 4)) });
-  for (const list of ['events', 'customers', 'products', 'tax-profiles', 'tax-decisions', 'payments'])
+  for (const list of [
+    'events',
+    'customers',
+    'products',
+    'tax-profiles',
+    'tax-decisions',
+    'payments',
+    'recurring-invoices',
+  ])
     await call('GET', `/v1/${list}?limit=100`);
   harvest(ids, companyId);
   return { companyId, key, ids };

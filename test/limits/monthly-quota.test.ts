@@ -26,7 +26,7 @@ test('monthly quota', async (t) => {
       assert.equal(refused.data.error.type, 'plan_limit_error');
       assert.equal(refused.data.error.code, 'quota_exceeded');
       assert.equal(
-        (await h.call('GET', '/v1/events', { key })).data.data.length,
+        (await h.call('GET', '/v1/events?type=probe.document', { key })).data.data.length,
         1,
         'the refused operation left no event',
       );
