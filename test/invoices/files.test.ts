@@ -199,7 +199,7 @@ test('generated files', async (t) => {
   });
 
   await t.test(
-    'a CII the validators refuse: failed with the rule ids, never generated again, an alert e-mail, verify says not archived',
+    'a CII the validators refuse: failed with the rule ids, never generated again, an alert e-mail',
     async () => {
       const { companyId, key } = await seller(h);
       const invoice = await finalizedInvoice(h, key);
