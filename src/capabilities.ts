@@ -1,6 +1,7 @@
 import { registryOf, type Capability } from './capability.js';
 import { accountCapability } from './account/index.js';
 import { apiKeysCapability } from './api-keys/index.js';
+import { archiveCapability } from './archive/index.js';
 import { companiesCapability } from './companies/index.js';
 import { customersCapability } from './customers/index.js';
 import { dashboardCapability } from './dashboard/index.js';
@@ -53,6 +54,7 @@ export const capabilities: readonly Capability[] = [
   taxProfilesCapability,
   numberingCapability,
   documentsCapability,
+  archiveCapability,
   platformCapability,
   invoicesCapability,
   paymentsCapability,

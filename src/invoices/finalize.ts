@@ -37,6 +37,7 @@ import { nextValueStatement, numberSql } from '../numbering/service.js';
 import { numberingStatementDuration } from '../kernel/metrics.js';
 import { explained } from './refusals.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { queueGenerationStatement } from './files-store.js';
 
 /**
  * `POST /v1/invoices/:id/finalize` (and a credit note's): the document is checked against its
@@ -205,6 +206,8 @@ export async function finalizeDocument(
       // statement fills into the event: the series' counter is locked for that statement and the commit only.
       const announced = documentEventData({ ...draft, ...fields }, draft.status);
       const event = await recordEvent(tx, ctx, `${kind}.finalized`, announced, ctx.now);
+      // The files' generation is queued here (an outbox row), generated after the commit by the file worker.
+      await tx.execute(queueGenerationStatement(ctx.scope, id, kind, ctx.now));
       await effect.mark();
 
       const stopTimer = numberingStatementDuration.startTimer();

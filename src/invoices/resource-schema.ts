@@ -191,6 +191,21 @@ const documentFields = {
         "The public payment page of a finalized invoice (a test invoice's answers `sandbox_payment_unavailable`).",
     }),
   ),
+  files: Type.Array(
+    Type.Object({
+      kind: oneOf(['facturx', 'xml', 'pdf']),
+      state: oneOf(['pending', 'generating', 'ready', 'failed']),
+      sha256: nullable(Type.String({ description: 'SHA-256 of the stored file (hex), once ready; also its ETag.' })),
+      size: nullable(Type.Integer({ description: 'Bytes, once ready.' })),
+      contentType: Type.String(),
+      fileName: Type.String(),
+      url: Type.String({ description: 'Where to download it (`GET`, the same key).' }),
+    }),
+    {
+      description:
+        'The generated files (Factur-X PDF/A-3 with its CII, the CII alone, the readable PDF), generated right after the finalization: `pending` and `generating` until stored, then `ready` with their SHA-256, or `failed` when the official validators refused the CII (never deposited). Empty for a draft.',
+    },
+  ),
   finalizedAt: nullable(Type.String()),
   created: Type.String(),
   updated: Type.String(),
