@@ -26,6 +26,7 @@ import { quotesCapability } from './quotes/index.js';
 import { sandboxCapability } from './sandbox/index.js';
 import { subscriptionsCapability } from './subscriptions/index.js';
 import { recurringCapability } from './recurring/index.js';
+import { receivedCapability } from './received/index.js';
 import { taxCapability } from './tax/index.js';
 import { taxProfilesCapability } from './tax-profiles/index.js';
 import { usersCapability } from './users/index.js';
@@ -61,6 +62,7 @@ export const capabilities: readonly Capability[] = [
   quotesCapability,
   exportsCapability,
   recurringCapability,
+  receivedCapability,
   sandboxCapability,
   paymentPortalCapability,
   quotePortalCapability,

@@ -1,0 +1,15 @@
+import type { Capability } from '../capability.js';
+import { receivedInvoiceRoutes, receivedInvoiceSchema } from './routes.js';
+import { purgeTestReceived } from './service.js';
+
+/**
+ * Received invoices: the purchase invoices the platform delivers to the company (`rec_`), read
+ * from their CII, UBL or Factur-X, validated by the official validators (kept when they fail),
+ * and answered by the company with CDAR statuses sent back through the platform.
+ */
+export const receivedCapability: Capability = {
+  name: 'received',
+  routes: receivedInvoiceRoutes,
+  schemas: [receivedInvoiceSchema],
+  purgeTestData: async (tx, ctx) => ({ receivedInvoices: await purgeTestReceived(tx, ctx.scope) }),
+};
