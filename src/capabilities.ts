@@ -6,6 +6,7 @@ import { customersCapability } from './customers/index.js';
 import { dashboardCapability } from './dashboard/index.js';
 import { docsCapability } from './docs/index.js';
 import { documentsCapability } from './documents/index.js';
+import { ereportingCapability } from './ereporting/index.js';
 import { exportsCapability } from './exports/index.js';
 import { idempotencyCapability } from './idempotency/index.js';
 import { invoicesCapability } from './invoices/index.js';
@@ -57,6 +58,7 @@ export const capabilities: readonly Capability[] = [
   quotesCapability,
   exportsCapability,
   recurringCapability,
+  ereportingCapability,
   sandboxCapability,
   paymentPortalCapability,
   quotePortalCapability,
