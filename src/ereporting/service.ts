@@ -195,25 +195,18 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
         created: now,
       });
 
-  let after: { day: string; id: string } | null = null;
+  let after: { day: string; at: string; id: string } | null = null;
   for (;;) {
     const page = await pageEreportableDocuments(tx, scope, fromDay, after, pageSize);
     if (page.length === 0) break;
-    after = { day: page.at(-1)!.issue_date, id: page.at(-1)!.id };
-    const reported = new Set([
-      ...(await reportedSources(
-        tx,
-        scope,
-        'invoice',
-        page.map((row) => row.id),
-      )),
-      ...(await reportedSources(
-        tx,
-        scope,
-        'credit_note',
-        page.map((row) => row.id),
-      )),
-    ]);
+    const last = page.at(-1)!;
+    after = { day: last.issue_date, at: last.finalized_at, id: last.id };
+    const reported = await reportedSources(
+      tx,
+      scope,
+      ['invoice', 'credit_note'],
+      page.map((row) => row.id),
+    );
     for (const row of page) {
       if (reported.has(row.id)) continue;
       const flow = transactionFlow(row.obligations);
@@ -286,7 +279,7 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
       const reported = await reportedSources(
         tx,
         scope,
-        kind,
+        [kind],
         facts.map((fact) => fact.id),
       );
       for (const fact of facts) {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { bulkInsert } from '../db/bulk-insert.js';
 import { keysetPage } from '../db/keyset.js';
@@ -109,19 +109,18 @@ export async function actionableDeclarations(db: Executor, scope: Scope, now: Da
 }
 
 /** Of these sources, the ones already reported. */
-export async function reportedSources(db: Executor, scope: Scope, kind: string, ids: string[]): Promise<Set<string>> {
+export async function reportedSources(
+  db: Executor,
+  scope: Scope,
+  kinds: string[],
+  ids: string[],
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: ereportingOperations.sourceId })
-    .from(ereportingOperations)
-    .where(
-      and(
-        inScope(ereportingOperations, scope),
-        eq(ereportingOperations.sourceKind, kind),
-        inArray(ereportingOperations.sourceId, ids),
-      ),
-    );
-  return new Set(rows.map((row) => row.id));
+  const result = await db.execute(sql`
+    select o.source_id from ereporting_operations o
+    where o.company_id = ${scope.companyId} and o.livemode = ${scope.livemode}
+      and o.source_kind = any(${sql.param(kinds)}::text[]) and o.source_id = any(${sql.param(ids)}::text[])`);
+  return new Set((result.rows as { source_id: string }[]).map((row) => row.source_id));
 }
 
 export async function insertOperations(db: Executor, rows: OperationRow[]): Promise<void> {

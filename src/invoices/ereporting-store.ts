@@ -5,7 +5,7 @@ import type { Scope } from '../db/scope.js';
 /**
  * What e-reporting reads of issued documents and refunds: the ones whose tax decision made an
  * e-reporting axis due, from a day on, by keyset pages (a month of consumer sales is read with
- * constant memory). Only the fields a declaration carries are read.
+ * constant memory), in the order of the accounting index (issue date, finalization, id).
  */
 
 export interface EreportableDocumentRow {
@@ -13,6 +13,8 @@ export interface EreportableDocumentRow {
   kind: 'invoice' | 'credit_note';
   number: string;
   issue_date: string;
+  /** The finalization instant (microseconds): with the issue date and id, the key of the pages (the books' index). */
+  finalized_at: string;
   currency: string;
   buyer_country: string | null;
   buyer_vat_number: string | null;
@@ -25,22 +27,20 @@ export async function pageEreportableDocuments(
   db: Executor,
   scope: Scope,
   from: string,
-  after: { day: string; id: string } | null,
+  after: { day: string; at: string; id: string } | null,
   limit: number,
 ): Promise<EreportableDocumentRow[]> {
   const result = await db.execute(sql`
     select i.id, i.kind, i.number, i.issue_date, i.currency,
       i.buyer->'address'->>'country' as buyer_country, i.buyer->>'vatNumber' as buyer_vat_number,
-      (select coalesce(jsonb_agg(jsonb_build_object('nature', l->'nature', 'vatCode', l->'vatCode',
-        'vatRate', l->'vatRate', 'netAmount', l->'netAmount')), '[]'::jsonb)
-        from jsonb_array_elements(i.lines) l) as lines,
+      i.lines, to_char(i.finalized_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as finalized_at,
       i.tax->'vatBreakdown' as vat_breakdown, i.tax->'obligations' as obligations
     from invoices i
     where i.company_id = ${scope.companyId} and i.livemode = ${scope.livemode} and i.number is not null
       and i.issue_date >= ${from}
       and i.tax->'obligations'->'ereportingTransaction'->>'state' = 'due'
-      ${after ? sql`and (i.issue_date, i.id) > (${after.day}, ${after.id})` : sql``}
-    order by i.issue_date, i.id
+      ${after ? sql`and (i.issue_date, i.finalized_at, i.id) > (${after.day}, ${after.at}::timestamptz, ${after.id})` : sql``}
+    order by i.issue_date, i.finalized_at, i.id
     limit ${limit}`);
   return result.rows as unknown as EreportableDocumentRow[];
 }
