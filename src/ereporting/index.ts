@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { ereportingDataExport } from './data-export.js';
 import { declarationSchema, ereportingRoutes } from './routes.js';
 import { purgeTestReporting, runEreportingPass } from './service.js';
 
@@ -13,6 +14,7 @@ export const ereportingCapability: Capability = {
   routes: ereportingRoutes,
   schemas: [declarationSchema],
   purgeTestData: async (tx, ctx) => ({ ereportingDeclarations: await purgeTestReporting(tx, ctx.scope) }),
+  dataExport: [ereportingDataExport],
   passes: [
     {
       name: 'ereporting.declarations',

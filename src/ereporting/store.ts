@@ -177,3 +177,18 @@ export async function deleteScopeReporting(db: Executor, scope: Scope): Promise<
   const rows = await db.delete(d).where(inScope(d, scope)).returning({ id: d.id });
   return rows.length;
 }
+
+/** The scope's declarations in id order after `after`: the data-protection export. */
+export async function declarationRowsAfter(
+  db: Executor,
+  scope: Scope,
+  after: string | null,
+  limit: number,
+): Promise<DeclarationRow[]> {
+  return db
+    .select()
+    .from(d)
+    .where(and(inScope(d, scope), after === null ? undefined : sql`${d.id} > ${after}`))
+    .orderBy(asc(d.id))
+    .limit(limit);
+}
