@@ -8,6 +8,7 @@ import { dashboardCapability } from './dashboard/index.js';
 import { docsCapability } from './docs/index.js';
 import { documentsCapability } from './documents/index.js';
 import { establishmentsCapability } from './establishments/index.js';
+import { ereportingCapability } from './ereporting/index.js';
 import { exportsCapability } from './exports/index.js';
 import { idempotencyCapability } from './idempotency/index.js';
 import { invoicesCapability } from './invoices/index.js';
@@ -63,6 +64,7 @@ export const capabilities: readonly Capability[] = [
   exportsCapability,
   recurringCapability,
   receivedCapability,
+  ereportingCapability,
   sandboxCapability,
   paymentPortalCapability,
   quotePortalCapability,

@@ -12,6 +12,7 @@ import {
   findCompanyEmail,
   insertCompany,
   countCompanies,
+  listCompanies,
   resetSandboxOffset,
   type Company,
 } from './store.js';
@@ -74,6 +75,14 @@ export async function getCompany(deps: Pick<Deps, 'db'>, id: string): Promise<Co
 
 export async function hasAnyCompany(deps: Pick<Deps, 'db'>): Promise<boolean> {
   return (await countCompanies(deps.db)) > 0;
+}
+
+/** Companies by id (every one when `ids` is absent): for passes that act per company. */
+export async function companiesOf(
+  db: Executor,
+  ids?: string[],
+): Promise<Pick<Company, 'id' | 'siren' | 'sandboxClockOffsetMs'>[]> {
+  return listCompanies(db, ids);
 }
 
 /** Test mode only: moves the company's sandbox clock forward; returns the new offset in ms. */

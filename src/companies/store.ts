@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { companies } from './schema.js';
 import type { PlanName } from '../kernel/plans.js';
@@ -41,6 +41,17 @@ export async function findCompany(db: Executor, id: string): Promise<Company | u
 export async function countCompanies(db: Executor): Promise<number> {
   const rows = await db.select({ id: companies.id }).from(companies).limit(1);
   return rows.length;
+}
+
+/** Companies by id (every one when `ids` is absent), in id order: the periodic passes that act per company. */
+export async function listCompanies(
+  db: Executor,
+  ids?: string[],
+): Promise<Pick<Company, 'id' | 'siren' | 'sandboxClockOffsetMs'>[]> {
+  const query = db
+    .select({ id: companies.id, siren: companies.siren, sandboxClockOffsetMs: companies.sandboxClockOffsetMs })
+    .from(companies);
+  return (ids ? query.where(inArray(companies.id, ids)) : query).orderBy(companies.id);
 }
 
 /** Moves the sandbox clock forward by `ms` (never back); returns the new offset. */

@@ -337,3 +337,14 @@ export {
   type DocumentKey,
   type InstantKey,
 } from './accounting.js';
+
+// E-reporting: the issued documents, refunds and paid invoices whose decision made a report due.
+
+export {
+  pageEreportableDocuments,
+  pageEreportableRefunds,
+  paymentInvoiceFacts,
+  type EreportableDocumentRow,
+  type EreportableRefundRow,
+  type PaymentInvoiceFactsRow,
+} from './ereporting-store.js';

@@ -512,8 +512,10 @@ export class PlatformSimulator {
     const file = form.file!;
     const syntax = String(info.flowSyntax);
     const sha256 = createHash('sha256').update(file).digest('hex');
-    const facts = syntax === 'CDAR' ? null : await this.invoiceFacts(file, syntax);
-    const number = facts?.number ?? null;
+    const report = syntax === 'FRR' ? reportFacts(file) : null;
+    const facts = syntax === 'CDAR' || syntax === 'FRR' ? null : await this.invoiceFacts(file, syntax);
+    // An e-reporting declaration follows the scenario of its id, as an invoice that of its number.
+    const number = report?.id ?? facts?.number ?? null;
     const scenario = (number ? this.scenarios.get(number) : undefined) ?? this.scenarios.get('*') ?? {};
     const queue = number && this.scenarios.has(number) ? this.pendingAnswers.get(number) : this.pendingAnswers.get('*');
     const scripted = queue?.shift();
@@ -551,6 +553,13 @@ export class PlatformSimulator {
       } catch (failure) {
         ack = error('InvoiceLCStatusError', (failure as Error).message);
       }
+    } else if (syntax === 'FRR') {
+      // A declaration is accepted or rejected at its acknowledgement: flow 10 has no life cycle.
+      if (!report) ack = error('InvalidSchema', 'the file is not a readable flow 10 report');
+      else if (scenario.outcome === 'reject') {
+        const reason = scenario.reason ?? { code: 'REJ_SEMAN', text: 'Rejet sémantique' };
+        ack = error(reason.code, reason.text ?? reason.code);
+      }
     } else if (!facts) ack = error('InvalidSchema', 'the file is not a readable CII or Factur-X invoice');
     else {
       const key = `${facts.sellerSiren}:${facts.number}:${facts.issueDate.slice(0, 4)}`;
@@ -578,7 +587,7 @@ export class PlatformSimulator {
       flowProfile: info.flowProfile ?? 'Undefined',
       processingRule: info.processingRule ?? (syntax === 'CDAR' ? 'NotApplicable' : 'B2B'),
       processingRuleSource: info.processingRule ? 'Input' : 'Computed',
-      flowType: syntax === 'CDAR' ? 'CustomerInvoiceLC' : 'CustomerInvoice',
+      flowType: report?.flowType ?? (syntax === 'CDAR' ? 'CustomerInvoiceLC' : 'CustomerInvoice'),
       flowDirection: 'Out',
       ...(info.trackingId ? { trackingId: info.trackingId } : {}),
       sha256,
@@ -902,6 +911,15 @@ export class PlatformSimulator {
         );
     }
   }
+}
+
+/** The id and flow type of a flow 10 report (facteur's format), or null when the file is not one. */
+function reportFacts(file: Buffer): { id: string; flowType: string } | null {
+  const xml = file.toString('utf8');
+  if (!xml.includes('<rep:Report')) return null;
+  const id = /<rep:Id>([^<]+)<\/rep:Id>/.exec(xml)?.[1];
+  const flowType = /<rep:FlowType>([^<]+)<\/rep:FlowType>/.exec(xml)?.[1];
+  return id && flowType ? { id, flowType } : null;
 }
 
 function defaultErrorCode(status: number): string {
