@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from '../support/harness.js';
+import { createCompany, updateLegalIdentity } from '../../src/companies/service.js';
+import { seedHeadOffices } from '../../src/establishments/service.js';
+import { demoIdentity } from '../../src/cli/demo-account.js';
 
 test('the company legal identity: GET /v1/account shows it, POST /v1/account changes it', async (t) => {
   const h = await startHarness({ clockStart: '2026-10-15T10:00:00Z' });
@@ -88,5 +91,18 @@ test('the company legal identity: GET /v1/account shows it, POST /v1/account cha
     assert.equal(refused.data.error.code, 'scope_insufficient');
     const live = await h.key(companyId, { env: 'live' });
     assert.equal((await h.call('POST', '/v1/account', { key: live, body: { tradeName: 'X' } })).statusCode, 200);
+  });
+
+  await t.test("the demo company's identity and head offices (first start) pass their own checks", async () => {
+    const company = await createCompany(h.deps, { name: 'Démo SARL', siren: '123456782', plan: 'free' });
+    const identity = await updateLegalIdentity(h.deps, company.id, demoIdentity);
+    assert.equal(identity.vatNumber, 'FR11123456782');
+    await seedHeadOffices(h.deps, company.id, company.siren);
+    for (const env of ['test', 'live'] as const) {
+      const key = await h.key(company.id, { env });
+      const [office] = (await h.call('GET', '/v1/establishments', { key })).data.data;
+      assert.equal(office.siret, '12345678200010', 'the SIRET of the README quick start');
+      assert.equal(office.isDefault, true);
+    }
   });
 });

@@ -137,7 +137,8 @@ test('the seller block: frozen at finalization, checked before the number', asyn
     for (let i = 0; i < runs; i++) assert.equal(checkDraftConformance(documentModelOf(source)).length, 0);
     const perRun = Number(process.hrtime.bigint() - start) / runs / 1000;
     t.diagnostic(`own checks: ${perRun.toFixed(1)} µs per document`);
-    // A loose bound: the test machine is shared (a few µs alone, hundreds under a load of 20).
-    assert.ok(perRun < 2000, `${perRun} µs`);
+    // A loose bound against building XML here (milliseconds): the test machine is shared, and a
+    // load of 20 on 2 cores multiplies the few microseconds measured alone by a hundred.
+    assert.ok(perRun < 10_000, `${perRun} µs`);
   });
 });
