@@ -1,4 +1,6 @@
 import type { Capability } from '../capability.js';
+import { receivedCallbackRoutes } from './callback-routes.js';
+import { pollReceivedInvoices } from './intake.js';
 import { receivedInvoiceRoutes, receivedInvoiceSchema } from './routes.js';
 import { purgeTestReceived } from './service.js';
 
@@ -10,6 +12,15 @@ import { purgeTestReceived } from './service.js';
 export const receivedCapability: Capability = {
   name: 'received',
   routes: receivedInvoiceRoutes,
+  pages: { routes: receivedCallbackRoutes },
   schemas: [receivedInvoiceSchema],
   purgeTestData: async (tx, ctx) => ({ receivedInvoices: await purgeTestReceived(tx, ctx.scope) }),
+  passes: [
+    {
+      name: 'received.poll',
+      everyMs: 60_000,
+      followsSandboxClock: true,
+      run: (deps, companyIds) => pollReceivedInvoices(deps, companyIds),
+    },
+  ],
 };

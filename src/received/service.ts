@@ -206,6 +206,11 @@ export async function ingestReceivedInvoice(
   });
 }
 
+/** Whether the flow was ingested already (checked before fetching its file again). */
+export async function receivedFlowKnown(deps: Pick<Deps, 'db'>, scope: Scope, flowId: string): Promise<boolean> {
+  return (await findReceivedByFlow(deps.db, scope, flowId)) !== undefined;
+}
+
 export async function getReceivedInvoice(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<ReceivedInvoice> {
   const row = await findReceived(deps.db, scope, id);
   if (!row) throw notFound(id);
