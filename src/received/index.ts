@@ -1,5 +1,6 @@
 import type { Capability } from '../capability.js';
 import { receivedCallbackRoutes } from './callback-routes.js';
+import { receivedRecords } from './data-export.js';
 import { pollReceivedInvoices } from './intake.js';
 import { receivedInvoiceRoutes, receivedInvoiceSchema } from './routes.js';
 import { purgeTestReceived } from './service.js';
@@ -15,6 +16,7 @@ export const receivedCapability: Capability = {
   pages: { routes: receivedCallbackRoutes },
   schemas: [receivedInvoiceSchema],
   purgeTestData: async (tx, ctx) => ({ receivedInvoices: await purgeTestReceived(tx, ctx.scope) }),
+  dataExport: [{ name: 'received_invoices', page: receivedRecords }],
   passes: [
     {
       name: 'received.poll',
