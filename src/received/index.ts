@@ -1,4 +1,7 @@
 import type { Capability } from '../capability.js';
+import { receivedCallbackRoutes } from './callback-routes.js';
+import { receivedRecords } from './data-export.js';
+import { pollReceivedInvoices } from './intake.js';
 import { receivedInvoiceRoutes, receivedInvoiceSchema } from './routes.js';
 import { purgeTestReceived } from './service.js';
 
@@ -10,6 +13,16 @@ import { purgeTestReceived } from './service.js';
 export const receivedCapability: Capability = {
   name: 'received',
   routes: receivedInvoiceRoutes,
+  pages: { routes: receivedCallbackRoutes },
   schemas: [receivedInvoiceSchema],
   purgeTestData: async (tx, ctx) => ({ receivedInvoices: await purgeTestReceived(tx, ctx.scope) }),
+  dataExport: [{ name: 'received_invoices', page: receivedRecords }],
+  passes: [
+    {
+      name: 'received.poll',
+      everyMs: 60_000,
+      followsSandboxClock: true,
+      run: (deps, companyIds) => pollReceivedInvoices(deps, companyIds),
+    },
+  ],
 };

@@ -19,6 +19,10 @@ export interface Verdict {
 export const ublNotValidated = 'not validated: no official UBL artefact';
 
 let pool: Promise<ValidationPool> | null = null;
+let pending = 0;
+let idleTimer: NodeJS.Timeout | null = null;
+/** An idle pool is closed: received invoices come now and then, and its threads would keep a process alive. */
+const idleCloseMs = 30_000;
 
 /** Where compiled stylesheets are cached: the test suite's shared cache, else the data directory's. */
 function cacheDir(dataDir: string): string {
@@ -40,7 +44,19 @@ export async function validateIncoming(file: IncomingFile, dataDir: string): Pro
       validationErrors: [{ rule: 'UBL', flag: 'warning', message: ublNotValidated, location: null }],
       validators: [],
     };
-  const report = await (await openPool(dataDir)).validate(file.xml);
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+  pending += 1;
+  let report;
+  try {
+    report = await (await openPool(dataDir)).validate(file.xml);
+  } finally {
+    pending -= 1;
+    if (pending === 0) {
+      idleTimer = setTimeout(() => void closeValidation().catch(() => undefined), idleCloseMs);
+      idleTimer.unref();
+    }
+  }
   return {
     conformant: report.valid,
     validationErrors: report.failures.map((failure) => ({
@@ -55,6 +71,9 @@ export async function validateIncoming(file: IncomingFile, dataDir: string): Pro
 
 /** Closes the pool (tests, shutdown). */
 export async function closeValidation(): Promise<void> {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+  if (pending > 0) return;
   const open = pool;
   pool = null;
   if (open) await (await open).close();

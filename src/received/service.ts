@@ -10,6 +10,7 @@ import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/p
 import type { ReadDocument } from '../documents/cii-reader.js';
 import { renderPdf } from '../documents/pdf-renderer.js';
 import { buildCdarMessage } from '../platform/cdar.js';
+import { getCompany } from '../companies/service.js';
 import { recordEvent } from '../webhooks/service.js';
 import { IncomingFileError, readIncomingFile, type IncomingFile } from './incoming-file.js';
 import { validateIncoming, type Verdict } from './official-validation.js';
@@ -206,6 +207,11 @@ export async function ingestReceivedInvoice(
   });
 }
 
+/** Whether the flow was ingested already (checked before fetching its file again). */
+export async function receivedFlowKnown(deps: Pick<Deps, 'db'>, scope: Scope, flowId: string): Promise<boolean> {
+  return (await findReceivedByFlow(deps.db, scope, flowId)) !== undefined;
+}
+
 export async function getReceivedInvoice(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<ReceivedInvoice> {
   const row = await findReceived(deps.db, scope, id);
   if (!row) throw notFound(id);
@@ -333,6 +339,8 @@ export async function answerReceivedInvoice(
   if (link.kind === 'none') throw refuse('pa_not_configured', '');
 
   const doc = row.document;
+  // The company is the buyer who answers: its own SIREN signs the status, whatever the file says.
+  const company = await getCompany(deps, ctx.scope.companyId);
   const messageId = `${row.id}-${checked.rule.statusCode}-${ctx.now.getTime()}`;
   const reason = checked.reasonCode ? { code: checked.reasonCode, text: input.reason?.trim() || null } : null;
   let cdar: string;
@@ -347,7 +355,7 @@ export async function answerReceivedInvoice(
         typeCode: doc.typeCode || '380',
         sellerSiren: row.senderSiren ?? '',
       },
-      issuer: { role: 'BY', siren: doc.buyer.siren ?? ctx.scope.companyId, name: doc.buyer.name || null },
+      issuer: { role: 'BY', siren: company.siren ?? doc.buyer.siren, name: company.name || doc.buyer.name || null },
       recipient: {
         siren: row.senderSiren ?? '',
         electronicAddress: doc.seller.electronicAddress ?? doc.sellerEndpoint?.value ?? row.senderSiren ?? '',

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { keysetPage } from '../db/keyset.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { receivedInvoiceFiles, receivedInvoiceHistory, receivedInvoices } from './schema.js';
@@ -129,4 +129,8 @@ export async function deleteScopeReceived(db: Executor, scope: Scope): Promise<n
     .where(inScope(receivedInvoices, scope))
     .returning({ id: receivedInvoices.id });
   return removed.length;
+}
+
+export async function receivedRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, receivedInvoices, scope, after, limit);
 }
