@@ -6,7 +6,8 @@
  *   anchor  the floor under it, in the same process shape: the same rows read by the same
  *           keyset queries, one fixed line written per row until as many bytes as the FEC's
  *           file, in the same 1 MiB chunks into a table of its own, committed every batch
- * Prints one JSON line on stdout: wall seconds, peak RSS, and what was written.
+ * Prints one JSON line on stdout: wall seconds, CPU seconds of this process, peak RSS, and what
+ * was written.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -129,8 +130,12 @@ async function runAnchor(): Promise<Record<string, unknown>> {
 
 // What the process holds before the run (the app's modules, loaded through tsx): the run adds to it.
 const baselineRssMb = Math.round(process.memoryUsage().rss / 1048576);
-const result = mode === 'fec' ? await runFec() : mode === 'anchor' ? await runAnchor() : null;
-if (!result) throw new Error(`BENCH_EXPORT_MODE is fec or anchor; got ${mode}`);
+// The run's own CPU, in this process (the database's is measured by the parent).
+const cpuBefore = process.cpuUsage();
+const run = mode === 'fec' ? await runFec() : mode === 'anchor' ? await runAnchor() : null;
+if (!run) throw new Error(`BENCH_EXPORT_MODE is fec or anchor; got ${mode}`);
+const cpu = process.cpuUsage(cpuBefore);
+const result = { ...run, cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)) };
 // maxRSS is in kilobytes.
 process.stdout.write(
   `${JSON.stringify({ ...result, baselineRssMb, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`,

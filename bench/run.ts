@@ -280,7 +280,7 @@ async function main(): Promise<void> {
     throw new Error(
       `BENCH_ONLY knows "webhooks", "invoices", "exports", "documents" and "platform"; got "${benchOnly}"`,
     );
-  const exportBench = () => runExportBench({ databaseUrl: database.url, progress, emit });
+  const exportBench = () => runExportBench({ databaseUrl: database.url, databasePid: database.pid, progress, emit });
   if (benchOnly === 'exports') {
     const exports = await exportBench();
     emit({
