@@ -28,6 +28,9 @@ export class OneAtATime {
 
 const inline = { run: <T>(work: () => Promise<T>) => work() };
 
+/** Chunk inserts sent ahead of their answer: the one PostgreSQL stores and the one queued behind it. */
+const maxChunksInFlight = 2;
+
 /** Room past a chunk's size, so that a piece of text seldom has to wait for a chunk to be written. */
 const slackBytes = 64 * 1024;
 
@@ -35,10 +38,13 @@ export class ChunkWriter {
   /**
    * The chunk being filled, written to in place: text is encoded straight into it, so a batch
    * builds no long strings (whose flattening and garbage cost more than the encoding itself).
-   * It is reused once its chunk is inserted: the insert has sent its bytes by then.
+   * It is reused once its chunk's insert has landed.
    */
   private buffer: Buffer = Buffer.allocUnsafe(chunkBytes + slackBytes);
   private filled = 0;
+  /** Inserts sent and not yet answered, oldest first, with the buffer each reads. */
+  private sent: { insert: Promise<void>; buffer: Buffer | null }[] = [];
+  private spare: Buffer[] = [];
   /** Bytes handed whole (a zip's output), written after `buffer`'s. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -101,26 +107,47 @@ export class ChunkWriter {
     if (this.pendingBytes >= chunkBytes) await this.writeChunk();
   }
 
-  /** Writes what is left as a last, shorter chunk: the batch ends here. */
+  /** Writes what is left as a last, shorter chunk, and waits for every chunk: the batch ends here. */
   async flush(): Promise<void> {
     if (this.filled > 0 || this.pendingBytes > 0) await this.writeChunk();
+    while (this.sent.length > 0) await this.landed();
   }
 
-  /** One chunk: the buffer's bytes, or the bytes handed whole (never both: each writes the other first). */
+  /**
+   * One chunk: the buffer's bytes, or the bytes handed whole (never both: each writes the other
+   * first). Its insert is sent without waiting for it, up to `maxChunksInFlight`: PostgreSQL
+   * stores a chunk while the next one is filled.
+   */
   private async writeChunk(): Promise<void> {
     let bytes: Buffer;
+    let buffer: Buffer | null = null;
     if (this.filled > 0) {
-      bytes = this.buffer.subarray(0, this.filled);
+      buffer = this.buffer;
+      bytes = buffer.subarray(0, this.filled);
+      // The next chunk fills another buffer: this one is read by its insert until it lands.
+      this.buffer = this.spare.pop() ?? Buffer.allocUnsafe(chunkBytes + slackBytes);
+      this.filled = 0;
     } else {
       bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
       this.pending = [];
       this.pendingBytes = 0;
     }
-    await this.serial.run(() => insertChunk(this.db, this.scope, this.exportId, this.part, this.seq, bytes));
+    const seq = this.seq;
     this.hash?.update(bytes);
-    this.filled = 0;
     this.seq += 1;
     this.size += bytes.length;
+    const insert = this.serial.run(() => insertChunk(this.db, this.scope, this.exportId, this.part, seq, bytes));
+    // Awaited in `landed`; a failure meanwhile must not count as unhandled.
+    insert.catch(() => undefined);
+    this.sent.push({ insert, buffer });
+    if (this.sent.length >= maxChunksInFlight) await this.landed();
+  }
+
+  /** Waits for the oldest insert sent; its buffer is free again. */
+  private async landed(): Promise<void> {
+    const oldest = this.sent.shift()!;
+    await oldest.insert;
+    if (oldest.buffer) this.spare.push(oldest.buffer);
   }
 }
 
