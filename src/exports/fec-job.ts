@@ -25,15 +25,17 @@ import { updateExport, type ExportRow } from './store.js';
  * The FEC job. Three sources in the order of the books (the sales journal's documents, the
  * bank journal's payments and refunds), each read by keyset pages through its capability's use
  * case, merged by date, then the instant they were recorded: entries are numbered 1, 2, 3...
- * in that order across the file. Each batch merges what it read up to the point where a source's
- * page runs out, writes those entries as chunks, and commits them with the cursor (each
- * source's last key, the next entry number), so a crash resumes after the last committed batch
- * with no entry twice and none missing.
+ * in that order across the file. Each batch merges a number of rows, reading a source's next
+ * page when its page runs out, writes their entries as chunks, and commits them with the cursor
+ * (each source's last key merged, the next entry number), so a crash resumes after the last
+ * committed batch with no entry twice and none missing.
  */
 
 export const fecJobKind = 'exports.fec';
-/** Rows read per source and batch. */
-export const defaultFecPageSize = 10_000;
+/** Rows read per query of a source. */
+export const defaultFecPageSize = 2_000;
+/** Rows merged per batch, a transaction: its entries' chunks commit with the cursor. */
+export const defaultFecBatchRows = 50_000;
 
 interface SourceCursor<K> {
   after: K | null;
@@ -80,6 +82,10 @@ interface Page<T = unknown> {
   lines(row: T): EntryLine[] | null;
   journal: FecJournal;
   key(row: T): unknown;
+  /** The key the rows were read after (the cursor's, or the previous page's last). */
+  after: unknown;
+  /** The page after `after`. */
+  read(after: unknown): Promise<T[]>;
 }
 
 const dayOf = (iso: string) => iso.slice(0, 10);
@@ -132,20 +138,21 @@ function refundLines(refund: AccountingRefund, chart: FecChart): EntryLine[] | n
   );
 }
 
-function pageOf<T extends { key: unknown; id: string }>(
+function sourceOf<T extends { key: unknown; id: string }>(
   name: SourceName,
   rank: number,
-  rows: T[],
-  full: boolean,
   journal: FecJournal,
+  after: unknown,
+  read: (after: unknown) => Promise<T[]>,
   dayAndInstant: (row: T) => [string, string],
   lines: (row: T) => EntryLine[] | null,
 ): Page<T> {
   const page: Page<T> = {
     name,
     rank,
-    rows,
-    full,
+    rows: [],
+    // Not read yet: a full empty page, which the batch reads before merging.
+    full: true,
     next: 0,
     day: '',
     at: '',
@@ -157,67 +164,71 @@ function pageOf<T extends { key: unknown; id: string }>(
     lines,
     journal,
     key: (row) => row.key,
+    after,
+    read,
   };
-  if (rows.length > 0) page.place(rows[0]!);
   return page;
+}
+
+/** The page after the one used up (every row of it merged), in place. */
+async function readNext(page: Page, pageSize: number): Promise<void> {
+  if (page.rows.length > 0) page.after = page.key(page.rows[page.rows.length - 1]);
+  page.rows = await page.read(page.after);
+  page.full = page.rows.length === pageSize;
+  page.next = 0;
+  if (page.rows.length > 0) page.place(page.rows[0]!);
 }
 
 /** `a`'s next row comes before `b`'s in the books. */
 const before = (a: Page, b: Page) =>
   a.day !== b.day ? a.day < b.day : a.at !== b.at ? a.at < b.at : a.rank !== b.rank ? a.rank < b.rank : a.id < b.id;
 
-async function readPages(
+/** The sources not done yet, each to be read from its cursor. */
+function openSources(
   tx: Tx,
   scope: Scope,
   period: AccountingPeriod,
   cursor: FecCursor,
   chart: FecChart,
-  fecPageSize: number,
-): Promise<Page[]> {
+  pageSize: number,
+): Page[] {
   const pages: Page[] = [];
-  // One after the other: the three read on the transaction's one connection.
-  if (!cursor.documents.done) {
-    const rows = await accountingDocumentsPage(tx, scope, period, cursor.documents.after, fecPageSize);
+  if (!cursor.documents.done)
     pages.push(
-      pageOf(
+      sourceOf(
         'documents',
         0,
-        rows,
-        rows.length === fecPageSize,
         'sales',
+        cursor.documents.after,
+        (after) => accountingDocumentsPage(tx, scope, period, after as DocumentKey | null, pageSize),
         (row) => [row.issueDate, row.recordedAt],
         (row) => documentLines(row, chart),
       ) as Page,
     );
-  }
-  if (!cursor.payments.done) {
-    const rows = await accountingPaymentsPage(tx, scope, period, cursor.payments.after, fecPageSize);
+  if (!cursor.payments.done)
     pages.push(
-      pageOf(
+      sourceOf(
         'payments',
         1,
-        rows,
-        rows.length === fecPageSize,
         'bank',
+        cursor.payments.after,
+        (after) => accountingPaymentsPage(tx, scope, period, after as InstantKey | null, pageSize),
         (row) => [dayOf(row.paidAt), row.paidAt],
         (row) => paymentLines(row, chart),
       ) as Page,
     );
-  }
-  if (!cursor.refunds.done) {
-    const rows = await accountingRefundsPage(tx, scope, period, cursor.refunds.after, fecPageSize);
+  if (!cursor.refunds.done)
     pages.push(
-      pageOf(
+      sourceOf(
         'refunds',
         2,
-        rows,
-        rows.length === fecPageSize,
         'bank',
+        cursor.refunds.after,
+        (after) => accountingRefundsPage(tx, scope, period, after as InstantKey | null, pageSize),
         (row) => [dayOf(row.refundedAt), row.refundedAt],
         (row) => refundLines(row, chart),
       ) as Page,
     );
-  }
   return pages;
 }
 
@@ -229,14 +240,19 @@ async function countRows(tx: Tx, scope: Scope, period: AccountingPeriod, cursor:
   );
 }
 
-/** One batch: the next entries in the order of the books, as far as every source's page allows. */
+/**
+ * One batch: the next `batchRows` rows of the books (or the rest), merged from the sources read
+ * page after page: small pages keep few rows alive (memory, garbage collection), large batches
+ * few commits.
+ */
 async function runFecBatch(
   tx: Tx,
   row: ExportRow,
   progress: { processed: number; total: number },
   ctx: CallContext,
-  pageSize: number,
+  sizes: { pageSize: number; batchRows: number },
 ) {
+  const { pageSize, batchRows } = sizes;
   const scope = ctx.scope;
   const options = row.options as unknown as FecOptions;
   const { chart } = options;
@@ -250,21 +266,18 @@ async function runFecBatch(
   const total = starting ? await countRows(tx, scope, period, cursor) : progress.total;
   if (starting) await writer.writeText(fecHeader(separator));
 
-  const pages = await readPages(tx, scope, period, cursor, chart, pageSize);
+  const pages = openSources(tx, scope, period, cursor, chart, pageSize);
   let { entries, lines } = cursor;
   let consumed = 0;
-  for (;;) {
+  while (consumed < batchRows) {
     let best: Page | null = null;
-    let blocked = false;
     for (const page of pages) {
-      if (page.next >= page.rows.length) {
-        // A full page used up: its source's next row is unknown, so nothing later can be merged yet.
-        if (page.full) blocked = true;
-        continue;
-      }
+      // A full page used up: its source may have more, read before anything is merged past it.
+      if (page.next >= page.rows.length && page.full) await readNext(page, pageSize);
+      if (page.next >= page.rows.length) continue;
       if (!best || before(page, best)) best = page;
     }
-    if (blocked || !best) break;
+    if (!best) break;
     const row = best.rows[best.next]!;
     best.next += 1;
     if (best.next < best.rows.length) best.place(best.rows[best.next]!);
@@ -283,7 +296,7 @@ async function runFecBatch(
 
   const next: FecCursor = { ...cursor, entries, lines };
   for (const page of pages) {
-    const after = page.next > 0 ? page.key(page.rows[page.next - 1]) : cursor[page.name].after;
+    const after = page.next > 0 ? page.key(page.rows[page.next - 1]) : page.after;
     next[page.name] = { after: after as never, done: !page.full && page.next >= page.rows.length };
   }
   const done = next.documents.done && next.payments.done && next.refunds.done;
@@ -303,16 +316,22 @@ async function runFecBatch(
   return { row: ready, processed, total: Math.max(total, processed), done };
 }
 
-/** The job kind; `pageSize` is the rows read per source and batch (small in tests, to cross batches). */
-export function fecExportJobOf(options: { pageSize?: number } = {}): JobKind {
-  const pageSize = options.pageSize ?? defaultFecPageSize;
+/**
+ * The job kind; `pageSize` is the rows read per query, `batchRows` the rows merged per batch
+ * (small in tests, to cross pages and batches).
+ */
+export function fecExportJobOf(options: { pageSize?: number; batchRows?: number } = {}): JobKind {
+  const sizes = {
+    pageSize: options.pageSize ?? defaultFecPageSize,
+    batchRows: options.batchRows ?? defaultFecBatchRows,
+  };
   return {
     kind: fecJobKind,
     readAccess: 'invoices:read',
     async runBatch(tx, job, ctx) {
       const row = await lockExportOfJob(tx, ctx.scope, job.input as ExportJobInput);
       if (row.status === 'ready') return exportJobResult(row, job.progress, true);
-      const batch = await runFecBatch(tx, row, job.progress, ctx, pageSize);
+      const batch = await runFecBatch(tx, row, job.progress, ctx, sizes);
       return exportJobResult(batch.row, { total: batch.total, processed: batch.processed }, batch.done);
     },
   };
