@@ -5,7 +5,8 @@
  *                   lines, goods and services, VAT 20 %: four FEC lines each), 40 % payments of
  *                   them (two lines each), over a year, for 1,000 customers
  *   exports-fec     the FEC export of that year as the service runs it (bench/exports-child.ts,
- *                   its own process): wall time and peak RSS. Goal: under 20 s and 200 MB.
+ *                   its own process): wall time, CPU seconds (its process's, and the
+ *                   embedded database's over the run) and peak RSS. Goal: under 20 s and 200 MB.
  *   exports-anchor  in the same process shape, the same rows read by the same keyset queries and
  *                   as many bytes written in the same chunks: the floor of the FEC's time
  * One JSON line each on stdout.
