@@ -305,7 +305,7 @@ async function main(): Promise<void> {
       throw new Error('e-reporting bench: not every sale was reported, or a declaration failed its schema');
     return;
   }
-  const exportBench = () => runExportBench({ databaseUrl: database.url, progress, emit });
+  const exportBench = () => runExportBench({ databaseUrl: database.url, databasePid: database.pid, progress, emit });
   if (benchOnly === 'exports') {
     const exports = await exportBench();
     emit({
