@@ -7,6 +7,7 @@ import { customersCapability } from './customers/index.js';
 import { dashboardCapability } from './dashboard/index.js';
 import { docsCapability } from './docs/index.js';
 import { documentsCapability } from './documents/index.js';
+import { establishmentsCapability } from './establishments/index.js';
 import { exportsCapability } from './exports/index.js';
 import { idempotencyCapability } from './idempotency/index.js';
 import { invoicesCapability } from './invoices/index.js';
@@ -49,6 +50,7 @@ export const capabilities: readonly Capability[] = [
   jobsCapability,
   taxCapability,
   ledgersCapability,
+  establishmentsCapability,
   taxProfilesCapability,
   numberingCapability,
   documentsCapability,

@@ -7,6 +7,7 @@ import type {
   TransmissionStatus,
 } from './document-axes.js';
 import type { BuyerSnapshot } from './buyer.js';
+import type { SellerBlock } from '../documents/document-model.js';
 import type { DocumentLine } from './lines.js';
 import type { RejectionCategory } from '../platform/rejection-classification.js';
 import { summaryStatus, type SummaryStatus } from './summary-status.js';
@@ -90,6 +91,8 @@ export interface DocumentResource {
   paymentStatus: PaymentStatus;
   customerId: string | null;
   buyer: BuyerSnapshot | null;
+  /** The seller frozen at finalization (identity + establishment); null on a draft. */
+  seller: SellerBlock | null;
   currency: string;
   taxSource: string | null;
   taxDecisionId: string | null;
@@ -188,6 +191,7 @@ export function toDocument(
     paymentStatus: row.paymentStatus as PaymentStatus,
     customerId: row.customerId,
     buyer: row.buyer ?? null,
+    seller: row.seller ?? null,
     currency: row.currency,
     taxSource: row.taxSource,
     taxDecisionId: row.taxDecisionId,

@@ -6,6 +6,7 @@ import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
 import { customerFixtures } from '../customers/service.js';
 import type { Axes } from './document-axes.js';
 import { checkBuyer, type BuyerInput } from './buyer.js';
+import { sellerFacts } from './seller-block.js';
 import { addDays, dayOf, endOfDay } from '../kernel/calendar.js';
 import {
   axesColumns,
@@ -204,6 +205,8 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
     sequences.set(series, value);
     return value;
   };
+  // The sandbox's seller (its identity and head office, seeded before): the same block on every fixture.
+  const { block: seller } = await sellerFacts(tx, scope, today);
   const rows: DocumentRow[] = invoiceFixtures.map((fixture, index) => {
     const position = count - index;
     const id = fixtureId('invoice', scope.companyId, fixture.name, position);
@@ -250,6 +253,7 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
           'invoice',
         ),
         buyer: null,
+        seller: null,
         lines,
         issueDate: null,
         dueDate: null,
@@ -274,6 +278,7 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
       series,
       ...axesColumns({ ...fixture.axes, paymentStatus: paymentStatusOf(total, paid, 0) }, 'invoice'),
       buyer,
+      seller,
       lines: lines.map((line) => ({ ...line, vatCode: 'S', vatRate: '20.00', vatexCode: null })),
       issueDate,
       dueDate,

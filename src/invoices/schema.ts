@@ -3,6 +3,7 @@ import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, u
 import { instant, tenantColumns } from '../db/columns.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { DocumentLine } from './lines.js';
+import type { SellerBlock } from '../documents/document-model.js';
 import type { Einvoicing, HistoryEntry, TaxSnapshot } from './document-record.js';
 import type { FileFailure, StoredFiles } from './document-files.js';
 
@@ -30,6 +31,8 @@ export const invoices = pgTable(
     customerId: text('customer_id'),
     /** The inline buyer of a draft, or the buyer frozen at finalization (a customer's too). */
     buyer: jsonb('buyer').$type<BuyerSnapshot | null>(),
+    /** The seller frozen at finalization (identity + establishment); null on drafts. */
+    seller: jsonb('seller').$type<SellerBlock | null>(),
     currency: text('currency').notNull(),
     taxSource: text('tax_source'),
     taxDecisionId: text('tax_decision_id'),

@@ -293,5 +293,19 @@ test('generated files', async (t) => {
     // A second reset takes the test files away with the documents.
     assert.equal((await h.call('POST', '/v1/sandbox/reset', { key })).statusCode, 200);
     assert.ok((await fileRows(h, companyId)).every((row) => row.state === 'pending'));
+    await started([companyId]).drain();
+  });
+
+  await t.test('a document without its frozen seller block fails at once, without retries', async () => {
+    const { companyId, key } = await seller(h);
+    const invoice = await finalizedInvoice(h, key);
+    await h.deps.pool.query('update invoices set seller = null where company_id = $1 and id = $2', [
+      companyId,
+      invoice.id,
+    ]);
+    assert.equal(await started([companyId]).drain(), 1);
+    const [row] = await fileRows(h, companyId);
+    assert.deepEqual([row!.state, row!.attempts], ['failed', 1]);
+    assert.match(row!.failure.message, /no frozen seller block/);
   });
 });
