@@ -30,6 +30,31 @@ export async function queueGeneration(db: Executor, scope: Scope, documentId: st
   await db.execute(queueGenerationStatement(scope, documentId, kind, now));
 }
 
+/** The generations of several documents at once (the sandbox fixtures), in the caller's transaction. */
+export async function queueGenerations(
+  db: Executor,
+  scope: Scope,
+  documents: readonly { id: string; kind: string }[],
+  now: Date,
+): Promise<void> {
+  if (documents.length === 0) return;
+  await db
+    .insert(documentFiles)
+    .values(
+      documents.map((document) => ({
+        ...scope,
+        documentId: document.id,
+        documentKind: document.kind,
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: now,
+        created: now,
+      })),
+    )
+    .onConflictDoNothing();
+  await db.execute(sql`select pg_notify(${filesChannel}, '')`);
+}
+
 const summaryColumns = {
   documentId: documentFiles.documentId,
   state: documentFiles.state,

@@ -20,6 +20,7 @@ import { formatNumber, seriesOf } from '../numbering/series.js';
 import { moveCounterBeyond } from '../numbering/service.js';
 import { paymentStatusOf } from './payment-status.js';
 import { insertDocuments } from './store.js';
+import { queueGenerations } from './files-store.js';
 
 /**
  * The sandbox's fixture invoices, injected by `POST /v1/sandbox/reset` after the customers': one
@@ -300,6 +301,13 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
     };
   });
   await insertDocuments(tx, rows);
+  // The finalized fixtures get their files like any finalized document.
+  await queueGenerations(
+    tx,
+    scope,
+    rows.filter((row) => row.number !== null).map((row) => ({ id: row.id, kind: row.kind })),
+    ctx.now,
+  );
   // The numbers of the fixtures are taken: the first invoice finalized after the reset follows them.
   for (const [series, last] of sequences) await moveCounterBeyond(tx, scope, series, last);
   return rows.length;

@@ -12,13 +12,11 @@ import { writeCii } from '../documents/cii-writer.js';
 import { renderPdf } from '../documents/pdf-renderer.js';
 import { buildFacturX } from '../documents/facturx.js';
 import { ValidationPool } from '../documents/validation-pool.js';
-import { getCompany } from '../companies/service.js';
-import { taxProfileFor } from '../tax-profiles/service.js';
 import { queueCompanyEmail } from '../notifications/service.js';
 import { appendEntry } from '../archive/service.js';
 import { sha256Hex } from '../archive/entry-hash.js';
 import type { DocumentRow } from './document-record.js';
-import { documentSourceOf, sellerBlockOf } from './document-source.js';
+import { documentSourceOf } from './issue-conformance.js';
 import type { FileFailure, FileKind, StoredFiles } from './document-files.js';
 import {
   claimGenerations,
@@ -50,7 +48,7 @@ export function generationRetryDelayMs(attempts: number): number {
   return [10, 60, 300, 1800][Math.min(attempts, 4) - 1]! * 1000;
 }
 
-/** The validators refused the CII: deterministic, never retried. */
+/** The validators refused the CII (or the document cannot be written): deterministic, never retried. */
 class ValidationFailure extends Error {
   constructor(readonly failure: FileFailure) {
     super(failure.message);
@@ -99,22 +97,19 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
     }));
 
   async function build(row: DocumentRow, scope: Scope): Promise<Record<FileKind, Buffer>> {
-    const company = await getCompany(deps, scope.companyId);
-    const profile = await taxProfileFor(deps.db, scope, row.issueDate!).catch(() => null);
-    const seller = sellerBlockOf({
-      name: company.name,
-      siren: company.siren,
-      siret: profile?.establishment.siret ?? null,
-      vatNumber: profile?.vatNumber ?? null,
-      postalCode: profile?.establishment.postalCode ?? null,
-      country: profile?.establishment.country ?? null,
-    });
+    const { number, issueDate, seller, buyer, tax } = row;
+    // Frozen at finalization: a document without its seller block cannot be written, whatever the retries.
+    if (number === null || issueDate === null || seller === null || buyer === null || tax === null)
+      throw new ValidationFailure({
+        rules: [],
+        message: `Document ${row.id} has no frozen ${seller === null ? 'seller block' : 'content'}: its files cannot be written.`,
+      });
     let preceding: { number: string; issueDate: string } | null = null;
     if (row.kind === 'credit_note' && row.relatedInvoiceId) {
       const invoice = await documentRow(deps.db, scope, row.relatedInvoiceId);
       if (invoice?.number && invoice.issueDate) preceding = { number: invoice.number, issueDate: invoice.issueDate };
     }
-    const model = documentModelOf(documentSourceOf(row, seller, preceding));
+    const model = documentModelOf(documentSourceOf({ ...row, number, issueDate, seller, buyer, tax }, preceding));
     const xml = writeCii(model);
     const report = await (await validators()).validate(xml);
     if (!report.valid)

@@ -56,14 +56,21 @@ test('the legal archive', async (t) => {
     const invoices = [];
     for (let index = 0; index < count; index++) invoices.push(await finalizedInvoice(h, live.key));
     assert.equal(await fileWorker.drain(), count);
+    // In the chain's order (the order their files were stored in), which the tampering tests name.
+    const { rows } = await h.deps.pool.query(
+      'select document_id from archive_entries where company_id = $1 order by sequence',
+      [live.companyId],
+    );
+    const order = rows.map((row: { document_id: string }) => row.document_id);
+    invoices.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     return { ...live, invoices };
   }
   const verify = (key: string, id: string, path = 'invoices') => h.call('GET', `/v1/${path}/${id}/verify`, { key });
 
   await t.test('live documents enter the chain in order, each verified intact with its files', async () => {
     const { key, invoices } = await archived(3);
-    let previous = '0'.repeat(64);
-    for (const [index, invoice] of invoices.entries()) {
+    const entries: any[] = [];
+    for (const invoice of invoices) {
       const response = await verify(key, invoice.id);
       assert.equal(response.statusCode, 200, response.body);
       const result = response.data;
@@ -80,15 +87,25 @@ test('the legal archive', async (t) => {
           ['files', true],
         ],
       );
-      assert.equal(result.entry.sequence, index + 1);
-      assert.equal(result.entry.previousHash, previous);
+      assert.equal(result.entry.documentId, invoice.id);
       assert.match(result.entry.entryHash, /^[0-9a-f]{64}$/);
-      previous = result.entry.entryHash;
       const read = await h.call('GET', `/v1/invoices/${invoice.id}`, { key });
       assert.deepEqual(
         result.entry.fileHashes,
         Object.fromEntries(read.data.files.map((file: any) => [file.kind, file.sha256])),
       );
+      entries.push(result.entry);
+    }
+    // In the order they were archived (files stored), each linked to the one before.
+    entries.sort((a, b) => a.sequence - b.sequence);
+    assert.deepEqual(
+      entries.map((entry) => entry.sequence),
+      [1, 2, 3],
+    );
+    let previous = '0'.repeat(64);
+    for (const entry of entries) {
+      assert.equal(entry.previousHash, previous);
+      previous = entry.entryHash;
     }
   });
 

@@ -275,4 +275,37 @@ test('generated files', async (t) => {
     assert.deepEqual([row!.state, row!.attempts, row!.failure], ['ready', 2, null]);
     assert.equal((await h.call('GET', `/v1/invoices/${invoice.id}/files/pdf`, { key })).statusCode, 200);
   });
+
+  await t.test('after a sandbox reset, the finalized fixtures get their files, which pass the validators', async () => {
+    const { companyId, key } = await seller(h);
+    const reset = await h.call('POST', '/v1/sandbox/reset', { key });
+    assert.equal(reset.statusCode, 200, reset.body);
+    const fixtures = (await h.call('GET', '/v1/invoices?limit=100', { key })).data.data;
+    const numbered = fixtures.filter((invoice: any) => invoice.number !== null);
+    assert.ok(numbered.length >= 6);
+    assert.ok(numbered.every((invoice: any) => invoice.files.length === 3 && invoice.files[0].state === 'pending'));
+    assert.equal(await started([companyId]).drain(), numbered.length);
+    const states = await fileRows(h, companyId);
+    assert.deepEqual(
+      states.filter((row) => row.state !== 'ready').map((row) => [row.document_id, row.failure]),
+      [],
+    );
+    // A second reset takes the test files away with the documents.
+    assert.equal((await h.call('POST', '/v1/sandbox/reset', { key })).statusCode, 200);
+    assert.ok((await fileRows(h, companyId)).every((row) => row.state === 'pending'));
+    await started([companyId]).drain();
+  });
+
+  await t.test('a document without its frozen seller block fails at once, without retries', async () => {
+    const { companyId, key } = await seller(h);
+    const invoice = await finalizedInvoice(h, key);
+    await h.deps.pool.query('update invoices set seller = null where company_id = $1 and id = $2', [
+      companyId,
+      invoice.id,
+    ]);
+    assert.equal(await started([companyId]).drain(), 1);
+    const [row] = await fileRows(h, companyId);
+    assert.deepEqual([row!.state, row!.attempts], ['failed', 1]);
+    assert.match(row!.failure.message, /no frozen seller block/);
+  });
 });
