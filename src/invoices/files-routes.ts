@@ -73,7 +73,7 @@ export async function documentFileRoutes(parent: FastifyInstance, { deps }: { de
           schema: {
             tags,
             summary: `Download the ${fileKind === 'facturx' ? 'Factur-X' : fileKind === 'xml' ? 'CII XML' : 'readable PDF'} of ${label}`,
-            description: `${fileDescriptions[fileKind]} With \`ETag\` (its SHA-256, quoted; \`If-None-Match\` answers 304) and \`Content-Disposition\`. While the files are being generated (right after the finalization): 409 \`conflict\` with \`Retry-After\`. A draft has no file: 409 \`conflict\`. Files the official validators refused: \`schematron_validation_failed\` with the rule ids in \`issues\`.`,
+            description: `${fileDescriptions[fileKind]} With \`ETag\` (its SHA-256, quoted; \`If-None-Match\` answers 304) and \`Content-Disposition\`. While the files are being generated (right after the finalization): 409 \`conflict\` with \`Retry-After\`. A draft has no file: 409 \`conflict\`. Files the official validators refused: \`schematron_validation_failed\` naming the failed rule ids in its message.`,
             params: Type.Object({ id: Type.String({ maxLength: 255 }) }),
             produces: [fileKind === 'xml' ? 'application/xml' : 'application/pdf'],
             response: {

@@ -42,10 +42,8 @@ function generationFailed(row: DocumentRow, summary: FilesSummary): ApiError {
   return refuse(
     'schematron_validation_failed',
     `The files of ${row.number} failed validation and were never deposited${rules.length ? ` (rules ${rules.join(', ')})` : ''}: ${summary.failure?.message ?? 'generation failed'}`,
-    {
-      param: 'id',
-      issues: rules.map((rule) => ({ code: rule, param: null, message: `Rule ${rule} failed.` })),
-    },
+    // The rule ids stay in the message: the contract attaches `issues` to tax decisions only (rule 6).
+    { param: 'id' },
   );
 }
 
