@@ -24,7 +24,7 @@ test('the error envelope', async (t) => {
   await t.test('an unknown route is 404 not_found in the envelope', async () => {
     for (const [method, url] of [
       ['GET', '/v1/nothing'],
-      ['POST', '/v1/account'],
+      ['POST', '/v1/account/nothing'],
       ['DELETE', '/v1/events/evt_x'],
       ['GET', '/elsewhere'],
     ] as const) {
