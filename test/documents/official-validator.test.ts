@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCii } from '../../src/documents/cii-writer.js';
-import { svrlFailures } from '../../src/documents/official-validator.js';
+import { OfficialValidator, svrlFailures, type ValidationReport } from '../../src/documents/official-validator.js';
+import { compileAll } from '../../src/documents/sef-cache.js';
 import { stylesheets } from '../../src/documents/standards.js';
-import { ValidationPool } from '../../src/documents/validation-pool.js';
+import { officialStylesheets, ValidationPool } from '../../src/documents/validation-pool.js';
 import type { DocumentModel } from '../../src/documents/document-model.js';
 import { buyers, engineDocument, sampleInvoice, sellers, testCacheDir, type LineSpec } from './support.js';
 
@@ -213,6 +214,59 @@ test('many documents at once: the pool answers each with its own report', async 
     if (index % 2) assert.ok(report.rules.includes('BR-FR-08_BT-23'), report.rules.join());
     else assert.deepEqual(report.failures, []);
   });
+});
+
+test('a batch: each document gets the report it gets alone, sound, broken or not XML', async () => {
+  const compiled = await compileAll(testCacheDir, officialStylesheets);
+  const validator = await OfficialValidator.open({ compiled });
+  try {
+    const wrongTotal = sampleInvoice();
+    wrongTotal.totals.gross += 1;
+    const xmls = [
+      writeCii(sampleInvoice()),
+      writeCii(wrongTotal),
+      '<rsm:CrossIndustryInvoice',
+      readFileSync(join(examples, 'CII_example1.xml'), 'utf8'),
+      writeCii(sampleInvoice({ billingFrame: 'X9' as DocumentModel['billingFrame'] })),
+    ];
+    const alone: ValidationReport[] = [];
+    for (const xml of xmls) alone.push(await validator.validate(xml));
+    const batch = await validator.validateBatch(xmls);
+    assert.equal(batch.length, xmls.length);
+    const strip = ({ timings, ...report }: ValidationReport) => {
+      assert.ok(timings.xsd !== undefined);
+      return report;
+    };
+    batch.forEach((outcome, index) => {
+      assert.ok('report' in outcome);
+      assert.deepEqual(strip(outcome.report), strip(alone[index]!));
+    });
+    assert.deepEqual(
+      alone.map((report) => report.valid),
+      [true, false, false, false, false],
+    );
+    assert.ok(alone[3]!.failures.length > 10);
+  } finally {
+    validator.close();
+  }
+});
+
+test('a pool taking up to three documents per batch answers each with its own report', async () => {
+  const small = await ValidationPool.open({ cacheDir: testCacheDir, size: 1, maxBatch: 3 });
+  try {
+    const good = writeCii(sampleInvoice());
+    const bad = writeCii(sampleInvoice({ billingFrame: 'X9' as DocumentModel['billingFrame'] }));
+    const reports = await Promise.all(
+      Array.from({ length: 7 }, (_, index) => small.validate(index % 3 === 1 ? bad : index % 3 === 2 ? '<x' : good)),
+    );
+    reports.forEach((report, index) => {
+      if (index % 3 === 0) assert.deepEqual(report.failures, []);
+      else if (index % 3 === 1) assert.deepEqual(report.rules, ['BR-FR-08_BT-23']);
+      else assert.deepEqual(report.rules, ['XML']);
+    });
+  } finally {
+    await small.close();
+  }
 });
 
 test('a closed pool refuses new documents', async () => {
