@@ -63,6 +63,37 @@ interface LoadedStylesheet {
   documentPool: Record<string, SaxonNode>;
 }
 
+/** A stylesheet not run: its failures are those of `base`, each with this stylesheet's flag. */
+interface FlagVariant {
+  name: StylesheetName;
+  base: StylesheetName;
+  flags: Map<string, string>;
+}
+
+const flagAttribute = /<xsl:attribute name="flag">([^<]*)<\/xsl:attribute>/g;
+
+/**
+ * The flag of each assert of `variant`, by assert id, when `variant` is `base` word for word but
+ * for the constant values of its flag attributes, and each assert has its own id; else null (then
+ * the variant runs as any stylesheet). A flag is a constant the assert writes into its SVRL: it
+ * takes no part in what is tested, so the variant fails exactly where the base fails.
+ */
+export function flagVariantFlags(base: string, variant: string): Map<string, string> | null {
+  if (base.replace(flagAttribute, 'FLAG') !== variant.replace(flagAttribute, 'FLAG')) return null;
+  const flags = new Map<string, string>();
+  const assertion =
+    /<xsl:attribute name="id">([^<]*)<\/xsl:attribute>\s*<xsl:attribute name="flag">([^<]*)<\/xsl:attribute>/g;
+  let count = 0;
+  for (const match of variant.matchAll(assertion)) {
+    count++;
+    if (flags.has(match[1]!)) return null;
+    flags.set(match[1]!, match[2]!);
+  }
+  // Every flag belongs to an assert with an id, and there is at least one.
+  const flagCount = [...variant.matchAll(flagAttribute)].length;
+  return count > 0 && count === flagCount ? flags : null;
+}
+
 const entities: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const unescapeXml = (value: string) =>
   value.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-fA-F]+|#\d+);/g, (_, name: string) =>
@@ -144,7 +175,7 @@ const versionOf = (name: StylesheetName) =>
 export class OfficialValidator {
   private constructor(
     private readonly xsd: XsdValidator,
-    private readonly sheets: LoadedStylesheet[],
+    private readonly sheets: (LoadedStylesheet | FlagVariant)[],
     private readonly xsdVersion: string,
   ) {}
 
@@ -169,9 +200,23 @@ export class OfficialValidator {
       schemaDocument.dispose();
     }
 
-    const sheets: LoadedStylesheet[] = [];
+    const sheets: (LoadedStylesheet | FlagVariant)[] = [];
+    const names = Object.keys(options.compiled) as StylesheetName[];
     for (const [name, sefPath] of Object.entries(options.compiled) as [StylesheetName, string][]) {
       const sheet = stylesheets[name];
+      const base = sheet.flagVariantOf;
+      // Run before it, so its failures are there to repeat.
+      if (base && names.indexOf(base) >= 0 && names.indexOf(base) < names.indexOf(name)) {
+        const [baseText, variantText] = await Promise.all([
+          readFile(stylesheets[base].xslt, 'utf8'),
+          readFile(sheet.xslt, 'utf8'),
+        ]);
+        const flags = flagVariantFlags(baseText, variantText);
+        if (flags) {
+          sheets.push({ name, base, flags });
+          continue;
+        }
+      }
       const documentPool: Record<string, SaxonNode> = {};
       // A code list read by document() is parsed once here rather than at every transform.
       for (const path of sheet.documents) {
@@ -234,6 +279,21 @@ export class OfficialValidator {
       const parsed = documents.filter((document) => document.source && !document.error);
       if (parsed.length === 0) continue;
       let started = performance.now();
+      if ('base' in sheet) {
+        for (const document of parsed) {
+          started = performance.now();
+          const repeated = document.failures
+            .filter((failure) => failure.source === sheet.base)
+            .map((failure) => ({
+              ...failure,
+              source: sheet.name,
+              flag: (failure.assertId !== null ? sheet.flags.get(failure.assertId) : undefined) ?? failure.flag,
+            }));
+          document.failures.push(...repeated);
+          document.timings[sheet.name] = performance.now() - started;
+        }
+        continue;
+      }
       let reports: SvrlElement[] | null = null;
       if (parsed.length > 1) {
         try {

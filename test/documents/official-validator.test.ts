@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCii } from '../../src/documents/cii-writer.js';
-import { OfficialValidator, svrlFailures, type ValidationReport } from '../../src/documents/official-validator.js';
+import {
+  flagVariantFlags,
+  OfficialValidator,
+  svrlFailures,
+  type ValidationReport,
+} from '../../src/documents/official-validator.js';
 import { compileAll } from '../../src/documents/sef-cache.js';
 import { stylesheets } from '../../src/documents/standards.js';
 import { officialStylesheets, ValidationPool } from '../../src/documents/validation-pool.js';
@@ -266,6 +271,44 @@ test('a pool taking up to three documents per batch answers each with its own re
     });
   } finally {
     await small.close();
+  }
+});
+
+test('the BR-FR WARNING variant, given by its fatal twin with its own flags, is what running it gives', async () => {
+  const fatal = readFileSync(stylesheets['BR-FR-Flux2-Schematron-CII'].xslt, 'utf8');
+  const warning = readFileSync(stylesheets['BR-FR-Flux2-Schematron-CII_WARNING'].xslt, 'utf8');
+  const flags = flagVariantFlags(fatal, warning)!;
+  assert.equal(flags.size, 171);
+  assert.equal([...flags.values()].filter((flag) => flag === 'warning').length, 145);
+  assert.equal(flags.get('BR-FR-05_BT-22_PMT'), 'warning');
+  // Any other difference, in a test or a text, and the variant runs on its own.
+  assert.equal(flagVariantFlags(fatal, warning.replace('BR-FR-05/BT-22', 'BR-FR-05/BT-2')), null);
+  assert.equal(flagVariantFlags(fatal, warning.replace(/test="[^"]*"/, 'test="true()"')), null);
+  assert.equal(flagVariantFlags(fatal, fatal)!.size, 171);
+
+  const compiled = await compileAll(testCacheDir, officialStylesheets);
+  const both = await OfficialValidator.open({ compiled });
+  const alone = await OfficialValidator.open({
+    compiled: { 'BR-FR-Flux2-Schematron-CII_WARNING': compiled['BR-FR-Flux2-Schematron-CII_WARNING']! },
+  });
+  try {
+    const wrongFrame = writeCii(sampleInvoice({ billingFrame: 'X9' as DocumentModel['billingFrame'] }));
+    for (const xml of [readFileSync(join(examples, 'CII_example1.xml'), 'utf8'), wrongFrame]) {
+      const run = (await alone.validate(xml)).failures.filter((failure) => failure.source !== 'xsd');
+      const given = (await both.validate(xml)).failures.filter(
+        (failure) => failure.source === 'BR-FR-Flux2-Schematron-CII_WARNING',
+      );
+      assert.ok(run.length > 0);
+      assert.deepEqual(given, run);
+    }
+    assert.ok(
+      (await alone.validate(readFileSync(join(examples, 'CII_example1.xml'), 'utf8'))).failures.some(
+        (failure) => failure.flag === 'fatal',
+      ),
+    );
+  } finally {
+    both.close();
+    alone.close();
   }
 });
 
