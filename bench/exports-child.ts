@@ -6,7 +6,8 @@
  *   anchor  the floor under it, in the same process shape: the same rows read by the same
  *           keyset queries, one fixed line written per row until as many bytes as the FEC's
  *           file, in the same 1 MiB chunks into a table of its own, committed every batch
- * Prints one JSON line on stdout: wall seconds, peak RSS, and what was written.
+ * Prints one JSON line on stdout: wall seconds, CPU seconds of this process, peak RSS, and what
+ * was written.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -17,7 +18,6 @@ import { createLogger } from '../src/cli/logger.js';
 import { registry } from '../src/capabilities.js';
 import { createJobWorker } from '../src/jobs/worker.js';
 import { getExport, requestFecExport } from '../src/exports/service.js';
-import { defaultFecPageSize } from '../src/exports/fec-job.js';
 
 const url = process.env.DATABASE_URL!;
 const companyId = process.env.BENCH_COMPANY_ID!;
@@ -25,6 +25,8 @@ const siren = process.env.BENCH_SIREN!;
 const from = process.env.BENCH_FROM!;
 const to = process.env.BENCH_TO!;
 const mode = process.env.BENCH_EXPORT_MODE;
+/** The anchor's rows per query and commit: the FEC job's pages when the anchor was set, kept so that runs compare. */
+const anchorPageSize = 10_000;
 
 async function runFec(): Promise<Record<string, unknown>> {
   const connection = connect(url, 4);
@@ -78,14 +80,14 @@ async function runAnchor(): Promise<Record<string, unknown>> {
           (select jsonb_agg(v->'taxAmount') from jsonb_array_elements(i.tax->'vatBreakdown') v) as vat
         from invoices i where i.company_id = $1 and i.livemode and i.number is not null and i.issue_date >= $2 and i.issue_date <= $3
           ${invoiceAfter ? 'and (i.issue_date, i.finalized_at, i.id) > ($4, $5::timestamptz, $6)' : ''}
-        order by i.issue_date, i.finalized_at, i.id limit ${defaultFecPageSize}`,
+        order by i.issue_date, i.finalized_at, i.id limit ${anchorPageSize}`,
         [companyId, from, to, ...(invoiceAfter ?? [])],
       );
       const payments: pg.QueryResult<{ id: string; at: string }> = await client.query(
         `select p.id, p.invoice_id, p.paid_at::text as at, p.amount from payments p
         where p.company_id = $1 and p.livemode and p.paid_at >= $2::timestamptz and p.paid_at < $3::timestamptz
           ${paymentAfter ? 'and (p.paid_at, p.id) > ($4::timestamptz, $5)' : ''}
-        order by p.paid_at, p.id limit ${defaultFecPageSize}`,
+        order by p.paid_at, p.id limit ${anchorPageSize}`,
         [companyId, `${from}T00:00:00Z`, end, ...(paymentAfter ?? [])],
       );
       read = invoices.rows.length + payments.rows.length;
@@ -129,8 +131,12 @@ async function runAnchor(): Promise<Record<string, unknown>> {
 
 // What the process holds before the run (the app's modules, loaded through tsx): the run adds to it.
 const baselineRssMb = Math.round(process.memoryUsage().rss / 1048576);
-const result = mode === 'fec' ? await runFec() : mode === 'anchor' ? await runAnchor() : null;
-if (!result) throw new Error(`BENCH_EXPORT_MODE is fec or anchor; got ${mode}`);
+// The run's own CPU, in this process (the database's is measured by the parent).
+const cpuBefore = process.cpuUsage();
+const run = mode === 'fec' ? await runFec() : mode === 'anchor' ? await runAnchor() : null;
+if (!run) throw new Error(`BENCH_EXPORT_MODE is fec or anchor; got ${mode}`);
+const cpu = process.cpuUsage(cpuBefore);
+const result = { ...run, cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)) };
 // maxRSS is in kilobytes.
 process.stdout.write(
   `${JSON.stringify({ ...result, baselineRssMb, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`,

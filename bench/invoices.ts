@@ -14,6 +14,10 @@
  *                          `UPDATE number_counters ... RETURNING` per transaction on another
  *                          series: the ceiling the counter row itself sets
  *   payments-create        POST /v1/payments of one cent, rotating over the finalized invoices
+ *   invoices-finalize-with-generation  the same finalizations on the same series while the file
+ *                          worker (bench/file-worker-child.ts, its own process) generates the
+ *                          files of the documents finalized so far: finalizations per second, and
+ *                          their ratio to the bare counter loop and to the finalizations alone
  * One JSON line each on stdout. Environment: BENCH_SECONDS, BENCH_WARMUP_SECONDS and
  * BENCH_CONNECTIONS as for the other scenarios; BENCH_FINALIZE (default 3000).
  */
@@ -25,6 +29,8 @@ import { connect, disconnect } from '../src/db/database.js';
 import { makeDeps } from '../src/deps.js';
 import { createLogger } from '../src/cli/logger.js';
 import { finalizeDocument } from '../src/invoices/finalize.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export interface InvoiceBenchOptions {
   port: number;
@@ -43,6 +49,8 @@ export interface InvoiceBenchOptions {
 export interface InvoiceBenchResult {
   errors: number;
   finalizationsPerSecond: number;
+  /** The same finalizations while the file worker generates beside them (its own process). */
+  finalizationsPerSecondWithGeneration: number;
   finalizationsPerSecondIdempotent: number;
   counterLoopPerSecond: number;
   noGap: boolean;
@@ -96,12 +104,14 @@ const lines = [
   { description: 'Conseil', quantity: '1.5', unitPrice: '90', nature: 'services' },
 ];
 // The bench company's SIREN is 732829320: the buyer is another company.
+// Its electronic address starts with its SIREN (BR-FR-21): the generated files pass the validators.
 const buyer = {
   type: 'company',
   name: 'Client SAS',
   siret: '10000000900017',
   vatNumber: 'FR88100000009',
-  address: { postalCode: '75008', country: 'FR' },
+  electronicAddress: '100000009',
+  address: { line1: '1 rue du Client', postalCode: '75008', city: 'Paris', country: 'FR' },
 };
 
 /** Runs `work` on `count` items, `concurrency` at a time. */
@@ -286,6 +296,52 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
 
   const database = new pg.Pool({ connectionString: options.databaseUrl, max: options.connections + 2 });
   try {
+    // 3b. The same finalizations with the file generation running beside them: the file worker
+    // (its own process, as a worker node) starts on the backlog the runs above queued, then
+    // generates while these are measured. Goal: still 300 per second on the one series.
+    progress(`invoices-finalize-with-generation: preparing ${warmup + measured} drafts`);
+    const beside = await prepare(warmup + measured);
+    const besideWarmup = beside.slice(0, warmup);
+    const besideMeasured = beside.slice(warmup);
+    const generatedCount = async () =>
+      Number(
+        (
+          await database.query<{ n: string }>(
+            `select count(*) as n from document_files where company_id = $1 and state in ('ready', 'failed')`,
+            [options.companyId],
+          )
+        ).rows[0]!.n,
+      );
+    const fileWorker = await startFileWorker(options);
+    let withGeneration: Run;
+    let generated: { during: number; failed: number; ready: number };
+    try {
+      // Until its validators are up and it has stored a first document.
+      const deadline = Date.now() + 180_000;
+      while ((await generatedCount()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      progress(`invoices-finalize-with-generation: ${warmup} warmup + ${measured} measured finalizations`);
+      let besideId = 0;
+      await load(options, { amount: warmup }, () => ({
+        path: `/v1/invoices/${besideWarmup[besideId++]}/finalize`,
+        key: key(),
+      }));
+      besideId = 0;
+      const before = await generatedCount();
+      withGeneration = await load(options, { amount: measured }, () => ({
+        path: `/v1/invoices/${besideMeasured[besideId++]}/finalize`,
+        key: key(),
+      }));
+      const states = await database.query<{ state: string; n: string }>(
+        'select state, count(*) as n from document_files where company_id = $1 group by state',
+        [options.companyId],
+      );
+      const byState = Object.fromEntries(states.rows.map((row) => [row.state, Number(row.n)]));
+      generated = { during: (await generatedCount()) - before, failed: byState.failed ?? 0, ready: byState.ready ?? 0 };
+    } finally {
+      await fileWorker.stop();
+    }
+    errors += withGeneration.errors + withGeneration.non2xx;
+
     const series = `TEST-F${today.slice(0, 4)}`;
     const numbers = await database.query<{
       count: string;
@@ -434,6 +490,22 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
       connections: options.connections,
     };
     emit(loop);
+    emit({
+      name: 'invoices-finalize-with-generation',
+      finalizationsPerSecond: withGeneration.requestsPerSecond,
+      ...withGeneration,
+      method: 'POST',
+      path: '/v1/invoices/:id/finalize',
+      series,
+      filesGeneratedDuringRun: generated.during,
+      filesGeneratedPerSecond: round(generated.during / withGeneration.durationSeconds, 1),
+      filesReady: generated.ready,
+      filesFailed: generated.failed,
+      ratioToCounterLoop: round(withGeneration.requestsPerSecond / loop.transactionsPerSecond, 3),
+      ratioToFinalizeAlone: round(withGeneration.requestsPerSecond / finalize.requestsPerSecond, 3),
+      goal: `${goal} finalizations per second on one series with the file generation running beside them`,
+      goalMet: noGap && withGeneration.requestsPerSecond >= goal,
+    });
 
     // 4. Payments on the finalized invoices, one cent each, rotating over them.
     progress(`payments-create: POST /v1/payments; ${options.warmupSeconds} s warmup + ${options.seconds} s measured`);
@@ -461,11 +533,34 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
       errors,
       finalizationsPerSecond: finalize.requestsPerSecond,
       finalizationsPerSecondIdempotent: idempotent.requestsPerSecond,
+      finalizationsPerSecondWithGeneration: withGeneration.requestsPerSecond,
       counterLoopPerSecond: loop.transactionsPerSecond,
       noGap,
-      goalMet: noGap && finalize.requestsPerSecond >= goal,
+      goalMet: noGap && finalize.requestsPerSecond >= goal && withGeneration.requestsPerSecond >= goal,
     };
   } finally {
     await database.end();
   }
+}
+
+/** The file worker in its own process (bench/file-worker-child.ts); `stop` ends it and waits. */
+async function startFileWorker(options: InvoiceBenchOptions): Promise<{ stop(): Promise<void> }> {
+  const script = fileURLToPath(new URL('./file-worker-child.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, DATABASE_URL: options.databaseUrl, BENCH_COMPANY_ID: options.companyId },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString('utf8').includes('ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the file worker exited with ${code} before it was ready`)));
+  });
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

@@ -25,6 +25,8 @@
  * documents bench (bench/documents.ts: CII, PDF, Factur-X, own checks and the official
  * validators, beside @e-invoice-eu/core) runs last, in this process and without the database;
  * BENCH_ONLY=documents runs it alone.
+ * BENCH_ONLY=ereporting runs the e-reporting bench (bench/ereporting.ts: a month of 100,000 B2C sales
+ * aggregated into its declarations, wall time and peak RSS).
  * BENCH_ONLY=platform runs the platform bench (bench/platform.ts: deposits through the connector to
  * pa-simulator beside a bare undici loop).
  */
@@ -43,6 +45,7 @@ import { runWebhookBench } from './webhooks.js';
 import { runDocumentBench } from './documents.js';
 import { runExportBench } from './exports.js';
 import { runPlatformBench } from './platform.js';
+import { runEreportingBench } from './ereporting.js';
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const emit = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -276,11 +279,33 @@ async function main(): Promise<void> {
   const webhookBench = () =>
     runWebhookBench({ databaseUrl: database.url, databasePid: database.pid, scratch, progress, emit, cleanups });
   const benchOnly = process.env.BENCH_ONLY;
-  if (benchOnly && benchOnly !== 'webhooks' && benchOnly !== 'invoices' && benchOnly !== 'exports')
+  if (
+    benchOnly &&
+    benchOnly !== 'webhooks' &&
+    benchOnly !== 'invoices' &&
+    benchOnly !== 'exports' &&
+    benchOnly !== 'ereporting'
+  )
     throw new Error(
-      `BENCH_ONLY knows "webhooks", "invoices", "exports", "documents" and "platform"; got "${benchOnly}"`,
+      `BENCH_ONLY knows "webhooks", "invoices", "exports", "ereporting", "documents" and "platform"; got "${benchOnly}"`,
     );
-  const exportBench = () => runExportBench({ databaseUrl: database.url, progress, emit });
+  if (benchOnly === 'ereporting') {
+    const ereporting = await runEreportingBench({ databaseUrl: database.url, progress, emit });
+    emit({
+      name: 'summary',
+      ereporting,
+      database: database.kind,
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      busyCoresBeforeStart: busyBefore,
+      elapsedSeconds: round((Date.now() - started) / 1000, 1),
+    });
+    if (ereporting.errors > 0)
+      throw new Error('e-reporting bench: not every sale was reported, or a declaration failed its schema');
+    return;
+  }
+  const exportBench = () => runExportBench({ databaseUrl: database.url, databasePid: database.pid, progress, emit });
   if (benchOnly === 'exports') {
     const exports = await exportBench();
     emit({

@@ -1,11 +1,14 @@
 import { registryOf, type Capability } from './capability.js';
 import { accountCapability } from './account/index.js';
 import { apiKeysCapability } from './api-keys/index.js';
+import { archiveCapability } from './archive/index.js';
 import { companiesCapability } from './companies/index.js';
 import { customersCapability } from './customers/index.js';
 import { dashboardCapability } from './dashboard/index.js';
 import { docsCapability } from './docs/index.js';
 import { documentsCapability } from './documents/index.js';
+import { establishmentsCapability } from './establishments/index.js';
+import { ereportingCapability } from './ereporting/index.js';
 import { exportsCapability } from './exports/index.js';
 import { idempotencyCapability } from './idempotency/index.js';
 import { invoicesCapability } from './invoices/index.js';
@@ -24,6 +27,7 @@ import { quotesCapability } from './quotes/index.js';
 import { sandboxCapability } from './sandbox/index.js';
 import { subscriptionsCapability } from './subscriptions/index.js';
 import { recurringCapability } from './recurring/index.js';
+import { receivedCapability } from './received/index.js';
 import { taxCapability } from './tax/index.js';
 import { taxProfilesCapability } from './tax-profiles/index.js';
 import { usersCapability } from './users/index.js';
@@ -48,15 +52,19 @@ export const capabilities: readonly Capability[] = [
   jobsCapability,
   taxCapability,
   ledgersCapability,
+  establishmentsCapability,
   taxProfilesCapability,
   numberingCapability,
   documentsCapability,
+  archiveCapability,
   platformCapability,
   invoicesCapability,
   paymentsCapability,
   quotesCapability,
   exportsCapability,
   recurringCapability,
+  receivedCapability,
+  ereportingCapability,
   sandboxCapability,
   paymentPortalCapability,
   quotePortalCapability,

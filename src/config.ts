@@ -27,6 +27,11 @@ export interface Config {
   allowPrivateWebhooks: boolean;
   /** The bearer token of `GET /metrics`; without it the endpoint is off (404). */
   metricsToken: string | null;
+  /**
+   * The platform test-mode e-reporting declarations go to (FACTEUR_SANDBOX_PA_URL, _CLIENT_ID,
+   * _CLIENT_SECRET: a `facteur pa-simulator`); without it, a simulator started in process.
+   */
+  sandboxPlatform: { baseUrl: string; clientId: string; clientSecret: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -95,5 +100,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.FACTEUR_MAIL_FROM || 'facteur <no-reply@localhost>',
     allowPrivateWebhooks,
     metricsToken,
+    sandboxPlatform: sandboxPlatformOf(env),
   };
+}
+
+function sandboxPlatformOf(env: NodeJS.ProcessEnv): Config['sandboxPlatform'] {
+  const baseUrl = env.FACTEUR_SANDBOX_PA_URL;
+  if (!baseUrl) return null;
+  if (!baseUrl.startsWith('https://')) throw new ConfigError('FACTEUR_SANDBOX_PA_URL must be an https:// address.');
+  const clientId = env.FACTEUR_SANDBOX_PA_CLIENT_ID;
+  const clientSecret = env.FACTEUR_SANDBOX_PA_CLIENT_SECRET;
+  if (!clientId || !clientSecret)
+    throw new ConfigError(
+      'FACTEUR_SANDBOX_PA_URL needs FACTEUR_SANDBOX_PA_CLIENT_ID and FACTEUR_SANDBOX_PA_CLIENT_SECRET.',
+    );
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), clientId, clientSecret };
 }

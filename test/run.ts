@@ -44,7 +44,9 @@ async function main(): Promise<number> {
   // a machine takes a minute; later runs find them in the cache) before the test processes start,
   // which would otherwise each compile them at the same time.
   const sefCache = process.env.FACTEUR_TEST_SEF_CACHE ?? join(tmpdir(), 'facteur-sef-cache');
-  const stylesheetsReady = files.some((file) => file.includes('documents') || file.includes('platform'))
+  const stylesheetsReady = files.some((file) =>
+    ['documents', 'platform', 'files', 'archive'].some((part) => file.includes(part)),
+  )
     ? compileAll(sefCache, [...officialStylesheets, ...cdarValidation.stylesheets])
     : Promise.resolve();
   stylesheetsReady.catch(() => undefined);

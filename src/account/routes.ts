@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from '../deps.js';
 import { authOf } from '../http/request-context.js';
-import { toAccount } from './service.js';
+import { nullable } from '../http/route-schemas.js';
+import { changeIdentity, readIdentity, toAccount } from './service.js';
 
 const limitsSchema = Type.Object({
   requestsPerMinute: Type.Integer(),
@@ -9,6 +11,33 @@ const limitsSchema = Type.Object({
   webhookEndpoints: Type.Integer({ description: 'Per environment.' }),
   storageBytes: Type.Integer(),
 });
+
+const companySchema = Type.Object(
+  {
+    name: Type.String(),
+    siren: Type.String(),
+    legalName: nullable(Type.String({ description: 'BT-27: the name invoices give their issuer.' })),
+    tradeName: nullable(Type.String()),
+    legalForm: nullable(Type.String({ description: 'SAS, SARL, EI...' })),
+    shareCapital: nullable(Type.String({ description: 'Euros, a decimal string ("10000", "1500.50").' })),
+    registration: nullable(
+      Type.Object({
+        kind: Type.String({ description: '`RCS` (registre du commerce) or `RM` (répertoire des métiers).' }),
+        place: Type.String({ description: 'The city of the registry.' }),
+      }),
+    ),
+    vatNumber: nullable(Type.String({ description: "The company's French VAT number (key of its SIREN)." })),
+    iban: nullable(Type.String({ description: 'For transfers (BT-84), mod-97 checked.' })),
+    bic: nullable(Type.String()),
+    contact: nullable(
+      Type.Object({ name: nullable(Type.String()), email: nullable(Type.String()), phone: nullable(Type.String()) }),
+    ),
+  },
+  {
+    description:
+      'The legal identity every finalized document freezes in its `seller` block, shared by both environments.',
+  },
+);
 
 const accountSchema = Type.Object({
   id: Type.String({ description: 'The company, prefix `co_`.' }),
@@ -18,6 +47,7 @@ const accountSchema = Type.Object({
   siren: Type.String(),
   plan: Type.String(),
   limits: limitsSchema,
+  company: companySchema,
   apiKey: Type.Object({
     id: Type.String(),
     scopes: Type.Union([Type.Array(Type.String()), Type.Null()]),
@@ -26,7 +56,39 @@ const accountSchema = Type.Object({
   created: Type.String(),
 });
 
-export async function accountRoutes(parent: FastifyInstance): Promise<void> {
+const optionalText = (maxLength: number) =>
+  Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength }));
+
+const identityBody = Type.Object(
+  {
+    legalName: optionalText(200),
+    tradeName: optionalText(200),
+    legalForm: optionalText(100),
+    shareCapital: optionalText(20),
+    registration: Type.Optional(
+      nullable(
+        Type.Object(
+          { kind: Type.String({ maxLength: 10 }), place: Type.String({ maxLength: 100 }) },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    vatNumber: optionalText(30),
+    iban: optionalText(50),
+    bic: optionalText(20),
+    contact: Type.Optional(
+      nullable(
+        Type.Object(
+          { name: optionalText(200), email: optionalText(254), phone: optionalText(30) },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export async function accountRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/account',
@@ -39,7 +101,26 @@ export async function accountRoutes(parent: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const auth = authOf(request);
-      return toAccount(auth.scope, auth.key, auth.company);
+      return toAccount(auth.scope, auth.key, auth.company, await readIdentity(deps, auth.company.id));
+    },
+  );
+
+  app.post(
+    '/account',
+    {
+      config: { access: 'full_access' },
+      schema: {
+        tags: ['Account'],
+        summary: "Update the company's legal identity",
+        description:
+          'A partial update: a key left out keeps its value, null clears it (`legalName` cannot be cleared). Shared by both environments; a key without scopes (full access) of either environment. Documents already finalized keep their frozen `seller`.',
+        body: identityBody,
+        response: { 200: accountSchema },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      return toAccount(auth.scope, auth.key, auth.company, await changeIdentity(deps, auth.company.id, request.body));
     },
   );
 }

@@ -1,6 +1,14 @@
+import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
 import { plans, type PlanLimits, type PlanName } from '../kernel/plans.js';
 import type { ApiKey } from '../api-keys/service.js';
+import {
+  companySeller,
+  updateLegalIdentity,
+  type CompanySeller,
+  type LegalIdentity,
+  type LegalIdentityChanges,
+} from '../companies/service.js';
 
 export interface Account {
   id: string;
@@ -10,6 +18,7 @@ export interface Account {
   siren: string;
   plan: string;
   limits: PlanLimits;
+  company: { name: string; siren: string } & LegalIdentity;
   apiKey: { id: string; scopes: string[] | null; expiresAt: string | null };
   created: string;
 }
@@ -22,8 +31,21 @@ export interface AccountCompany {
   created: Date;
 }
 
-/** The account holder as the calling key sees it. Everything comes with the authentication: no read. */
-export function toAccount(scope: Scope, key: ApiKey, company: AccountCompany): Account {
+export async function readIdentity(deps: Pick<Deps, 'db'>, companyId: string): Promise<CompanySeller> {
+  return companySeller(deps.db, companyId);
+}
+
+export async function changeIdentity(
+  deps: Pick<Deps, 'db'>,
+  companyId: string,
+  changes: LegalIdentityChanges,
+): Promise<CompanySeller> {
+  return updateLegalIdentity(deps, companyId, changes);
+}
+
+/** The account holder as the calling key sees it, with the company's legal identity. */
+export function toAccount(scope: Scope, key: ApiKey, company: AccountCompany, identity: CompanySeller): Account {
+  const { id: _id, ...shown } = identity;
   return {
     id: company.id,
     object: 'account',
@@ -32,6 +54,7 @@ export function toAccount(scope: Scope, key: ApiKey, company: AccountCompany): A
     siren: company.siren,
     plan: company.plan,
     limits: plans[company.plan],
+    company: shown,
     apiKey: { id: key.id, scopes: key.scopes ?? null, expiresAt: key.expiresAt?.toISOString() ?? null },
     created: company.created.toISOString(),
   };

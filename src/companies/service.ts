@@ -3,12 +3,16 @@ import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { isValidSiren } from '../identifiers/siren.js';
 import { isPlanName, planNames } from '../kernel/plans.js';
+import { applyIdentityChanges, type LegalIdentity, type LegalIdentityChanges } from './legal-identity.js';
 import {
   advanceSandboxOffset,
+  findIdentity,
+  updateIdentity,
   findCompany,
   findCompanyEmail,
   insertCompany,
   countCompanies,
+  listCompanies,
   resetSandboxOffset,
   type Company,
 } from './store.js';
@@ -18,6 +22,7 @@ import { inTransaction } from '../db/transaction.js';
 import { openSubscription } from '../subscriptions/service.js';
 
 export type { Company } from './store.js';
+export type { LegalIdentity, LegalIdentityChanges } from './legal-identity.js';
 
 export interface NewCompany {
   name: string;
@@ -72,6 +77,14 @@ export async function hasAnyCompany(deps: Pick<Deps, 'db'>): Promise<boolean> {
   return (await countCompanies(deps.db)) > 0;
 }
 
+/** Companies by id (every one when `ids` is absent): for passes that act per company. */
+export async function companiesOf(
+  db: Executor,
+  ids?: string[],
+): Promise<Pick<Company, 'id' | 'siren' | 'sandboxClockOffsetMs'>[]> {
+  return listCompanies(db, ids);
+}
+
 /** Test mode only: moves the company's sandbox clock forward; returns the new offset in ms. */
 export async function advanceSandboxClock(deps: Pick<Deps, 'db'>, companyId: string, ms: number): Promise<number> {
   // Cached authentications carry the offset: the change is announced to every node at commit.
@@ -96,4 +109,38 @@ export async function resetSandboxClock(tx: Executor, companyId: string): Promis
 /** Where the company's operational e-mails go (`company create --email`), or null. */
 export async function companyEmail(tx: Executor, companyId: string): Promise<string | null> {
   return findCompanyEmail(tx, companyId);
+}
+
+/** The company as an invoice names its issuer: name, SIREN and legal identity. */
+export interface CompanySeller extends LegalIdentity {
+  id: string;
+  name: string;
+  siren: string;
+}
+
+/** Read on the caller's connection (a finalization's transaction, a reset's). */
+export async function companySeller(db: Executor, companyId: string): Promise<CompanySeller> {
+  const row = await findIdentity(db, companyId);
+  if (!row) throw new ApiError('not_found', { values: { detail: `No company ${companyId}.` }, param: 'company' });
+  return row;
+}
+
+/**
+ * `POST /v1/account`: a partial change of the legal identity (a key left out keeps its value,
+ * null clears it). Shared by both environments, like the company; issued documents keep the
+ * seller block frozen at their finalization.
+ */
+export async function updateLegalIdentity(
+  deps: Pick<Deps, 'db'>,
+  companyId: string,
+  changes: LegalIdentityChanges,
+): Promise<CompanySeller> {
+  return inTransaction(deps.db, null, async (tx) => {
+    const current = await findIdentity(tx, companyId, true);
+    if (!current) throw new ApiError('not_found', { values: { detail: `No company ${companyId}.` }, param: 'company' });
+    const { id, name, siren, ...identity } = current;
+    const next = applyIdentityChanges(identity, changes, siren);
+    await updateIdentity(tx, companyId, next);
+    return { id, name, siren, ...next };
+  });
 }

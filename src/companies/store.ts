@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { companies } from './schema.js';
 import type { PlanName } from '../kernel/plans.js';
+import type { LegalIdentity } from './legal-identity.js';
 
 export interface Company {
   id: string;
@@ -15,7 +16,8 @@ export interface Company {
 }
 
 export async function insertCompany(db: Executor, company: Omit<Company, 'plan'>, email: string | null): Promise<void> {
-  await db.insert(companies).values({ ...company, email });
+  // The name given at creation is the legal name until `POST /v1/account` says otherwise.
+  await db.insert(companies).values({ ...company, email, legalName: company.name });
 }
 
 /** The company with its subscription's plan, read in one statement. */
@@ -41,6 +43,17 @@ export async function countCompanies(db: Executor): Promise<number> {
   return rows.length;
 }
 
+/** Companies by id (every one when `ids` is absent), in id order: the periodic passes that act per company. */
+export async function listCompanies(
+  db: Executor,
+  ids?: string[],
+): Promise<Pick<Company, 'id' | 'siren' | 'sandboxClockOffsetMs'>[]> {
+  const query = db
+    .select({ id: companies.id, siren: companies.siren, sandboxClockOffsetMs: companies.sandboxClockOffsetMs })
+    .from(companies);
+  return (ids ? query.where(inArray(companies.id, ids)) : query).orderBy(companies.id);
+}
+
 /** Moves the sandbox clock forward by `ms` (never back); returns the new offset. */
 export async function advanceSandboxOffset(db: Executor, id: string, ms: number): Promise<number> {
   const [row] = await db
@@ -63,4 +76,31 @@ export async function resetSandboxOffset(db: Executor, id: string): Promise<numb
 export async function findCompanyEmail(db: Executor, id: string): Promise<string | null> {
   const [row] = await db.select({ email: companies.email }).from(companies).where(eq(companies.id, id)).limit(1);
   return row?.email ?? null;
+}
+
+const identityColumns = {
+  legalName: companies.legalName,
+  tradeName: companies.tradeName,
+  legalForm: companies.legalForm,
+  shareCapital: companies.shareCapital,
+  registration: companies.registration,
+  vatNumber: companies.vatNumber,
+  iban: companies.iban,
+  bic: companies.bic,
+  contact: companies.contact,
+};
+
+/** The company's name, SIREN and legal identity; `forUpdate` locks the row for a change. */
+export async function findIdentity(db: Executor, id: string, forUpdate = false) {
+  const query = db
+    .select({ id: companies.id, name: companies.name, siren: companies.siren, ...identityColumns })
+    .from(companies)
+    .where(eq(companies.id, id))
+    .limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function updateIdentity(db: Executor, id: string, identity: LegalIdentity): Promise<void> {
+  await db.update(companies).set(identity).where(eq(companies.id, id));
 }

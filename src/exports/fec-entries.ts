@@ -8,7 +8,8 @@ import { fecText, type FecLineFields } from './fec-format.js';
  *                   accounts credited with its net per nature of line (services, goods), the VAT
  *                   collected credited per rate; a credit note: the same, reversed.
  *   bank journal    a payment: the bank debited, the customer credited; a refund: reversed.
- *   purchases       received invoices, when that capability lands: `purchaseEntry` goes here.
+ *   purchases       received invoices, when that capability lands (code `AC`, `Journal des
+ *                   achats`, as the README says): `purchaseEntry` goes here.
  *
  * Every entry balances (its debits equal its credits, checked here: a document whose amounts do
  * not add up stops the export rather than enter an unbalanced entry), so every journal does.

@@ -17,7 +17,7 @@ import { accountingPaymentCount, accountingPaymentsPage, type AccountingPayment 
 import { bankEntry, salesEntry, type EntryLine, type FecChart, type FecJournal } from './fec-entries.js';
 import { fecEntryHead, fecHeader, fecRecord, fecSeparators } from './fec-format.js';
 import type { FecOptions } from './fec-request.js';
-import { ChunkWriter, chunkBytes, dropRunningHash, keepRunningHash, takeRunningHash } from './file-chunks.js';
+import { ChunkWriter, dropRunningHash, keepRunningHash, takeRunningHash } from './file-chunks.js';
 import { completeExport, exportJobResult, lockExportOfJob, type ExportJobInput } from './export-job.js';
 import { updateExport, type ExportRow } from './store.js';
 
@@ -25,15 +25,17 @@ import { updateExport, type ExportRow } from './store.js';
  * The FEC job. Three sources in the order of the books (the sales journal's documents, the
  * bank journal's payments and refunds), each read by keyset pages through its capability's use
  * case, merged by date, then the instant they were recorded: entries are numbered 1, 2, 3...
- * in that order across the file. Each batch merges what it read up to the point where a source's
- * page runs out, writes those entries as chunks, and commits them with the cursor (each
- * source's last key, the next entry number), so a crash resumes after the last committed batch
- * with no entry twice and none missing.
+ * in that order across the file. Each batch merges a number of rows, reading a source's next
+ * page when its page runs out, writes their entries as chunks, and commits them with the cursor
+ * (each source's last key merged, the next entry number), so a crash resumes after the last
+ * committed batch with no entry twice and none missing.
  */
 
 export const fecJobKind = 'exports.fec';
-/** Rows read per source and batch. */
-export const defaultFecPageSize = 10_000;
+/** Rows read per query of a source. */
+export const defaultFecPageSize = 2_000;
+/** Rows merged per batch, a transaction: its entries' chunks commit with the cursor. */
+export const defaultFecBatchRows = 50_000;
 
 interface SourceCursor<K> {
   after: K | null;
@@ -60,135 +62,174 @@ export function startCursor(chart: FecChart): FecCursor {
 }
 
 type SourceName = 'documents' | 'payments' | 'refunds';
-const sourceRank: Record<SourceName, number> = { documents: 0, payments: 1, refunds: 2 };
 
-/** A row of a source, ready to be merged and turned into an entry. */
-interface Item {
-  day: string;
-  at: number;
+/**
+ * A page of one source, merged with the others by its next row's place in the books: the day,
+ * the instant (ISO 8601 strings of one format, which compare as the instants do), the source's
+ * rank, the id. The place is kept in fields, not an object per row: a million rows make no garbage.
+ */
+interface Page<T = unknown> {
+  name: SourceName;
   rank: number;
+  rows: T[];
+  /** A full page: the source may have more after it. */
+  full: boolean;
+  next: number;
+  day: string;
+  at: string;
   id: string;
+  place(row: T): void;
+  lines(row: T): EntryLine[] | null;
   journal: FecJournal;
-  lines: () => EntryLine[] | null;
+  key(row: T): unknown;
+  /** The key the rows were read after (the cursor's, or the previous page's last). */
+  after: unknown;
+  /** The page after `after`. */
+  read(after: unknown): Promise<T[]>;
 }
 
 const dayOf = (iso: string) => iso.slice(0, 10);
 
-function documentItem(document: AccountingDocument, chart: FecChart): Item {
-  return {
-    day: document.issueDate,
-    at: Date.parse(document.recordedAt),
-    rank: sourceRank.documents,
-    id: document.id,
-    journal: 'sales',
-    lines: () =>
-      salesEntry(
-        {
-          kind: document.kind,
-          number: document.number,
-          issueDate: document.issueDate,
-          validDate: dayOf(document.recordedAt),
-          party: document.party,
-          total: document.total,
-          netByNature: document.netByNature,
-          vatByRate: document.vatByRate,
-        },
-        chart,
-      ),
-  };
+function documentLines(document: AccountingDocument, chart: FecChart): EntryLine[] | null {
+  return salesEntry(
+    {
+      kind: document.kind,
+      number: document.number,
+      issueDate: document.issueDate,
+      validDate: dayOf(document.recordedAt),
+      party: document.party,
+      total: document.total,
+      netByNature: document.netByNature,
+      vatByRate: document.vatByRate,
+    },
+    chart,
+  );
 }
 
-function paymentItem(payment: AccountingPayment, chart: FecChart): Item {
-  return {
-    day: dayOf(payment.paidAt),
-    at: Date.parse(payment.paidAt),
-    rank: sourceRank.payments,
-    id: payment.id,
-    journal: 'bank',
-    lines: () =>
-      bankEntry(
-        {
-          kind: 'payment',
-          pieceRef: payment.reference ?? payment.id,
-          documentNumber: payment.invoiceNumber,
-          day: dayOf(payment.paidAt),
-          validDate: dayOf(payment.recordedAt),
-          party: payment.party,
-          amount: payment.amount,
-          method: payment.method,
-        },
-        chart,
-      ),
-  };
+function paymentLines(payment: AccountingPayment, chart: FecChart): EntryLine[] | null {
+  return bankEntry(
+    {
+      kind: 'payment',
+      pieceRef: payment.reference ?? payment.id,
+      documentNumber: payment.invoiceNumber,
+      day: dayOf(payment.paidAt),
+      validDate: dayOf(payment.recordedAt),
+      party: payment.party,
+      amount: payment.amount,
+      method: payment.method,
+    },
+    chart,
+  );
 }
 
-function refundItem(refund: AccountingRefund, chart: FecChart): Item {
-  return {
-    day: dayOf(refund.refundedAt),
-    at: Date.parse(refund.refundedAt),
-    rank: sourceRank.refunds,
-    id: refund.id,
-    journal: 'bank',
-    lines: () =>
-      bankEntry(
-        {
-          kind: 'refund',
-          pieceRef: refund.reference ?? refund.id,
-          documentNumber: refund.creditNoteNumber,
-          day: dayOf(refund.refundedAt),
-          validDate: dayOf(refund.recordedAt),
-          party: refund.party,
-          amount: refund.amount,
-          method: refund.method,
-        },
-        chart,
-      ),
-  };
+function refundLines(refund: AccountingRefund, chart: FecChart): EntryLine[] | null {
+  return bankEntry(
+    {
+      kind: 'refund',
+      pieceRef: refund.reference ?? refund.id,
+      documentNumber: refund.creditNoteNumber,
+      day: dayOf(refund.refundedAt),
+      validDate: dayOf(refund.recordedAt),
+      party: refund.party,
+      amount: refund.amount,
+      method: refund.method,
+    },
+    chart,
+  );
 }
 
-const before = (a: Item, b: Item) =>
+function sourceOf<T extends { key: unknown; id: string }>(
+  name: SourceName,
+  rank: number,
+  journal: FecJournal,
+  after: unknown,
+  read: (after: unknown) => Promise<T[]>,
+  dayAndInstant: (row: T) => [string, string],
+  lines: (row: T) => EntryLine[] | null,
+): Page<T> {
+  const page: Page<T> = {
+    name,
+    rank,
+    rows: [],
+    // Not read yet: a full empty page, which the batch reads before merging.
+    full: true,
+    next: 0,
+    day: '',
+    at: '',
+    id: '',
+    place(row) {
+      [page.day, page.at] = dayAndInstant(row);
+      page.id = row.id;
+    },
+    lines,
+    journal,
+    key: (row) => row.key,
+    after,
+    read,
+  };
+  return page;
+}
+
+/** The page after the one used up (every row of it merged), in place. */
+async function readNext(page: Page, pageSize: number): Promise<void> {
+  if (page.rows.length > 0) page.after = page.key(page.rows[page.rows.length - 1]);
+  page.rows = await page.read(page.after);
+  page.full = page.rows.length === pageSize;
+  page.next = 0;
+  if (page.rows.length > 0) page.place(page.rows[0]!);
+}
+
+/** `a`'s next row comes before `b`'s in the books. */
+const before = (a: Page, b: Page) =>
   a.day !== b.day ? a.day < b.day : a.at !== b.at ? a.at < b.at : a.rank !== b.rank ? a.rank < b.rank : a.id < b.id;
 
-interface Page {
-  items: Item[];
-  keys: unknown[];
-  /** A full page: the source may have more after it. */
-  full: boolean;
-  next: number;
-}
-
-async function readPages(
+/** The sources not done yet, each to be read from its cursor. */
+function openSources(
   tx: Tx,
   scope: Scope,
   period: AccountingPeriod,
   cursor: FecCursor,
   chart: FecChart,
-  fecPageSize: number,
-): Promise<Record<SourceName, Page>> {
-  const empty: Page = { items: [], keys: [], full: false, next: 0 };
-  const page = <T extends { key: unknown }>(rows: T[], item: (row: T) => Item): Page => ({
-    items: rows.map(item),
-    keys: rows.map((row) => row.key),
-    full: rows.length === fecPageSize,
-    next: 0,
-  });
-  // One after the other: the three read on the transaction's one connection.
-  const documents = cursor.documents.done
-    ? empty
-    : page(await accountingDocumentsPage(tx, scope, period, cursor.documents.after, fecPageSize), (row) =>
-        documentItem(row, chart),
-      );
-  const payments = cursor.payments.done
-    ? empty
-    : page(await accountingPaymentsPage(tx, scope, period, cursor.payments.after, fecPageSize), (row) =>
-        paymentItem(row, chart),
-      );
-  const refunds = cursor.refunds.done
-    ? empty
-    : page(await accountingRefundsPage(tx, scope, period, cursor.refunds.after, fecPageSize), (row) =>
-        refundItem(row, chart),
-      );
-  return { documents, payments, refunds };
+  pageSize: number,
+): Page[] {
+  const pages: Page[] = [];
+  if (!cursor.documents.done)
+    pages.push(
+      sourceOf(
+        'documents',
+        0,
+        'sales',
+        cursor.documents.after,
+        (after) => accountingDocumentsPage(tx, scope, period, after as DocumentKey | null, pageSize),
+        (row) => [row.issueDate, row.recordedAt],
+        (row) => documentLines(row, chart),
+      ) as Page,
+    );
+  if (!cursor.payments.done)
+    pages.push(
+      sourceOf(
+        'payments',
+        1,
+        'bank',
+        cursor.payments.after,
+        (after) => accountingPaymentsPage(tx, scope, period, after as InstantKey | null, pageSize),
+        (row) => [dayOf(row.paidAt), row.paidAt],
+        (row) => paymentLines(row, chart),
+      ) as Page,
+    );
+  if (!cursor.refunds.done)
+    pages.push(
+      sourceOf(
+        'refunds',
+        2,
+        'bank',
+        cursor.refunds.after,
+        (after) => accountingRefundsPage(tx, scope, period, after as InstantKey | null, pageSize),
+        (row) => [dayOf(row.refundedAt), row.refundedAt],
+        (row) => refundLines(row, chart),
+      ) as Page,
+    );
+  return pages;
 }
 
 async function countRows(tx: Tx, scope: Scope, period: AccountingPeriod, cursor: FecCursor): Promise<number> {
@@ -199,14 +240,19 @@ async function countRows(tx: Tx, scope: Scope, period: AccountingPeriod, cursor:
   );
 }
 
-/** One batch: the next entries in the order of the books, as far as every source's page allows. */
+/**
+ * One batch: the next `batchRows` rows of the books (or the rest), merged from the sources read
+ * page after page: small pages keep few rows alive (memory, garbage collection), large batches
+ * few commits.
+ */
 async function runFecBatch(
   tx: Tx,
   row: ExportRow,
   progress: { processed: number; total: number },
   ctx: CallContext,
-  pageSize: number,
+  sizes: { pageSize: number; batchRows: number },
 ) {
+  const { pageSize, batchRows } = sizes;
   const scope = ctx.scope;
   const options = row.options as unknown as FecOptions;
   const { chart } = options;
@@ -220,48 +266,38 @@ async function runFecBatch(
   const total = starting ? await countRows(tx, scope, period, cursor) : progress.total;
   if (starting) await writer.writeText(fecHeader(separator));
 
-  const pages = await readPages(tx, scope, period, cursor, chart, pageSize);
-  const sources = Object.entries(pages) as [SourceName, Page][];
+  const pages = openSources(tx, scope, period, cursor, chart, pageSize);
   let { entries, lines } = cursor;
   let consumed = 0;
-  let text = '';
-  for (;;) {
-    let best: [SourceName, Page] | null = null;
-    let blocked = false;
-    for (const source of sources) {
-      const page = source[1];
-      if (page.next >= page.items.length) {
-        // A full page used up: its source's next row is unknown, so nothing later can be merged yet.
-        if (page.full) blocked = true;
-        continue;
-      }
-      if (!best || before(page.items[page.next]!, best[1].items[best[1].next]!)) best = source;
+  while (consumed < batchRows) {
+    let best: Page | null = null;
+    for (const page of pages) {
+      // A full page used up: its source may have more, read before anything is merged past it.
+      if (page.next >= page.rows.length && page.full) await readNext(page, pageSize);
+      if (page.next >= page.rows.length) continue;
+      if (!best || before(page, best)) best = page;
     }
-    if (blocked || !best) break;
-    const page = best[1];
-    const item = page.items[page.next]!;
-    page.next += 1;
+    if (!best) break;
+    const row = best.rows[best.next]!;
+    best.next += 1;
+    if (best.next < best.rows.length) best.place(best.rows[best.next]!);
     consumed += 1;
-    const entryLines = item.lines();
+    const entryLines = best.lines(row);
     if (!entryLines) continue;
     entries += 1;
-    const journal = chart.journals[item.journal]!;
+    const journal = chart.journals[best.journal]!;
     const head = fecEntryHead(journal.code, journal.label, String(entries), separator);
+    let text = '';
     for (const line of entryLines) text += fecRecord(head, line, separator);
     lines += entryLines.length;
-    if (text.length >= chunkBytes) {
-      await writer.writeText(text);
-      text = '';
-    }
+    if (!writer.appendText(text)) await writer.writeText(text);
   }
-  await writer.writeText(text);
   await writer.flush();
 
   const next: FecCursor = { ...cursor, entries, lines };
-  for (const [name, page] of sources) {
-    if (cursor[name].done) continue;
-    const after = page.next > 0 ? page.keys[page.next - 1] : cursor[name].after;
-    next[name] = { after: after as never, done: !page.full && page.next >= page.items.length };
+  for (const page of pages) {
+    const after = page.next > 0 ? page.key(page.rows[page.next - 1]) : page.after;
+    next[page.name] = { after: after as never, done: !page.full && page.next >= page.rows.length };
   }
   const done = next.documents.done && next.payments.done && next.refunds.done;
   const written = await updateExport(tx, scope, row.id, {
@@ -280,16 +316,22 @@ async function runFecBatch(
   return { row: ready, processed, total: Math.max(total, processed), done };
 }
 
-/** The job kind; `pageSize` is the rows read per source and batch (small in tests, to cross batches). */
-export function fecExportJobOf(options: { pageSize?: number } = {}): JobKind {
-  const pageSize = options.pageSize ?? defaultFecPageSize;
+/**
+ * The job kind; `pageSize` is the rows read per query, `batchRows` the rows merged per batch
+ * (small in tests, to cross pages and batches).
+ */
+export function fecExportJobOf(options: { pageSize?: number; batchRows?: number } = {}): JobKind {
+  const sizes = {
+    pageSize: options.pageSize ?? defaultFecPageSize,
+    batchRows: options.batchRows ?? defaultFecBatchRows,
+  };
   return {
     kind: fecJobKind,
     readAccess: 'invoices:read',
     async runBatch(tx, job, ctx) {
       const row = await lockExportOfJob(tx, ctx.scope, job.input as ExportJobInput);
       if (row.status === 'ready') return exportJobResult(row, job.progress, true);
-      const batch = await runFecBatch(tx, row, job.progress, ctx, pageSize);
+      const batch = await runFecBatch(tx, row, job.progress, ctx, sizes);
       return exportJobResult(batch.row, { total: batch.total, processed: batch.processed }, batch.done);
     },
   };

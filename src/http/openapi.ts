@@ -28,15 +28,15 @@ export const errorEnvelopeSchema = Type.Object(
 const scopeTable = `
 | Resource | Scopes |
 |---|---|
-| invoices, tax decisions, EU threshold ledgers, e-reporting, recurring and received invoices, exports | \`invoices:read\` / \`invoices:write\` |
+| invoices, tax decisions, EU threshold ledgers, e-reporting, recurring and received invoices, exports, tax profiles, establishments | \`invoices:read\` / \`invoices:write\` |
 | customers | \`customers:read\` / \`customers:write\` |
 | quotes | \`quotes:read\` / \`quotes:write\` |
 | credit notes | \`credit_notes:read\` / \`credit_notes:write\` |
 | products | \`products:read\` / \`products:write\` |
 | webhook endpoints, events | \`webhooks:read\` / \`webhooks:write\` |
 | payments | \`payments:read\` / \`payments:write\` |
-| account; reading the subscription | any valid key |
-| sandbox reset; changing the subscription (a live key) | a key without scopes (full access) |
+| reading the account; reading the subscription | any valid key |
+| sandbox reset; changing the subscription (a live key); changing the company's legal identity (\`POST /v1/account\`) | a key without scopes (full access) |
 
 A key created without scopes has full access; \`write\` includes \`read\`.`;
 

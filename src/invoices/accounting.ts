@@ -75,12 +75,34 @@ export async function accountingDocumentsPage(
     party: { customerId: row.customer_id, name: row.buyer_name, siren: row.buyer_siren },
     currency: row.currency,
     total: Number(row.total),
-    netByNature: Object.entries(row.net_by_nature ?? {}).map(([nature, amount]) => ({
-      nature,
-      amount: Number(amount),
-    })),
-    vatByRate: (row.vat_by_rate ?? []).map((group) => ({ rate: group.rate, amount: Number(group.tax) })),
+    netByNature: netsByNature(row.net_by_nature),
+    vatByRate: vatByRate(row.vat_by_rate),
   }));
+}
+
+/** `goods:29800 services:13500 goods:200` → the net of each nature, in the order first met. */
+function netsByNature(list: string | null): { nature: string; amount: number }[] {
+  const nets: { nature: string; amount: number }[] = [];
+  if (!list) return nets;
+  for (const item of list.split(' ')) {
+    const colon = item.lastIndexOf(':');
+    const nature = item.slice(0, colon);
+    const amount = Number(item.slice(colon + 1));
+    let i = 0;
+    while (i < nets.length && nets[i]!.nature !== nature) i++;
+    if (i < nets.length) nets[i]!.amount += amount;
+    else nets.push({ nature, amount });
+  }
+  return nets;
+}
+
+/** `20:8660 5.5:110 :0` → the VAT of each group; an empty rate is none. */
+function vatByRate(list: string | null): { rate: string | null; amount: number }[] {
+  if (!list) return [];
+  return list.split(' ').map((item) => {
+    const colon = item.lastIndexOf(':');
+    return { rate: colon === 0 ? null : item.slice(0, colon), amount: Number(item.slice(colon + 1)) };
+  });
 }
 
 export async function accountingDocumentCount(db: Executor, scope: Scope, period: AccountingPeriod): Promise<number> {

@@ -5,15 +5,20 @@ import type { DocumentKind } from './document-axes.js';
 import { toDocument } from './document-record.js';
 import { refundRowsAfter } from './refund-store.js';
 import { documentRowsAfter } from './store.js';
+import { filesSummaries } from './files-store.js';
 
 /** What the data-protection export reads of this capability: invoices, credit notes and refunds, as the API shows them. */
 
 const documentRecords =
-  (kind: DocumentKind) => async (tx: Tx, scope: Scope, after: string | null, limit: number, publicUrl: string) =>
-    (await documentRowsAfter(tx, scope, kind, after, limit)).map((row) => ({
-      key: row.id,
-      record: toDocument(row, publicUrl),
-    }));
+  (kind: DocumentKind) => async (tx: Tx, scope: Scope, after: string | null, limit: number, publicUrl: string) => {
+    const rows = await documentRowsAfter(tx, scope, kind, after, limit);
+    const files = await filesSummaries(
+      tx,
+      scope,
+      rows.filter((row) => row.number !== null).map((row) => row.id),
+    );
+    return rows.map((row) => ({ key: row.id, record: toDocument(row, publicUrl, files.get(row.id) ?? null) }));
+  };
 
 export const invoiceRecords = documentRecords('invoice');
 export const creditNoteRecords = documentRecords('credit_note');

@@ -7,11 +7,13 @@ import type {
   TransmissionStatus,
 } from './document-axes.js';
 import type { BuyerSnapshot } from './buyer.js';
+import type { SellerBlock } from '../documents/document-model.js';
 import type { DocumentLine } from './lines.js';
 import type { RejectionCategory } from '../platform/rejection-classification.js';
 import { summaryStatus, type SummaryStatus } from './summary-status.js';
 import { documentObligation, type Obligation } from './obligation.js';
 import type { invoices } from './schema.js';
+import { fileEntries, type FileEntry, type StoredFiles } from './document-files.js';
 
 /** The invoice and credit-note resources, their e-invoicing block, and the data of their events. */
 
@@ -89,6 +91,8 @@ export interface DocumentResource {
   paymentStatus: PaymentStatus;
   customerId: string | null;
   buyer: BuyerSnapshot | null;
+  /** The seller frozen at finalization (identity + establishment); null on a draft. */
+  seller: SellerBlock | null;
   currency: string;
   taxSource: string | null;
   taxDecisionId: string | null;
@@ -113,6 +117,7 @@ export interface DocumentResource {
   obligation: Obligation | null;
   overdue: boolean;
   paymentPortalUrl: string | null;
+  files: FileEntry[];
   finalizedAt: string | null;
   created: string;
   updated: string;
@@ -165,7 +170,15 @@ export function obligationOf(
   });
 }
 
-export function toDocument(row: DocumentRow, publicUrl: string): DocumentResource {
+/**
+ * The resource; `files` is the state of the document's generated files (files-store.ts), null
+ * when it has none yet (a draft, or a document finalized before its row was read).
+ */
+export function toDocument(
+  row: DocumentRow,
+  publicUrl: string,
+  files: { state: string; files: StoredFiles | null } | null = null,
+): DocumentResource {
   const resource: DocumentResource = {
     id: row.id,
     object: kindOf(row),
@@ -178,6 +191,7 @@ export function toDocument(row: DocumentRow, publicUrl: string): DocumentResourc
     paymentStatus: row.paymentStatus as PaymentStatus,
     customerId: row.customerId,
     buyer: row.buyer ?? null,
+    seller: row.seller ?? null,
     currency: row.currency,
     taxSource: row.taxSource,
     taxDecisionId: row.taxDecisionId,
@@ -202,6 +216,7 @@ export function toDocument(row: DocumentRow, publicUrl: string): DocumentResourc
     obligation: obligationOf(row),
     overdue: row.overdueAt !== null,
     paymentPortalUrl: row.portalToken && row.kind === 'invoice' ? `${publicUrl}/pay/${row.portalToken}` : null,
+    files: fileEntries(row, files ?? (row.number !== null ? { state: 'pending', files: null } : null)),
     finalizedAt: row.finalizedAt?.toISOString() ?? null,
     created: row.created.toISOString(),
     updated: row.updated.toISOString(),

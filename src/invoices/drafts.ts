@@ -157,6 +157,7 @@ export function draftRow(ctx: CallContext, draft: NewDraft): DocumentRow {
     ...axesColumns(draftAxes, draft.kind),
     customerId: draft.party.customerId,
     buyer: draft.party.buyer,
+    seller: null,
     currency: input.currency ?? 'EUR',
     taxSource: input.taxSource ?? null,
     taxDecisionId: input.taxDecisionId ?? null,

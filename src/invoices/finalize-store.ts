@@ -61,6 +61,7 @@ export type FinalizedFields = Pick<
   | 'transmissionDetail'
   | 'paymentStatus'
   | 'buyer'
+  | 'seller'
   | 'taxSource'
   | 'backingDecisionId'
   | 'lines'
@@ -99,7 +100,7 @@ export async function numberDocument(
       series = ${series},
       status = ${fields.status}, document_status = ${fields.documentStatus}, transmission_status = ${fields.transmissionStatus},
       transmission_detail = ${fields.transmissionDetail}, payment_status = ${fields.paymentStatus},
-      buyer = ${json(fields.buyer)}::jsonb, tax_source = ${fields.taxSource}, backing_decision_id = ${fields.backingDecisionId},
+      buyer = ${json(fields.buyer)}::jsonb, seller = ${json(fields.seller)}::jsonb, tax_source = ${fields.taxSource}, backing_decision_id = ${fields.backingDecisionId},
       lines = ${json(fields.lines)}::jsonb, issue_date = ${fields.issueDate}, due_date = ${fields.dueDate},
       total_tax = ${fields.totalTax}, total = ${fields.total}, tax = ${json(fields.tax)}::jsonb, portal_token = ${fields.portalToken},
       due_at = ${instant(fields.dueAt)}::timestamptz, finalized_at = ${instant(fields.finalizedAt)}::timestamptz, updated = ${instant(fields.updated)}::timestamptz

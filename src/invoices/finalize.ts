@@ -28,12 +28,16 @@ import {
   readDecision,
   type DecisionFacts,
 } from './tax-gate.js';
-import { documentBackedBy } from './store.js';
+import { documentBackedBy, findDocument } from './store.js';
+import { sellerFacts } from './seller-block.js';
+import { conformanceRefusal, documentSourceOf, issueConformance } from './issue-conformance.js';
+import type { Scope } from '../db/scope.js';
 import { lockDraft, numberDocument, type FinalizedFields } from './finalize-store.js';
 import { nextValueStatement, numberSql } from '../numbering/service.js';
 import { numberingStatementDuration } from '../kernel/metrics.js';
 import { explained } from './refusals.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { queueGenerationStatement } from './files-store.js';
 
 /**
  * `POST /v1/invoices/:id/finalize` (and a credit note's): the document is checked against its
@@ -81,6 +85,21 @@ function issuedDates(row: DocumentRow, now: Date): { issueDate: string; dueDate:
     });
   return { issueDate: today, dueDate };
 }
+
+/** The invoice a credit note corrects (BT-25, BT-26), as the own checks read it. */
+async function precedingOf(
+  tx: Tx,
+  scope: Scope,
+  draft: DocumentRow,
+): Promise<{ number: string; issueDate: string } | null> {
+  if (draft.kind !== 'credit_note' || !draft.relatedInvoiceId) return null;
+  const invoice = await findDocument(tx, scope, 'invoice', draft.relatedInvoiceId);
+  if (!invoice?.number || !invoice.issueDate) return null;
+  return { number: invoice.number, issueDate: invoice.issueDate };
+}
+
+/** A number the series could give, with the longest counter: BR-FR-01/02 look at its length and characters. */
+const longestCounter = 9_999_999_999;
 
 /** The services of other capabilities, read through the finalizing transaction's own connection. */
 const within = (tx: Tx): Pick<Deps, 'db'> => ({ db: tx as unknown as Db });
@@ -136,6 +155,26 @@ export async function finalizeDocument(
       );
       const dates = issuedDates(draft, ctx.now);
       const totals = decision.totals!;
+      const series = seriesOf(kind, ctx.scope.livemode, Number(dates.issueDate.slice(0, 4)));
+      const lines = decidedLines(decision, draft.lines);
+      const tax = {
+        decisionId: decision.id,
+        date: decision.date,
+        vatBreakdown: decision.vatBreakdown,
+        mentions: decision.mentions,
+        obligations: decision.obligations,
+      };
+      // The seller is frozen as it is now; a later change of the identity or establishment never alters the document.
+      const issuer = await sellerFacts(tx, ctx.scope, decision.date);
+      // The own checks before anything is consumed or numbered: a document that would fail keeps its number free.
+      const issues = issueConformance(
+        documentSourceOf(
+          { ...draft, ...dates, number: formatNumber(series, longestCounter), seller: issuer.block, buyer, lines, tax },
+          await precedingOf(tx, ctx.scope, draft),
+        ),
+        issuer.missing,
+      );
+      if (issues.length > 0) throw conformanceRefusal(kind, issues);
 
       await consumeLedgerShare(tx, ctx.scope, decision, ctx.now);
       await consumeMonthlyQuota(tx, ctx.scope, seller.plan, 'documents', ctx.now);
@@ -147,23 +186,17 @@ export async function finalizeDocument(
         transmissionDetail: null,
         paymentStatus: 'unpaid',
       };
-      const series = seriesOf(kind, ctx.scope.livemode, Number(dates.issueDate.slice(0, 4)));
       const fields: FinalizedFields = {
         ...axesColumns(axes, kind),
         buyer,
+        seller: issuer.block,
         taxSource: decision.taxSource,
         backingDecisionId: decision.id,
-        lines: decidedLines(decision, draft.lines),
+        lines,
         ...dates,
         totalTax: totals.vat,
         total: totals.gross,
-        tax: {
-          decisionId: decision.id,
-          date: decision.date,
-          vatBreakdown: decision.vatBreakdown,
-          mentions: decision.mentions,
-          obligations: decision.obligations,
-        },
+        tax,
         portalToken: kind === 'invoice' ? randomBytes(24).toString('base64url') : null,
         dueAt: kind === 'invoice' ? endOfDay(dates.dueDate) : null,
         finalizedAt: ctx.now,
@@ -173,6 +206,8 @@ export async function finalizeDocument(
       // statement fills into the event: the series' counter is locked for that statement and the commit only.
       const announced = documentEventData({ ...draft, ...fields }, draft.status);
       const event = await recordEvent(tx, ctx, `${kind}.finalized`, announced, ctx.now);
+      // The files' generation is queued here (an outbox row), generated after the commit by the file worker.
+      await tx.execute(queueGenerationStatement(ctx.scope, id, kind, ctx.now));
       await effect.mark();
 
       const stopTimer = numberingStatementDuration.startTimer();

@@ -6,6 +6,7 @@ import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
 import { customerFixtures } from '../customers/service.js';
 import type { Axes } from './document-axes.js';
 import { checkBuyer, type BuyerInput } from './buyer.js';
+import { sellerFacts } from './seller-block.js';
 import { addDays, dayOf, endOfDay } from '../kernel/calendar.js';
 import {
   axesColumns,
@@ -19,6 +20,7 @@ import { formatNumber, seriesOf } from '../numbering/series.js';
 import { moveCounterBeyond } from '../numbering/service.js';
 import { paymentStatusOf } from './payment-status.js';
 import { insertDocuments } from './store.js';
+import { queueGenerations } from './files-store.js';
 
 /**
  * The sandbox's fixture invoices, injected by `POST /v1/sandbox/reset` after the customers': one
@@ -203,6 +205,8 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
     sequences.set(series, value);
     return value;
   };
+  // The sandbox's seller (its identity and head office, seeded before): the same block on every fixture.
+  const { block: seller } = await sellerFacts(tx, scope, today);
   const rows: DocumentRow[] = invoiceFixtures.map((fixture, index) => {
     const position = count - index;
     const id = fixtureId('invoice', scope.companyId, fixture.name, position);
@@ -249,6 +253,7 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
           'invoice',
         ),
         buyer: null,
+        seller: null,
         lines,
         issueDate: null,
         dueDate: null,
@@ -273,6 +278,7 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
       series,
       ...axesColumns({ ...fixture.axes, paymentStatus: paymentStatusOf(total, paid, 0) }, 'invoice'),
       buyer,
+      seller,
       lines: lines.map((line) => ({ ...line, vatCode: 'S', vatRate: '20.00', vatexCode: null })),
       issueDate,
       dueDate,
@@ -295,6 +301,13 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
     };
   });
   await insertDocuments(tx, rows);
+  // The finalized fixtures get their files like any finalized document.
+  await queueGenerations(
+    tx,
+    scope,
+    rows.filter((row) => row.number !== null).map((row) => ({ id: row.id, kind: row.kind })),
+    ctx.now,
+  );
   // The numbers of the fixtures are taken: the first invoice finalized after the reset follows them.
   for (const [series, last] of sequences) await moveCounterBeyond(tx, scope, series, last);
   return rows.length;

@@ -6,26 +6,31 @@ import { seedInvoiceFixtures } from './fixtures.js';
 import { markOverdueInvoices } from './overdue.js';
 import { creditNoteSchema, invoiceSchema } from './resource-schema.js';
 import { invoiceRoutes } from './routes.js';
+import { archiveVerificationSchema, documentFileRoutes } from './files-routes.js';
+import { createFileWorker } from './generation.js';
 import { purgeTestDocuments } from './service.js';
 
 /**
  * Invoices and credit notes: invoice-type documents sharing one table, the three axes and the
  * summary status, finalization on a tax decision, numbering, sending, the reported life cycle,
- * credits and refunds.
+ * credits and refunds; the generated files of finalized documents (file worker) and their
+ * verification against the legal archive.
  */
 export const invoicesCapability: Capability = {
   name: 'invoices',
   routes: async (app, options) => {
     await invoiceRoutes(app, options);
     await creditNoteRoutes(app, options);
+    await documentFileRoutes(app, options);
   },
-  schemas: [invoiceSchema, creditNoteSchema, refundSchema],
+  schemas: [invoiceSchema, creditNoteSchema, refundSchema, archiveVerificationSchema],
   published: ['buyer.ts', 'lines.ts', 'document-fields.ts', 'resource-schema.ts', 'document-axes.ts'],
   purgeTestData: async (tx, ctx) => ({
     invoices: await purgeTestDocuments(tx, ctx.scope),
     refunds: await purgeTestRefunds(tx, ctx.scope),
   }),
   seedFixtures: (tx, ctx) => seedInvoiceFixtures(tx, ctx),
+  workers: [(deps) => createFileWorker(deps)],
   passes: [
     {
       name: 'invoices.overdue',

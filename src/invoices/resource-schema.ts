@@ -35,6 +35,33 @@ export const buyerSchema = Type.Object({
   registryNonDisclosure: Type.Array(Type.String()),
 });
 
+const sellerAddress = Type.Object({
+  line1: Type.String(),
+  line2: nullable(Type.String()),
+  postalCode: Type.String(),
+  city: Type.String(),
+  country: Type.String(),
+});
+
+/** The seller frozen at finalization: `/v1/account`'s identity and the issuing establishment. */
+export const sellerSchema = Type.Object({
+  legalName: Type.String(),
+  tradeName: nullable(Type.String()),
+  legalForm: nullable(Type.String()),
+  shareCapital: nullable(Type.String({ description: 'Euros, a decimal string.' })),
+  siren: Type.String(),
+  siret: nullable(Type.String({ description: 'The issuing establishment.' })),
+  vatNumber: nullable(Type.String()),
+  registration: nullable(Type.Object({ kind: Type.String(), place: Type.String() })),
+  address: sellerAddress,
+  electronicAddress: nullable(Type.String({ description: 'BT-34, scheme 0225.' })),
+  contact: nullable(
+    Type.Object({ name: nullable(Type.String()), email: nullable(Type.String()), phone: nullable(Type.String()) }),
+  ),
+  iban: nullable(Type.String()),
+  bic: nullable(Type.String()),
+});
+
 export const lineSchema = Type.Object({
   productId: nullable(Type.String()),
   description: Type.String(),
@@ -114,6 +141,12 @@ const documentFields = {
   paymentStatus: oneOf(paymentStatuses),
   customerId: nullable(Type.String()),
   buyer: nullable(buyerSchema),
+  seller: nullable(
+    Type.Union([sellerSchema], {
+      description:
+        'Frozen at finalization from the identity (`/v1/account`) and the establishment of the tax profile in effect, else the default one; null on a draft. Never changes afterwards.',
+    }),
+  ),
   currency: Type.String(),
   taxSource: nullable(Type.String()),
   taxDecisionId: nullable(Type.String()),
@@ -157,6 +190,21 @@ const documentFields = {
       description:
         "The public payment page of a finalized invoice (a test invoice's answers `sandbox_payment_unavailable`).",
     }),
+  ),
+  files: Type.Array(
+    Type.Object({
+      kind: oneOf(['facturx', 'xml', 'pdf']),
+      state: oneOf(['pending', 'generating', 'ready', 'failed']),
+      sha256: nullable(Type.String({ description: 'SHA-256 of the stored file (hex), once ready; also its ETag.' })),
+      size: nullable(Type.Integer({ description: 'Bytes, once ready.' })),
+      contentType: Type.String(),
+      fileName: Type.String(),
+      url: Type.String({ description: 'Where to download it (`GET`, the same key).' }),
+    }),
+    {
+      description:
+        'The generated files (Factur-X PDF/A-3 with its CII, the CII alone, the readable PDF), generated right after the finalization: `pending` and `generating` until stored, then `ready` with their SHA-256, or `failed` when the official validators refused the CII (never deposited). Empty for a draft.',
+    },
   ),
   finalizedAt: nullable(Type.String()),
   created: Type.String(),

@@ -1,9 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from '../db/columns.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { DocumentLine } from './lines.js';
+import type { SellerBlock } from '../documents/document-model.js';
 import type { Einvoicing, HistoryEntry, TaxSnapshot } from './document-record.js';
+import type { FileFailure, StoredFiles } from './document-files.js';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /**
  * Invoices and credit notes (`kind`): one table, since both are invoice-type documents with the
@@ -27,6 +31,8 @@ export const invoices = pgTable(
     customerId: text('customer_id'),
     /** The inline buyer of a draft, or the buyer frozen at finalization (a customer's too). */
     buyer: jsonb('buyer').$type<BuyerSnapshot | null>(),
+    /** The seller frozen at finalization (identity + establishment); null on drafts. */
+    seller: jsonb('seller').$type<SellerBlock | null>(),
     currency: text('currency').notNull(),
     taxSource: text('tax_source'),
     taxDecisionId: text('tax_decision_id'),
@@ -115,5 +121,43 @@ export const refunds = pgTable(
     primaryKey({ columns: [t.companyId, t.id] }),
     index('refunds_by_credit_note').on(t.companyId, t.livemode, t.creditNoteId, t.id),
     index('refunds_accounting').on(t.companyId, t.livemode, t.refundedAt, t.id),
+  ],
+);
+
+/**
+ * The generated files of a finalized document (Factur-X, CII, readable PDF), one row per
+ * document. The finalization writes it `pending` in its own transaction (an outbox: a crash loses
+ * no generation); the file worker claims it (`generating`, leased), builds and validates the
+ * files outside any transaction, and stores them `ready` with their SHA-256, or `failed` with the
+ * rules that failed. The bytes live here, in PostgreSQL (bytea, TOASTed out of line).
+ */
+export const documentFiles = pgTable(
+  'document_files',
+  {
+    ...tenantColumns(),
+    documentId: text('document_id').notNull(),
+    /** `invoice` or `credit_note`. */
+    documentKind: text('document_kind').notNull(),
+    /** `pending`, `generating` (claimed, leased), `ready` or `failed`. */
+    state: text('state').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: instant('next_attempt_at'),
+    lockedUntil: instant('locked_until'),
+    lockToken: text('lock_token'),
+    /** Why a failed generation failed: the validators' rule ids, or the error. */
+    failure: jsonb('failure').$type<FileFailure | null>(),
+    /** Each ready file's SHA-256 (hex) and size in bytes. */
+    files: jsonb('files').$type<StoredFiles | null>(),
+    facturx: bytea('facturx'),
+    xml: bytea('xml'),
+    pdf: bytea('pdf'),
+    created: instant('created').notNull(),
+    generatedAt: instant('generated_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.documentId] }),
+    index('document_files_due')
+      .on(t.nextAttemptAt)
+      .where(sql`state in ('pending', 'generating')`),
   ],
 );

@@ -30,6 +30,7 @@ import type { DocumentLine, LineInput } from './lines.js';
 import { finalizeDocument, type FinalizeOptions, type Seller } from './finalize.js';
 import { sendDocument, simulateStatus, type SendOptions, type SimulateInput } from './transmission.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
+import { deleteScopeFiles, filesSummaries } from './files-store.js';
 
 /**
  * The invoices capability: invoices and, through the same documents, what the credit notes,
@@ -43,9 +44,17 @@ export type { BuyerInput, BuyerSnapshot } from './buyer.js';
 export type { Seller, FinalizeOptions } from './finalize.js';
 export type { FixturePayment } from './fixtures.js';
 export { collectPayment } from './collections.js';
+export { documentFile, verifyDocumentArchive, type ArchiveVerification, type DownloadedFile } from './files.js';
+export { createFileWorker, type FileWorker, type FileWorkerOptions } from './generation.js';
 
 type Needs = Pick<Deps, 'db' | 'config'>;
-const resource = (deps: Pick<Deps, 'config'>, row: DocumentRow) => toDocument(row, deps.config.publicUrl);
+
+/** The resource with its files' state, read for a numbered document (a draft has none). */
+async function resource(deps: Needs, row: DocumentRow): Promise<DocumentResource> {
+  if (row.number === null) return toDocument(row, deps.config.publicUrl);
+  const files = await filesSummaries(deps.db, { companyId: row.companyId, livemode: row.livemode }, [row.id]);
+  return toDocument(row, deps.config.publicUrl, files.get(row.id) ?? null);
+}
 
 export async function createInvoice(deps: Needs, ctx: CallContext, input: DraftInput): Promise<DocumentResource> {
   return resource(deps, await createInvoiceDraft(deps, ctx, input));
@@ -87,7 +96,9 @@ export async function finalize(
   seller: Seller,
   options: FinalizeOptions = {},
 ): Promise<DocumentResource> {
-  return resource(deps, await finalizeDocument(deps, ctx, kind, id, seller, options));
+  // Its files were queued in the finalization's transaction: pending.
+  const row = await finalizeDocument(deps, ctx, kind, id, seller, options);
+  return toDocument(row, deps.config.publicUrl, { state: 'pending', files: null });
 }
 
 export interface DocumentListQuery extends DocumentFilters {}
@@ -103,18 +114,24 @@ export async function listDocuments(
   if (query.dateFrom && query.dateTo && query.dateTo < query.dateFrom)
     throw refuse('invalid_field_value', '`date_to` is before `date_from`.', { param: 'date_to' });
   const rows = await pageDocuments(deps.db, scope, kind, page, query);
+  const files = await filesSummaries(
+    deps.db,
+    scope,
+    rows.filter((row) => row.number !== null).map((row) => row.id),
+  );
   return toListEnvelope(
     rows,
     page,
     url,
     (row) => row.id,
-    (row) => resource(deps, row),
+    (row) => toDocument(row, deps.config.publicUrl, files.get(row.id) ?? null),
   );
 }
 
 /** Sandbox reset: every test invoice and credit note of the company goes. */
 export async function purgeTestDocuments(tx: Executor, scope: Scope): Promise<number> {
   if (scope.livemode) throw new Error('refusing to purge live invoices');
+  await deleteScopeFiles(tx, scope);
   return deleteScopeDocuments(tx, scope);
 }
 
@@ -203,7 +220,7 @@ export async function documentOfPortalToken(
   token: string,
 ): Promise<{ companyId: string; invoice: DocumentResource } | null> {
   const row = await findByPortalToken(deps.db, token);
-  return row ? { companyId: row.companyId, invoice: resource(deps, row) } : null;
+  return row ? { companyId: row.companyId, invoice: await resource(deps, row) } : null;
 }
 
 // For the quotes capability: the parties and lines of a document, and a quote's conversion.
@@ -320,3 +337,14 @@ export {
   type DocumentKey,
   type InstantKey,
 } from './accounting.js';
+
+// E-reporting: the issued documents, refunds and paid invoices whose decision made a report due.
+
+export {
+  pageEreportableDocuments,
+  pageEreportableRefunds,
+  paymentInvoiceFacts,
+  type EreportableDocumentRow,
+  type EreportableRefundRow,
+  type PaymentInvoiceFactsRow,
+} from './ereporting-store.js';

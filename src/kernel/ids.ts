@@ -24,6 +24,7 @@ export const idPrefixes = {
   ledgerEntry: 'ledg_',
   euThresholdLedger: 'eul_',
   taxProfile: 'txp_',
+  establishment: 'est_',
   refund: 'ref_',
   apiKey: 'key_',
   company: 'co_',

@@ -35,3 +35,17 @@ export const numberingStatementDuration = new Histogram({
   buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
   registers: [metricsRegistry],
 });
+
+export const documentFileGenerations = new Counter({
+  name: 'facteur_document_file_generations_total',
+  help: "Generations of a document's files, by outcome: ready, failed (validation or given up: an alert is sent), retry (planned again).",
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const documentFileGenerationDuration = new Histogram({
+  name: 'facteur_document_file_generation_seconds',
+  help: "Time to build a document's files: CII, official validation, readable PDF and Factur-X.",
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [metricsRegistry],
+});

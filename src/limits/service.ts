@@ -58,10 +58,11 @@ export function isRateLimited(livemode: boolean, method: string): boolean {
 export async function countRequest(deps: Pick<Deps, 'fast'>, check: RateCheck, now: Date): Promise<RateState> {
   const minute = windowOf(now, 'minute');
   const limit = plans[check.plan].requestsPerMinute;
-  const hits: WindowHit[] = [{ bucket: `key:${check.keyId}`, windowStart: minute.start }];
+  const hits: WindowHit[] = [{ bucket: `key:${check.keyId}`, windowStart: minute.start, limit }];
   const route = check.livemode && check.routeLimit ? check.routeLimit : null;
   const routeWindow = route ? windowOf(now, route.per) : null;
-  if (route && routeWindow) hits.push({ bucket: `route:${route.name}:${check.keyId}`, windowStart: routeWindow.start });
+  if (route && routeWindow)
+    hits.push({ bucket: `route:${route.name}:${check.keyId}`, windowStart: routeWindow.start, limit: route.max });
   const [count = 0, routeCount = 0] = await counterOf(deps.fast.pool).count(hits);
   const state: RateState = { limit, remaining: Math.max(0, limit - count), reset: unixSeconds(minute.end) };
   if (count > limit) {

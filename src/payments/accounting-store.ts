@@ -48,3 +48,23 @@ export async function countAccountingPayments(db: Executor, scope: Scope, start:
   const result = await db.execute(sql`select count(*)::int as n from payments p where ${received(scope, start, end)}`);
   return Number((result.rows[0] as { n: number }).n);
 }
+
+/** E-reporting: the payments received from `fromInstant` on, by keyset pages (their invoice's facts are read apart). */
+export async function pageEreportablePayments(
+  db: Executor,
+  scope: Scope,
+  fromInstant: string,
+  after: { at: string; id: string } | null,
+  limit: number,
+): Promise<AccountingPaymentRow[]> {
+  const result = await db.execute(sql`
+    select p.id, p.invoice_id, p.amount, p.currency, p.method, p.reference,
+      ${iso('p.paid_at')} as paid_at, ${iso('p.created')} as created
+    from payments p
+    where p.company_id = ${scope.companyId} and p.livemode = ${scope.livemode}
+      and p.paid_at >= ${fromInstant}::timestamptz
+      ${after ? sql`and (p.paid_at, p.id) > (${after.at}::timestamptz, ${after.id})` : sql``}
+    order by p.paid_at, p.id
+    limit ${limit}`);
+  return result.rows as unknown as AccountingPaymentRow[];
+}

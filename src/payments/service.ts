@@ -279,3 +279,7 @@ export async function accountingPaymentCount(db: Executor, scope: Scope, period:
   const { start, end } = instantsOf(period);
   return countAccountingPayments(db, scope, start, end);
 }
+
+// E-reporting: the payments received from an instant on.
+
+export { pageEreportablePayments, type AccountingPaymentRow } from './accounting-store.js';

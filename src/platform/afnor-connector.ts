@@ -604,6 +604,63 @@ export class AfnorConnector implements PlatformConnector {
     return { ok: true, attempts, value: { events, cursor: encodeCursor(next), hasMore: Boolean(nextPage) } };
   }
 
+  /**
+   * The invoice flows the platform received for the company (direction `In`), since `cursor`
+   * (null: from the start), in the platform's update order: the received invoices' polling.
+   */
+  async listIncoming(
+    cursorText: string | null,
+    options: CallOptions & { limit?: number } = {},
+  ): Promise<PlatformResult<{ flows: PlatformFlow[]; cursor: string; hasMore: boolean }>> {
+    const cursor = decodeCursor(cursorText);
+    const where: Record<string, unknown> = { flowType: ['CustomerInvoice'], flowDirection: ['In'] };
+    if (cursor.after) where.updatedAfter = cursor.after;
+    const search = await this.api(
+      'listIncoming',
+      () => ({
+        method: 'POST',
+        url: this.flowUrl('/v1/flows/search'),
+        ...this.json({
+          where,
+          limit: Math.min(100, options.limit ?? 100),
+          ...(cursor.page ? { cursor: cursor.page } : {}),
+        }),
+      }),
+      options,
+    );
+    if (!search.ok) return search;
+    const body = jsonOf(search.answer);
+    const flows = ((body?.results ?? []) as Record<string, unknown>[]).map(flowOf);
+    const latest = flows.reduce<string | null>(
+      (max, flow) => (max === null || flow.updatedAt > max ? flow.updatedAt : max),
+      cursor.latest,
+    );
+    const nextPage = text(body?.nextCursor);
+    const next: Cursor = nextPage
+      ? { after: cursor.after, page: nextPage, latest }
+      : { after: latest, page: null, latest };
+    return {
+      ok: true,
+      attempts: search.attempts,
+      value: { flows, cursor: encodeCursor(next), hasMore: Boolean(nextPage) },
+    };
+  }
+
+  /** GET /v1/flows/{flowId}?docType=Original: the flow's file, byte for byte. */
+  async downloadFlow(flowId: string, options: CallOptions = {}): Promise<PlatformResult<Buffer>> {
+    const result = await this.api(
+      'downloadFlow',
+      () => ({
+        method: 'GET',
+        url: this.flowUrl(`/v1/flows/${encodeURIComponent(flowId)}?docType=Original`),
+        headers: { accept: 'application/octet-stream' },
+      }),
+      options,
+    );
+    if (!result.ok) return result;
+    return { ok: true, attempts: result.attempts, value: result.answer.body };
+  }
+
   async subscribe(callbackUrl: string, options: CallOptions = {}): Promise<PlatformResult<WebhookSubscription>> {
     const result = await this.api(
       'subscribe',

@@ -11,6 +11,7 @@ import { isValidSiret } from '../identifiers/siren.js';
 import { checkVatNumber, normalizeVatNumber, sirenOfVatNumber } from '../identifiers/vat-number.js';
 import { frenchTerritoryConflict, vatTerritoryOf, type TerritoryResult } from '../tax/vat-territory.js';
 import { getCompany } from '../companies/service.js';
+import { isEstablishmentSiret } from '../establishments/service.js';
 import type { Establishment } from './schema.js';
 import {
   deleteScopeTaxProfiles,
@@ -192,6 +193,15 @@ export async function createTaxProfile(
 ): Promise<TaxProfile> {
   const company = await getCompany(deps, ctx.scope.companyId);
   const fields = checkProfile(input, company.siren);
+  // The establishment a revision names is one of the company's in this environment: the seller
+  // block of every document it decides is that establishment's.
+  const siret = fields.establishment.siret;
+  if (siret !== null && !(await isEstablishmentSiret(deps.db, ctx.scope, siret)))
+    throw refuse(
+      'invalid_field_value',
+      `\`establishment.siret\` ${siret} is not one of the company's establishments in this environment; declare it first with \`POST /v1/establishments\`.`,
+      { param: 'establishment.siret' },
+    );
   const row: TaxProfileRow = {
     ...ctx.scope,
     id: newId('taxProfile', ctx.now),
@@ -266,6 +276,12 @@ export async function taxProfileFor(db: Executor, scope: Scope, date: string): P
       { param: 'date' },
     );
   return toTaxProfile(rows[0]!);
+}
+
+/** The one revision covering `date`, or null when none or several do (the finalization's seller block). */
+export async function profileCovering(db: Executor, scope: Scope, date: string): Promise<TaxProfile | null> {
+  const rows = await overlappingProfiles(db, scope, date, date);
+  return rows.length === 1 ? toTaxProfile(rows[0]!) : null;
 }
 
 /** Sandbox reset: every test revision goes. */

@@ -365,7 +365,8 @@ test('FEC export', async (t) => {
     async () => {
       const { companyId, key } = await books(h);
       const body = { from: '2026-01-01', to: today(h) };
-      const small = fecExportJobOf({ pageSize: 2 });
+      // Pages of two rows, batches of three: a batch reads past a page, and the file takes several batches.
+      const small = fecExportJobOf({ pageSize: 2, batchRows: 3 });
       const kinds = { 'exports.fec': small };
 
       const clean = await exportFec(h, key, body);

@@ -262,6 +262,7 @@ const idPrefixOfCollection: Record<string, string> = {
   'webhook-endpoints': 'we_',
   jobs: 'job_',
   'tax-profiles': 'txp_',
+  establishments: 'est_',
   'tax-decisions': 'txd_',
 };
 

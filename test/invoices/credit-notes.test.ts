@@ -277,9 +277,14 @@ test('credit notes and refunds', async (t) => {
           },
         })
       ).data;
-      assert.equal((await h.call('POST', `/v1/credit-notes/${standalone.id}/finalize`, { key })).statusCode, 200);
+      // It is not issued: a French credit note names the invoice it corrects (BR-FR-CO-05), so
+      // the own checks refuse it before any number, and there is nothing to refund.
+      const refused = await h.call('POST', `/v1/credit-notes/${standalone.id}/finalize`, { key });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.equal(refused.data.error.code, 'schematron_validation_failed');
+      assert.match(refused.data.error.message, /BR-FR-CO-05_BT-3/);
       const orphan = await refund(h, key, standalone.id, { amount: 100 });
-      assert.equal(orphan.data.error.code, 'related_invoice_not_found');
+      assert.equal(orphan.data.error.code, 'credit_note_not_refundable');
       assert.equal((await refund(h, key, 'cn_01m80kd1cn1220tzdk3rc8ms8q', { amount: 100 })).statusCode, 404);
     },
   );

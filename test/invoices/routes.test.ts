@@ -305,6 +305,8 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
       const buyer = {
         type: 'individual',
         name: 'Camille Martin',
+        // BR-FR-12: the document names the buyer's electronic address or e-mail.
+        email: 'camille.martin@example.com',
         address: { line1: '8 place Bellecour', postalCode: '69002', city: 'Lyon', country: 'FR' },
       };
       const taken = await decision(h, key, { customer: asDecisionCustomer(buyer) }, [chair]);

@@ -1,4 +1,4 @@
-import { startHarness, type Harness } from '../support/harness.js';
+import { equipSeller, startHarness, type Harness } from '../support/harness.js';
 import { createCompany } from '../../src/companies/service.js';
 
 /**
@@ -31,6 +31,8 @@ export const frenchBuyer = {
 export const consumerBuyer = {
   type: 'individual',
   name: 'Camille Martin',
+  // BR-FR-12: a document names the buyer's electronic address or e-mail.
+  email: 'camille.martin@example.com',
   address: { line1: '8 place Bellecour', postalCode: '69002', city: 'Lyon', country: 'FR' },
 };
 
@@ -45,6 +47,7 @@ export interface Seller {
 /** A company with the known SIREN, a key of the environment, and a tax profile. */
 export async function seller(h: Harness, options: { env?: 'test' | 'live'; plan?: string } = {}): Promise<Seller> {
   const company = await createCompany(h.deps, { name: 'Vendeur SAS', siren: sellerSiren, plan: options.plan ?? 'pro' });
+  await equipSeller(h.deps, company.id, company.siren);
   const key = await h.key(company.id, { env: options.env ?? 'test' });
   const profile = await h.call('POST', '/v1/tax-profiles', { key, body: sellerProfile });
   if (profile.statusCode !== 201) throw new Error(`tax profile: ${profile.body}`);

@@ -6,7 +6,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { connect, disconnect } from '../../src/db/database.js';
 import { makeDeps, type Deps } from '../../src/deps.js';
 import { ManualClock } from '../../src/kernel/clock.js';
-import { createCompany } from '../../src/companies/service.js';
+import { createCompany, updateLegalIdentity } from '../../src/companies/service.js';
+import { seedHeadOffices } from '../../src/establishments/service.js';
 import { createApiKey } from '../../src/api-keys/service.js';
 
 export interface Harness {
@@ -76,6 +77,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         siren: sirens[randomInt(sirens.length)]!,
         plan: opts.plan ?? 'pro',
       });
+      await equipSeller(deps, company.id, company.siren);
       return company.id;
     },
     async key(companyId, opts = {}) {
@@ -117,6 +119,27 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   return harness;
+}
+
+/** The French VAT number of a SIREN: `FR`, the key (12 + 3 x (SIREN mod 97)) mod 97, the SIREN. */
+export const vatNumberOfSiren = (siren: string) =>
+  `FR${String((12 + 3 * (Number(siren) % 97)) % 97).padStart(2, '0')}${siren}`;
+
+/**
+ * A test company as a complete seller: its legal identity and a default head office (SIRET
+ * `<SIREN>0001<key>`, 75002 Paris) in both environments, so finalizations pass the own checks.
+ */
+export async function equipSeller(deps: Deps, companyId: string, siren: string): Promise<void> {
+  await updateLegalIdentity(deps, companyId, {
+    legalForm: 'SAS',
+    shareCapital: '10000',
+    registration: { kind: 'RCS', place: 'Paris' },
+    vatNumber: vatNumberOfSiren(siren),
+    iban: 'FR7630006000011234567890189',
+    bic: 'AGRIFRPP',
+    contact: { name: null, email: 'factures@vendeur.example', phone: null },
+  });
+  await seedHeadOffices(deps, companyId, siren);
 }
 
 /** A call context as a service sees one, for tests that call services directly. */

@@ -97,6 +97,8 @@ export interface SimulatorStats {
   /** Flows refused at their acknowledgement because the invoice was already deposited. */
   duplicates: number;
   lifecycleFlows: number;
+  /** Invoices delivered to a client as the buyer (`deliverIncoming`, `POST /simulator/incoming`). */
+  incomingFlows: number;
   callbacksDelivered: number;
   callbacksFailed: number;
   tokensIssued: number;
@@ -134,6 +136,7 @@ export class PlatformSimulator {
     flowsByInvoice: {},
     duplicates: 0,
     lifecycleFlows: 0,
+    incomingFlows: 0,
     callbacksDelivered: 0,
     callbacksFailed: 0,
     tokensIssued: 0,
@@ -194,6 +197,37 @@ export class PlatformSimulator {
     this.directory.seed(lines);
   }
 
+  /**
+   * An invoice another platform carried to this one for a client (the buyer): stored as an
+   * incoming flow (`In`, `CustomerInvoice`, acknowledged), readable by searching the flows and
+   * pushed to that client's webhooks. Answers the flow id. `clientId` defaults to the first client.
+   */
+  deliverIncoming(file: Buffer, options: { clientId?: string; name?: string } = {}): string {
+    const owner = options.clientId ?? this.clients[0]!.clientId;
+    const isPdf = file.subarray(0, 5).toString('latin1') === '%PDF-';
+    const text = isPdf ? '' : file.subarray(0, 4096).toString('utf8');
+    const syntax = isPdf ? 'Factur-X' : /<(?:\w+:)?(?:Invoice|CreditNote)[\s>]/.test(text) ? 'UBL' : 'CII';
+    const flowId = randomUUID();
+    const at = this.tick();
+    const json: Record<string, unknown> = {
+      flowId,
+      submittedAt: at,
+      updatedAt: at,
+      name: options.name ?? `${flowId}.${isPdf ? 'pdf' : 'xml'}`,
+      flowSyntax: syntax,
+      flowProfile: 'CIUS',
+      processingRule: 'B2B',
+      processingRuleSource: 'Computed',
+      flowType: 'CustomerInvoice',
+      flowDirection: 'In',
+      sha256: createHash('sha256').update(file).digest('hex'),
+      acknowledgement: { status: 'Ok' },
+    };
+    this.counters.incomingFlows += 1;
+    this.store({ seq: ++this.seq, owner, json, content: file, invoiceNumber: null });
+    return flowId;
+  }
+
   stats(): SimulatorStats {
     return structuredClone(this.counters);
   }
@@ -218,6 +252,7 @@ export class PlatformSimulator {
       flowsByInvoice: {},
       duplicates: 0,
       lifecycleFlows: 0,
+      incomingFlows: 0,
       callbacksDelivered: 0,
       callbacksFailed: 0,
       tokensIssued: 0,
@@ -512,8 +547,10 @@ export class PlatformSimulator {
     const file = form.file!;
     const syntax = String(info.flowSyntax);
     const sha256 = createHash('sha256').update(file).digest('hex');
-    const facts = syntax === 'CDAR' ? null : await this.invoiceFacts(file, syntax);
-    const number = facts?.number ?? null;
+    const report = syntax === 'FRR' ? reportFacts(file) : null;
+    const facts = syntax === 'CDAR' || syntax === 'FRR' ? null : await this.invoiceFacts(file, syntax);
+    // An e-reporting declaration follows the scenario of its id, as an invoice that of its number.
+    const number = report?.id ?? facts?.number ?? null;
     const scenario = (number ? this.scenarios.get(number) : undefined) ?? this.scenarios.get('*') ?? {};
     const queue = number && this.scenarios.has(number) ? this.pendingAnswers.get(number) : this.pendingAnswers.get('*');
     const scripted = queue?.shift();
@@ -551,6 +588,13 @@ export class PlatformSimulator {
       } catch (failure) {
         ack = error('InvoiceLCStatusError', (failure as Error).message);
       }
+    } else if (syntax === 'FRR') {
+      // A declaration is accepted or rejected at its acknowledgement: flow 10 has no life cycle.
+      if (!report) ack = error('InvalidSchema', 'the file is not a readable flow 10 report');
+      else if (scenario.outcome === 'reject') {
+        const reason = scenario.reason ?? { code: 'REJ_SEMAN', text: 'Rejet sémantique' };
+        ack = error(reason.code, reason.text ?? reason.code);
+      }
     } else if (!facts) ack = error('InvalidSchema', 'the file is not a readable CII or Factur-X invoice');
     else {
       const key = `${facts.sellerSiren}:${facts.number}:${facts.issueDate.slice(0, 4)}`;
@@ -578,7 +622,7 @@ export class PlatformSimulator {
       flowProfile: info.flowProfile ?? 'Undefined',
       processingRule: info.processingRule ?? (syntax === 'CDAR' ? 'NotApplicable' : 'B2B'),
       processingRuleSource: info.processingRule ? 'Input' : 'Computed',
-      flowType: syntax === 'CDAR' ? 'CustomerInvoiceLC' : 'CustomerInvoice',
+      flowType: report?.flowType ?? (syntax === 'CDAR' ? 'CustomerInvoiceLC' : 'CustomerInvoice'),
       flowDirection: 'Out',
       ...(info.trackingId ? { trackingId: info.trackingId } : {}),
       sha256,
@@ -886,6 +930,15 @@ export class PlatformSimulator {
         this.seedDirectory(lines);
         return answer(201, { lines: this.directory.all().length });
       }
+      case 'POST /simulator/incoming': {
+        if (typeof body.file !== 'string' || body.file === '')
+          return answer(400, errorBody('INVALID_REQUEST', '`file` (base64) is required'));
+        const flowId = this.deliverIncoming(Buffer.from(body.file, 'base64'), {
+          ...(typeof body.clientId === 'string' ? { clientId: body.clientId } : {}),
+          ...(typeof body.name === 'string' ? { name: body.name } : {}),
+        });
+        return answer(201, { flowId });
+      }
       case 'POST /simulator/revoke-tokens':
         this.revokeTokens();
         return answer(200, { revoked: true });
@@ -897,11 +950,20 @@ export class PlatformSimulator {
           404,
           errorBody(
             'MISSING_RESOURCE',
-            'admin routes: GET /simulator/stats, POST /simulator/scenarios, /simulator/directory, /simulator/revoke-tokens, /simulator/reset',
+            'admin routes: GET /simulator/stats, POST /simulator/scenarios, /simulator/directory, /simulator/incoming, /simulator/revoke-tokens, /simulator/reset',
           ),
         );
     }
   }
+}
+
+/** The id and flow type of a flow 10 report (facteur's format), or null when the file is not one. */
+function reportFacts(file: Buffer): { id: string; flowType: string } | null {
+  const xml = file.toString('utf8');
+  if (!xml.includes('<rep:Report')) return null;
+  const id = /<rep:Id>([^<]+)<\/rep:Id>/.exec(xml)?.[1];
+  const flowType = /<rep:FlowType>([^<]+)<\/rep:FlowType>/.exec(xml)?.[1];
+  return id && flowType ? { id, flowType } : null;
 }
 
 function defaultErrorCode(status: number): string {

@@ -1,0 +1,85 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { keysetPage, rowsAfter } from '../db/keyset.js';
+import { inScope, type Scope } from '../db/scope.js';
+import type { PageRequest } from '../kernel/pagination.js';
+import { establishments } from './schema.js';
+
+export type EstablishmentRow = typeof establishments.$inferSelect;
+
+export async function insertEstablishment(db: Executor, row: EstablishmentRow): Promise<void> {
+  await db.insert(establishments).values(row);
+}
+
+export async function findEstablishment(db: Executor, scope: Scope, id: string): Promise<EstablishmentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(establishments)
+    .where(and(inScope(establishments, scope), eq(establishments.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function findBySiret(db: Executor, scope: Scope, siret: string): Promise<EstablishmentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(establishments)
+    .where(and(inScope(establishments, scope), eq(establishments.siret, siret)))
+    .limit(1);
+  return row;
+}
+
+export async function findDefault(db: Executor, scope: Scope): Promise<EstablishmentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(establishments)
+    .where(and(inScope(establishments, scope), eq(establishments.isDefault, true)))
+    .limit(1);
+  return row;
+}
+
+export async function updateEstablishmentRow(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  changes: Partial<EstablishmentRow>,
+): Promise<EstablishmentRow> {
+  const [row] = await db
+    .update(establishments)
+    .set(changes)
+    .where(and(inScope(establishments, scope), eq(establishments.id, id)))
+    .returning();
+  if (!row) throw new Error(`establishment ${id} vanished`);
+  return row;
+}
+
+/** The scope's default loses its mark (before another one takes it, in the same transaction). */
+export async function clearDefault(db: Executor, scope: Scope, now: Date): Promise<void> {
+  await db
+    .update(establishments)
+    .set({ isDefault: false, updated: now })
+    .where(and(inScope(establishments, scope), eq(establishments.isDefault, true)));
+}
+
+/** Serializes the establishments of one scope: the first one, and the default, are decided once. */
+export async function lockScopeEstablishments(db: Executor, scope: Scope): Promise<void> {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtext(${`establishments:${scope.companyId}:${scope.livemode}`}))`,
+  );
+}
+
+export async function pageEstablishments(db: Executor, scope: Scope, page: PageRequest): Promise<EstablishmentRow[]> {
+  return keysetPage(db, establishments, scope, page);
+}
+
+export async function deleteScopeEstablishments(db: Executor, scope: Scope): Promise<number> {
+  const rows = await db
+    .delete(establishments)
+    .where(inScope(establishments, scope))
+    .returning({ id: establishments.id });
+  return rows.length;
+}
+
+export async function establishmentRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return rowsAfter(db, establishments, scope, after, limit);
+}

@@ -1,0 +1,67 @@
+/**
+ * The generated files of a finalized invoice or credit note: their kinds, names, content types,
+ * and how the resource lists them. A draft has none.
+ */
+
+export const fileKinds = ['facturx', 'xml', 'pdf'] as const;
+export type FileKind = (typeof fileKinds)[number];
+
+export type FileState = 'pending' | 'generating' | 'ready' | 'failed';
+
+export interface StoredFile {
+  sha256: string;
+  size: number;
+}
+
+export type StoredFiles = Record<FileKind, StoredFile>;
+
+export interface FileFailure {
+  /** The validators' rule ids (`BR-CO-16`, `BR-FR-05_BT-22_PMT`), empty for an error of another kind. */
+  rules: string[];
+  message: string;
+}
+
+export const fileContentTypes: Record<FileKind, string> = {
+  facturx: 'application/pdf',
+  xml: 'application/xml',
+  pdf: 'application/pdf',
+};
+
+/**
+ * Stable names from the number: the Factur-X (the invoice itself: the readable PDF/A-3 carrying
+ * its CII) is `F2026-000001.pdf`, its CII `F2026-000001.xml`, the plain readable PDF (no XML
+ * attached) `F2026-000001-visual.pdf`.
+ */
+export function fileNameOf(number: string, kind: FileKind): string {
+  if (kind === 'facturx') return `${number}.pdf`;
+  if (kind === 'xml') return `${number}.xml`;
+  return `${number}-visual.pdf`;
+}
+
+export interface FileEntry {
+  kind: FileKind;
+  state: FileState;
+  sha256: string | null;
+  size: number | null;
+  contentType: string;
+  fileName: string;
+  url: string;
+}
+
+/** The document's `files`: the three kinds in one state; none for a draft or a deleted draft. */
+export function fileEntries(
+  document: { id: string; kind: string; number: string | null },
+  files: { state: string; files: StoredFiles | null } | null,
+): FileEntry[] {
+  if (!files || document.number === null) return [];
+  const base = document.kind === 'credit_note' ? '/v1/credit-notes' : '/v1/invoices';
+  return fileKinds.map((kind) => ({
+    kind,
+    state: files.state as FileState,
+    sha256: files.files?.[kind]?.sha256 ?? null,
+    size: files.files?.[kind]?.size ?? null,
+    contentType: fileContentTypes[kind],
+    fileName: fileNameOf(document.number!, kind),
+    url: `${base}/${document.id}/files/${kind}`,
+  }));
+}

@@ -1,0 +1,231 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
+import { claimLeased } from '../db/leased-claim.js';
+import { documentFiles, invoices } from './schema.js';
+import type { FileFailure, FileKind, StoredFiles } from './document-files.js';
+import type { DocumentRow } from './document-record.js';
+
+export type DocumentFilesRow = typeof documentFiles.$inferSelect;
+export type FilesSummary = Pick<DocumentFilesRow, 'state' | 'files' | 'failure' | 'attempts' | 'generatedAt'>;
+
+/** Wakes the file workers of every node once a finalization that queued a generation commits. */
+export const filesChannel = 'facteur_document_files';
+
+/**
+ * The generation's outbox row, written by the finalization in its transaction, and the
+ * notification, in one statement (the finalization's hot path counts its round trips).
+ */
+export function queueGenerationStatement(scope: Scope, documentId: string, kind: string, now: Date): SQL {
+  const at = now.toISOString();
+  return sql`with queued as (
+      insert into document_files (company_id, livemode, document_id, document_kind, state, attempts, next_attempt_at, created)
+      values (${scope.companyId}, ${scope.livemode}, ${documentId}, ${kind}, 'pending', 0, ${at}::timestamptz, ${at}::timestamptz)
+      on conflict do nothing returning 1
+    )
+    select pg_notify(${filesChannel}, '') from queued`;
+}
+
+export async function queueGeneration(db: Executor, scope: Scope, documentId: string, kind: string, now: Date) {
+  await db.execute(queueGenerationStatement(scope, documentId, kind, now));
+}
+
+/** The generations of several documents at once (the sandbox fixtures), in the caller's transaction. */
+export async function queueGenerations(
+  db: Executor,
+  scope: Scope,
+  documents: readonly { id: string; kind: string }[],
+  now: Date,
+): Promise<void> {
+  if (documents.length === 0) return;
+  await db
+    .insert(documentFiles)
+    .values(
+      documents.map((document) => ({
+        ...scope,
+        documentId: document.id,
+        documentKind: document.kind,
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: now,
+        created: now,
+      })),
+    )
+    .onConflictDoNothing();
+  await db.execute(sql`select pg_notify(${filesChannel}, '')`);
+}
+
+const summaryColumns = {
+  documentId: documentFiles.documentId,
+  state: documentFiles.state,
+  files: documentFiles.files,
+  failure: documentFiles.failure,
+  attempts: documentFiles.attempts,
+  generatedAt: documentFiles.generatedAt,
+};
+
+/** The files' state of these documents (never their bytes), by document id. */
+export async function filesSummaries(
+  db: Executor,
+  scope: Scope,
+  documentIds: readonly string[],
+): Promise<Map<string, FilesSummary>> {
+  if (documentIds.length === 0) return new Map();
+  const rows = await db
+    .select(summaryColumns)
+    .from(documentFiles)
+    .where(
+      and(
+        eq(documentFiles.companyId, scope.companyId),
+        eq(documentFiles.livemode, scope.livemode),
+        inArray(documentFiles.documentId, [...documentIds]),
+      ),
+    );
+  return new Map(rows.map(({ documentId, ...summary }) => [documentId, summary]));
+}
+
+/** One stored file's bytes, with the state of the document's files. */
+export async function fileBytes(
+  db: Executor,
+  scope: Scope,
+  documentId: string,
+  kind: FileKind,
+): Promise<(FilesSummary & { bytes: Buffer | null }) | undefined> {
+  const [row] = await db
+    .select({ ...summaryColumns, bytes: documentFiles[kind] })
+    .from(documentFiles)
+    .where(
+      and(
+        eq(documentFiles.companyId, scope.companyId),
+        eq(documentFiles.livemode, scope.livemode),
+        eq(documentFiles.documentId, documentId),
+      ),
+    );
+  return row;
+}
+
+/** The three stored files' bytes (verification). */
+export async function allFileBytes(db: Executor, scope: Scope, documentId: string) {
+  const [row] = await db
+    .select({ ...summaryColumns, facturx: documentFiles.facturx, xml: documentFiles.xml, pdf: documentFiles.pdf })
+    .from(documentFiles)
+    .where(
+      and(
+        eq(documentFiles.companyId, scope.companyId),
+        eq(documentFiles.livemode, scope.livemode),
+        eq(documentFiles.documentId, documentId),
+      ),
+    );
+  return row;
+}
+
+export interface ClaimedGeneration {
+  companyId: string;
+  livemode: boolean;
+  documentId: string;
+  documentKind: string;
+  attempts: number;
+  token: string;
+}
+
+/** Pending generations due now (and those whose worker died), leased to `token`; each claim is an attempt. */
+export async function claimGenerations(
+  db: Executor,
+  lease: { now: Date; limit: number; leaseMs: number; token: string },
+  companyIds?: readonly string[],
+): Promise<ClaimedGeneration[]> {
+  const at = sql`${lease.now.toISOString()}::timestamptz`;
+  const rows = await claimLeased(
+    db,
+    {
+      table: 'document_files',
+      key: ['company_id', 'document_id'],
+      due: sql`t.state in ('pending', 'generating') and t.next_attempt_at <= ${at}`,
+      order: sql`t.next_attempt_at`,
+      set: sql`attempts = t.attempts + 1, state = 'generating'`,
+      returning: sql`t.company_id, t.livemode, t.document_id, t.document_kind, t.attempts`,
+      companyIds,
+    },
+    lease,
+  );
+  return rows.map((row) => ({
+    companyId: row.company_id as string,
+    livemode: row.livemode as boolean,
+    documentId: row.document_id as string,
+    documentKind: row.document_kind as string,
+    attempts: Number(row.attempts),
+    token: lease.token,
+  }));
+}
+
+/** The frozen document a generation reads (any kind: the row names it). */
+export async function documentRow(db: Executor, scope: Scope, id: string): Promise<DocumentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.companyId, scope.companyId), eq(invoices.livemode, scope.livemode), eq(invoices.id, id)));
+  return row;
+}
+
+const ofClaim = (claim: ClaimedGeneration) =>
+  and(
+    eq(documentFiles.companyId, claim.companyId),
+    eq(documentFiles.livemode, claim.livemode),
+    eq(documentFiles.documentId, claim.documentId),
+    eq(documentFiles.lockToken, claim.token),
+  );
+
+/** Stores the files, `ready`; false when the lease was lost (another worker took the row over). */
+export async function storeFiles(
+  db: Executor,
+  claim: ClaimedGeneration,
+  files: Record<FileKind, Buffer>,
+  hashes: StoredFiles,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(documentFiles)
+    .set({
+      state: 'ready',
+      ...files,
+      files: hashes,
+      failure: null,
+      generatedAt: now,
+      nextAttemptAt: null,
+      lockedUntil: null,
+      lockToken: null,
+    })
+    .where(ofClaim(claim))
+    .returning({ id: documentFiles.documentId });
+  return rows.length > 0;
+}
+
+/** Ends an attempt without files: `failed` for good, or `pending` again at `retryAt`. */
+export async function settleFailure(
+  db: Executor,
+  claim: ClaimedGeneration,
+  failure: FileFailure,
+  retryAt: Date | null,
+): Promise<boolean> {
+  const rows = await db
+    .update(documentFiles)
+    .set({
+      state: retryAt ? 'pending' : 'failed',
+      failure,
+      nextAttemptAt: retryAt,
+      lockedUntil: null,
+      lockToken: null,
+    })
+    .where(ofClaim(claim))
+    .returning({ id: documentFiles.documentId });
+  return rows.length > 0;
+}
+
+/** Sandbox reset: the scope's generated files go with its documents. */
+export async function deleteScopeFiles(db: Executor, scope: Scope): Promise<number> {
+  const rows = await db
+    .delete(documentFiles)
+    .where(and(eq(documentFiles.companyId, scope.companyId), eq(documentFiles.livemode, scope.livemode)))
+    .returning({ id: documentFiles.documentId });
+  return rows.length;
+}

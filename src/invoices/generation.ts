@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { Deps } from '../deps.js';
+import type { Scope } from '../db/scope.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
+import { currentVersion } from '../kernel/api-version.js';
+import { documentFileGenerationDuration, documentFileGenerations } from '../kernel/metrics.js';
+import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
+import { documentModelOf } from '../documents/document-model.js';
+import { writeCii } from '../documents/cii-writer.js';
+import { renderPdf } from '../documents/pdf-renderer.js';
+import { buildFacturX } from '../documents/facturx.js';
+import { ValidationPool } from '../documents/validation-pool.js';
+import { queueCompanyEmail } from '../notifications/service.js';
+import { appendEntry } from '../archive/service.js';
+import { sha256Hex } from '../archive/entry-hash.js';
+import type { DocumentRow } from './document-record.js';
+import { documentSourceOf } from './issue-conformance.js';
+import type { FileFailure, FileKind, StoredFiles } from './document-files.js';
+import {
+  claimGenerations,
+  documentRow,
+  filesChannel,
+  settleFailure,
+  storeFiles,
+  type ClaimedGeneration,
+} from './files-store.js';
+
+/**
+ * The file worker: claims the generations the finalizations queued (never inside their
+ * transaction, which holds the series' lock), builds each document's CII from the frozen
+ * document, runs the official validators on it (worker threads, outside any transaction),
+ * renders the readable PDF and the Factur-X, then stores the three files with their SHA-256 and,
+ * for a live document, appends its legal archive entry, in one short transaction. A document the
+ * validators refuse is never deposited: its files are `failed` with the rule ids, and an
+ * operational alert goes out (log, e-mail, metric). Any other error is retried; a worker that
+ * dies leaves its lease to lapse, and another takes the row over.
+ */
+
+/** Attempts at generating one document's files before they are marked failed. */
+export const maxGenerationAttempts = 5;
+/** Longer than a generation, so only a dead worker's rows are taken over. */
+const leaseMs = 120_000;
+
+/** Seconds before a failed attempt is tried again: 10, 60, 300, 1800. */
+export function generationRetryDelayMs(attempts: number): number {
+  return [10, 60, 300, 1800][Math.min(attempts, 4) - 1]! * 1000;
+}
+
+/** The validators refused the CII (or the document cannot be written): deterministic, never retried. */
+class ValidationFailure extends Error {
+  constructor(readonly failure: FileFailure) {
+    super(failure.message);
+  }
+}
+
+/** Another worker took the row over (the lease lapsed): this attempt's work is dropped. */
+class LeaseLost extends Error {}
+
+export interface FileWorkerOptions {
+  /** Where the compiled stylesheets are cached; default `<dataDir>/cache`. */
+  cacheDir?: string;
+  /** Validation worker threads; default one per core beyond the first, at most two. */
+  validators?: number;
+  /** Only these companies' generations (tests). */
+  companyIds?: readonly string[];
+  /** Test seam: runs once the files are built, before they are stored. */
+  beforeStore?: (claim: ClaimedGeneration) => Promise<void>;
+}
+
+export interface FileWorker extends ClaimLoop {
+  /** Generates one claimed row (tests drive it directly to simulate a crash). */
+  generate(claim: ClaimedGeneration): Promise<void>;
+}
+
+type GenerationDeps = Pick<Deps, 'db' | 'pool' | 'log' | 'clock' | 'config' | 'mailer'>;
+
+const contextOf = (scope: Scope, now: Date): CallContext => ({
+  scope,
+  requestId: null,
+  idempotencyKey: null,
+  apiVersion: currentVersion,
+  now,
+});
+
+export function createFileWorker(deps: GenerationDeps, options: FileWorkerOptions = {}): FileWorker {
+  let pool: Promise<ValidationPool> | null = null;
+  // Opened on the first document: a node that never generates never starts the threads.
+  const validators = () =>
+    (pool ??= ValidationPool.open({
+      cacheDir: options.cacheDir ?? join(deps.config.dataDir, 'cache'),
+      size: options.validators ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
+    }).catch((error: unknown) => {
+      pool = null;
+      throw error;
+    }));
+
+  async function build(row: DocumentRow, scope: Scope): Promise<Record<FileKind, Buffer>> {
+    const { number, issueDate, seller, buyer, tax } = row;
+    // Frozen at finalization: a document without its seller block cannot be written, whatever the retries.
+    if (number === null || issueDate === null || seller === null || buyer === null || tax === null)
+      throw new ValidationFailure({
+        rules: [],
+        message: `Document ${row.id} has no frozen ${seller === null ? 'seller block' : 'content'}: its files cannot be written.`,
+      });
+    let preceding: { number: string; issueDate: string } | null = null;
+    if (row.kind === 'credit_note' && row.relatedInvoiceId) {
+      const invoice = await documentRow(deps.db, scope, row.relatedInvoiceId);
+      if (invoice?.number && invoice.issueDate) preceding = { number: invoice.number, issueDate: invoice.issueDate };
+    }
+    const model = documentModelOf(documentSourceOf({ ...row, number, issueDate, seller, buyer, tax }, preceding));
+    const xml = writeCii(model);
+    const report = await (await validators()).validate(xml);
+    if (!report.valid)
+      throw new ValidationFailure({
+        rules: report.rules,
+        message: `The official validators refused the CII of ${row.number}: ${report.failures
+          .slice(0, 5)
+          .map((failure) => `${failure.rule} (${failure.flag}): ${failure.text}`)
+          .join(' | ')}`.slice(0, 2000),
+      });
+    // Dated by the finalization: a generation run again after a crash gives the same bytes.
+    const creationDate = row.finalizedAt ?? deps.clock.now();
+    const [pdf, facturx] = await Promise.all([
+      renderPdf(model, { creationDate }),
+      buildFacturX(model, xml, { creationDate }),
+    ]);
+    return { facturx, xml: Buffer.from(xml, 'utf8'), pdf };
+  }
+
+  async function alert(claim: ClaimedGeneration, row: DocumentRow | undefined, failure: FileFailure, now: Date) {
+    const scope = { companyId: claim.companyId, livemode: claim.livemode };
+    const name = row?.number ?? claim.documentId;
+    deps.log.error(
+      {
+        companyId: claim.companyId,
+        livemode: claim.livemode,
+        document: claim.documentId,
+        number: row?.number ?? null,
+        rules: failure.rules,
+        attempts: claim.attempts,
+      },
+      `files of ${name} failed: never deposited`,
+    );
+    documentFileGenerations.inc({ outcome: 'failed' });
+    return {
+      subject: `The files of ${claim.documentKind === 'credit_note' ? 'credit note' : 'invoice'} ${name} could not be generated`,
+      body: `${failure.message}\n\nThe document (${claim.documentId}) keeps its number but has no file and will not be deposited${failure.rules.length ? `; failed rules: ${failure.rules.join(', ')}` : ''}. Correct it with a credit note and a new invoice.`,
+      scope,
+    };
+  }
+
+  async function generate(claim: ClaimedGeneration): Promise<void> {
+    const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
+    const stopTimer = documentFileGenerationDuration.startTimer();
+    let row: DocumentRow | undefined;
+    try {
+      row = await documentRow(deps.db, scope, claim.documentId);
+      if (!row || row.number === null) throw new Error(`document ${claim.documentId} is not finalized`);
+      const files = await build(row, scope);
+      await options.beforeStore?.(claim);
+      const hashes = Object.fromEntries(
+        Object.entries(files).map(([kind, bytes]) => [kind, { sha256: sha256Hex(bytes), size: bytes.length }]),
+      ) as StoredFiles;
+      const now = deps.clock.now();
+      const document = row;
+      await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
+        if (!(await storeFiles(tx, claim, files, hashes, now))) throw new LeaseLost();
+        if (scope.livemode)
+          await appendEntry(
+            tx,
+            scope,
+            {
+              documentId: document.id,
+              documentKind: document.kind,
+              documentNumber: document.number!,
+              fileHashes: Object.fromEntries(Object.entries(hashes).map(([kind, file]) => [kind, file.sha256])),
+            },
+            now,
+          );
+      });
+      documentFileGenerations.inc({ outcome: 'ready' });
+    } catch (error) {
+      if (error instanceof LeaseLost) return;
+      const now = deps.clock.now();
+      const validation = error instanceof ValidationFailure;
+      const last = validation || claim.attempts >= maxGenerationAttempts;
+      const failure: FileFailure = validation
+        ? error.failure
+        : { rules: [], message: `Generation failed: ${(error as Error).message}`.slice(0, 2000) };
+      if (!last) {
+        deps.log.warn({ err: error, document: claim.documentId, attempts: claim.attempts }, 'files not generated yet');
+        documentFileGenerations.inc({ outcome: 'retry' });
+        await settleFailure(deps.db, claim, failure, new Date(now.getTime() + generationRetryDelayMs(claim.attempts)));
+        return;
+      }
+      const message = await alert(claim, row, failure, now);
+      await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
+        if (!(await settleFailure(tx, claim, failure, null))) return;
+        await queueCompanyEmail(tx, message.scope, message, now, deps.mailer !== null);
+      });
+    } finally {
+      stopTimer();
+    }
+  }
+
+  const loop = createClaimLoop<ClaimedGeneration>({
+    pool: deps.pool,
+    channel: filesChannel,
+    log: deps.log,
+    concurrency: 2,
+    refillAt: 1,
+    pollMs: 2000,
+    claim: (limit) =>
+      inTransaction(deps.db, null, (tx) =>
+        claimGenerations(tx, { now: deps.clock.now(), limit, leaseMs, token: randomUUID() }, options.companyIds),
+      ),
+    handle: generate,
+    describe: (claim) => ({ document: claim.documentId }),
+  });
+
+  return {
+    ...loop,
+    generate,
+    async stop() {
+      await loop.stop();
+      const opened = pool;
+      pool = null;
+      if (opened) await (await opened.catch(() => null))?.close();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import type { ReadDocument } from '../documents/cii-reader.js';
+import { euros } from '../kernel/money.js';
+import type { receivedInvoiceHistory, receivedInvoices } from './schema.js';
+import type { ReceivedStatus } from './transitions.js';
+
+/** The invoice as read from its XML, kept whole on the row. */
+export type ReceivedDocument = ReadDocument;
+
+/** One failure of the official validation (or the reason a file could not be judged). */
+export interface ValidationError {
+  /** `BR-CO-16`, `BR-FR-05_BT-22_PMT`, `XSD`... */
+  rule: string;
+  /** `fatal`, `warning` or `error`. */
+  flag: string;
+  message: string;
+  location: string | null;
+}
+
+export type ReceivedRow = typeof receivedInvoices.$inferSelect;
+export type HistoryRow = typeof receivedInvoiceHistory.$inferSelect;
+
+export interface ReceivedInvoice {
+  id: string;
+  object: 'received_invoice';
+  livemode: boolean;
+  status: ReceivedStatus;
+  paInvoiceId: string;
+  flowId: string;
+  syntax: string;
+  sender: { siret: string | null; siren: string | null; name: string | null; vatNumber: string | null };
+  buyer: { siret: string | null; siren: string | null; name: string };
+  number: string;
+  typeCode: string;
+  issueDate: string | null;
+  dueDate: string | null;
+  currency: string;
+  lines: {
+    id: string;
+    description: string;
+    quantity: string;
+    unitCode: string;
+    unitPrice: string;
+    netAmount: number;
+    vatCode: string;
+    vatRate: string | null;
+  }[];
+  vatBreakdown: { vatCode: string; vatRate: string | null; taxableAmount: number; taxAmount: number }[];
+  totalHt: number;
+  totalTva: number;
+  totalTtc: number;
+  amountDue: number;
+  conformant: boolean | null;
+  validationErrors: ValidationError[];
+  validators: string[];
+  receivedAt: string;
+  created: string;
+  updated: string;
+}
+
+export function toReceivedInvoice(row: ReceivedRow): ReceivedInvoice {
+  const doc = row.document;
+  return {
+    id: row.id,
+    object: 'received_invoice',
+    livemode: row.livemode,
+    status: row.status as ReceivedStatus,
+    paInvoiceId: row.paInvoiceId,
+    flowId: row.flowId,
+    syntax: row.syntax,
+    sender: {
+      siret: row.senderSiret,
+      siren: row.senderSiren,
+      name: row.senderName,
+      vatNumber: doc.seller.vatNumber,
+    },
+    buyer: { siret: doc.buyer.siret, siren: doc.buyer.siren, name: doc.buyer.name },
+    number: row.number,
+    typeCode: doc.typeCode,
+    issueDate: row.issueDate,
+    dueDate: doc.dueDate,
+    currency: doc.currency,
+    lines: doc.lines.map((line) => ({
+      id: line.id,
+      description: line.description,
+      quantity: line.quantity,
+      unitCode: line.unitCode,
+      unitPrice: line.unitPrice,
+      netAmount: line.netAmount,
+      vatCode: line.vatCode,
+      vatRate: line.vatRate,
+    })),
+    vatBreakdown: doc.vatBreakdown.map((group) => ({
+      vatCode: group.vatCode,
+      vatRate: group.vatRate,
+      taxableAmount: group.taxableAmount,
+      taxAmount: group.taxAmount,
+    })),
+    totalHt: doc.totals.taxBasis,
+    totalTva: doc.totals.vat,
+    totalTtc: doc.totals.gross,
+    amountDue: doc.totals.due,
+    conformant: row.conformant,
+    validationErrors: row.validationErrors,
+    validators: row.validators,
+    receivedAt: row.receivedAt.toISOString(),
+    created: row.created.toISOString(),
+    updated: row.updated.toISOString(),
+  };
+}
+
+/** `invoice.incoming.received`: the contract's snake_case fields, amounts as euro strings like the payment events. */
+export function incomingEventData(row: ReceivedRow): Record<string, unknown> {
+  const totals = row.document.totals;
+  return {
+    id: row.id,
+    object: 'received_invoice',
+    pa_invoice_id: row.paInvoiceId,
+    sender_siret: row.senderSiret,
+    sender_name: row.senderName,
+    number: row.number,
+    total_ht: euros(totals.taxBasis),
+    total_tva: euros(totals.vat),
+    total_ttc: euros(totals.gross),
+  };
+}
+
+export interface HistoryEntry {
+  object: 'received_invoice_status';
+  status: string;
+  action: string | null;
+  reasonCode: string | null;
+  reason: string | null;
+  messageId: string | null;
+  platformFlowId: string | null;
+  at: string;
+}
+
+export function toHistoryEntry(row: HistoryRow): HistoryEntry {
+  return {
+    object: 'received_invoice_status',
+    status: row.status,
+    action: row.action,
+    reasonCode: row.reasonCode,
+    reason: row.reason,
+    messageId: row.messageId,
+    platformFlowId: row.platformFlowId,
+    at: row.at.toISOString(),
+  };
+}

@@ -1,0 +1,413 @@
+import { createHash } from 'node:crypto';
+import type { Deps } from '../deps.js';
+import type { Executor } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
+import { currentVersion } from '../kernel/api-version.js';
+import { refuse, type ApiError } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
+import type { ReadDocument } from '../documents/cii-reader.js';
+import { renderPdf } from '../documents/pdf-renderer.js';
+import { buildCdarMessage } from '../platform/cdar.js';
+import { getCompany } from '../companies/service.js';
+import { recordEvent } from '../webhooks/service.js';
+import { IncomingFileError, readIncomingFile, type IncomingFile } from './incoming-file.js';
+import { validateIncoming, type Verdict } from './official-validation.js';
+import { platformFor } from './platform-link.js';
+import {
+  incomingEventData,
+  toHistoryEntry,
+  toReceivedInvoice,
+  type HistoryEntry,
+  type ReceivedInvoice,
+  type ReceivedRow,
+} from './received-record.js';
+import {
+  appendHistory,
+  deleteScopeReceived,
+  findFile,
+  findReceived,
+  findReceivedByFlow,
+  historyOf,
+  insertFile,
+  insertReceivedOnce,
+  pageReceived,
+  updateReceived,
+  type FileRow,
+  type ReceivedFilters,
+} from './store.js';
+import { checkTransition, type ReceivedAction, type ReceivedStatus } from './transitions.js';
+import { visualModelOf } from './visual.js';
+
+/**
+ * Received (purchase) invoices: ingestion of the invoice flows the platform delivers (once per
+ * flow, however often it is pushed or polled), their files, and the company's answers sent back
+ * as CDAR statuses.
+ */
+
+export type { ReceivedInvoice } from './received-record.js';
+
+function notFound(id: string): ApiError {
+  return refuse('not_found', `No received invoice ${id}.`, { param: 'id' });
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** What a file that cannot be read at all is kept as: nothing invented, the reason flagged. */
+function unreadDocument(): ReadDocument {
+  return {
+    typeCode: '',
+    number: '',
+    issueDate: '',
+    dueDate: null,
+    deliveryDate: null,
+    currency: '',
+    precedingInvoice: null,
+    billingFrame: null,
+    vatOnDebits: false,
+    processing: null,
+    paymentTerms: null,
+    paymentMeansCode: null,
+    notes: [],
+    seller: {
+      legalName: '',
+      tradeName: null,
+      legalForm: null,
+      shareCapital: null,
+      siren: null,
+      siret: null,
+      vatNumber: null,
+      registration: null,
+      address: null,
+      electronicAddress: null,
+      contact: null,
+      iban: null,
+      bic: null,
+    },
+    buyer: {
+      type: 'company',
+      name: '',
+      siren: null,
+      siret: null,
+      vatNumber: null,
+      electronicAddress: null,
+      routingCode: null,
+      email: null,
+      address: null,
+      deliveryAddress: null,
+    },
+    lines: [],
+    vatBreakdown: [],
+    totals: { net: 0, vat: 0, gross: 0, paid: 0, due: 0, taxBasis: 0, allowances: 0, charges: 0, rounding: 0 },
+    guideline: null,
+    sellerLegalInformation: null,
+    sellerEndpoint: null,
+    buyerEndpoint: null,
+    warnings: [],
+  };
+}
+
+export interface IncomingDelivery {
+  /** The platform's flow id: the key of "each once". */
+  flowId: string;
+  bytes: Uint8Array;
+  /** The flow's file name, as the platform gave it. */
+  name: string | null;
+}
+
+export interface Ingestion {
+  invoice: ReceivedInvoice;
+  /** False when the flow had been ingested already (pushed twice, or pushed and polled). */
+  created: boolean;
+}
+
+/**
+ * Ingests one invoice flow: read (CII, UBL, Factur-X), validated by the official validators, kept
+ * whatever the verdict (a non-conformant or unreadable file is flagged, never dropped), with its
+ * original bytes, its first history line (`fr:203`, made available) and `invoice.incoming.received`
+ * in one transaction. A flow already ingested is answered as it stands, with no second event.
+ */
+export async function ingestReceivedInvoice(
+  deps: Pick<Deps, 'db' | 'config'>,
+  ctx: CallContext,
+  delivery: IncomingDelivery,
+): Promise<Ingestion> {
+  const earlier = await findReceivedByFlow(deps.db, ctx.scope, delivery.flowId);
+  if (earlier) return { invoice: toReceivedInvoice(earlier), created: false };
+
+  let file: IncomingFile | null = null;
+  let verdict: Verdict;
+  try {
+    file = await readIncomingFile(delivery.bytes);
+    verdict = await validateIncoming(file, deps.config.dataDir);
+  } catch (error) {
+    if (!(error instanceof IncomingFileError)) throw error;
+    verdict = {
+      conformant: false,
+      validationErrors: [{ rule: 'UNREADABLE', flag: 'fatal', message: error.message, location: null }],
+      validators: [],
+    };
+  }
+  const document = file?.document ?? unreadDocument();
+  const isPdf = Buffer.from(delivery.bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
+  const contentType = file?.contentType ?? (isPdf ? 'application/pdf' : 'application/octet-stream');
+  const row: ReceivedRow = {
+    ...ctx.scope,
+    id: newId('receivedInvoice', ctx.now),
+    flowId: delivery.flowId,
+    paInvoiceId: newId('platformInvoice', ctx.now),
+    status: 'received',
+    syntax: file?.syntax ?? 'unknown',
+    senderSiret: document.seller.siret,
+    senderSiren: document.seller.siren,
+    senderName: document.seller.legalName || null,
+    number: document.number,
+    issueDate: document.issueDate || null,
+    document,
+    conformant: verdict.conformant,
+    validationErrors: verdict.validationErrors,
+    validators: verdict.validators,
+    receivedAt: ctx.now,
+    created: ctx.now,
+    updated: ctx.now,
+  };
+  const bytes = Buffer.from(delivery.bytes);
+  const extension = contentType === 'application/pdf' ? 'pdf' : 'xml';
+  return inTransaction(deps.db, ctx, async (tx) => {
+    if (!(await insertReceivedOnce(tx, row))) {
+      // Another push or poll of the same flow committed first.
+      const winner = await findReceivedByFlow(tx, ctx.scope, delivery.flowId);
+      return { invoice: toReceivedInvoice(winner!), created: false };
+    }
+    await insertFile(tx, {
+      ...ctx.scope,
+      receivedInvoiceId: row.id,
+      kind: 'original',
+      contentType,
+      name: delivery.name ?? `${row.number || row.id}.${extension}`,
+      sha256: sha256(bytes),
+      size: bytes.length,
+      bytes,
+      created: ctx.now,
+    });
+    await appendHistory(tx, {
+      ...ctx.scope,
+      receivedInvoiceId: row.id,
+      status: 'fr:203',
+      action: null,
+      reasonCode: null,
+      reason: null,
+      messageId: null,
+      platformFlowId: delivery.flowId,
+      at: ctx.now,
+    });
+    await recordEvent(tx, ctx, 'invoice.incoming.received', incomingEventData(row), ctx.now);
+    return { invoice: toReceivedInvoice(row), created: true };
+  });
+}
+
+/** Whether the flow was ingested already (checked before fetching its file again). */
+export async function receivedFlowKnown(deps: Pick<Deps, 'db'>, scope: Scope, flowId: string): Promise<boolean> {
+  return (await findReceivedByFlow(deps.db, scope, flowId)) !== undefined;
+}
+
+export async function getReceivedInvoice(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<ReceivedInvoice> {
+  const row = await findReceived(deps.db, scope, id);
+  if (!row) throw notFound(id);
+  return toReceivedInvoice(row);
+}
+
+export async function listReceivedInvoices(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  page: PageRequest,
+  filters: ReceivedFilters,
+): Promise<ListEnvelope<ReceivedInvoice>> {
+  if (filters.dateFrom && filters.dateTo && filters.dateFrom > filters.dateTo)
+    throw refuse('invalid_field_value', '`date_from` is after `date_to`.', { param: 'date_from' });
+  const rows = await pageReceived(deps.db, scope, page, filters);
+  return toListEnvelope(rows, page, '/v1/received-invoices', (row) => row.id, toReceivedInvoice);
+}
+
+export interface ReceivedFile {
+  contentType: string;
+  name: string;
+  sha256: string;
+  bytes: Buffer;
+}
+
+/** The file as received, byte for byte. */
+export async function receivedOriginal(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<ReceivedFile> {
+  const row = await findReceived(deps.db, scope, id);
+  if (!row) throw notFound(id);
+  const file = await findFile(deps.db, scope, id, 'original');
+  if (!file) throw new Error(`received invoice ${id} has no original file`);
+  return fileOf(file);
+}
+
+const fileOf = (file: FileRow): ReceivedFile => ({
+  contentType: file.contentType,
+  name: file.name,
+  sha256: file.sha256,
+  bytes: file.bytes,
+});
+
+/**
+ * The invoice's visual: the Factur-X PDF itself when it came as one, else a PDF drawn from its XML
+ * (rendered on first request and kept). A file that could not be read has no visual.
+ */
+export async function receivedPdf(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<ReceivedFile> {
+  const row = await findReceived(deps.db, scope, id);
+  if (!row) throw notFound(id);
+  const original = await findFile(deps.db, scope, id, 'original');
+  if (original?.contentType === 'application/pdf') return fileOf(original);
+  const rendered = await findFile(deps.db, scope, id, 'pdf');
+  if (rendered) return fileOf(rendered);
+  if (row.syntax === 'unknown')
+    throw refuse('not_supported', 'The file received could not be read: it has no visual to render.', { param: 'id' });
+  const bytes = await renderPdf(visualModelOf(row.document), { creationDate: row.receivedAt });
+  const file: FileRow = {
+    ...scope,
+    receivedInvoiceId: id,
+    kind: 'pdf',
+    contentType: 'application/pdf',
+    name: `${row.number || row.id}.pdf`,
+    sha256: sha256(bytes),
+    size: bytes.length,
+    bytes,
+    created: row.receivedAt,
+  };
+  await inTransaction(
+    deps.db,
+    { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now: row.receivedAt },
+    (tx) => insertFile(tx, file),
+  );
+  return fileOf(file);
+}
+
+export interface HistoryList {
+  object: 'list';
+  data: HistoryEntry[];
+  has_more: false;
+  next_cursor: null;
+  url: string;
+}
+
+export async function receivedHistory(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<HistoryList> {
+  const row = await findReceived(deps.db, scope, id);
+  if (!row) throw notFound(id);
+  const rows = await historyOf(deps.db, scope, id);
+  return {
+    object: 'list',
+    data: rows.map(toHistoryEntry),
+    has_more: false,
+    next_cursor: null,
+    url: `/v1/received-invoices/${id}/history`,
+  };
+}
+
+export interface AnswerInput {
+  reasonCode?: string | undefined;
+  reason?: string | undefined;
+}
+
+/**
+ * The company answers a received invoice: the transition is checked (`invalid_status_transition`),
+ * the CDAR status built (issuer: the buyer, addressed to the seller) and sent through the company's
+ * platform, then the status and its history line committed. A platform that refuses the deposit
+ * leaves the invoice as it was (`pa_unavailable` or the platform's failure); a live company without
+ * a platform gets `pa_not_configured`.
+ */
+export async function answerReceivedInvoice(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+  action: ReceivedAction,
+  input: AnswerInput,
+): Promise<ReceivedInvoice> {
+  const row = await findReceived(deps.db, ctx.scope, id);
+  if (!row) throw notFound(id);
+  const checked = checkTransition(row.status as ReceivedStatus, action, input.reasonCode);
+  if (!checked.ok) {
+    if (checked.problem === 'transition') throw refuse('invalid_status_transition', checked.detail);
+    if (checked.problem === 'reason_missing') throw refuse('missing_required_field', '', { param: 'reasonCode' });
+    throw refuse('invalid_field_value', checked.detail, { param: 'reasonCode' });
+  }
+  if (action === 'refuse' && !input.reason?.trim()) throw refuse('missing_required_field', '', { param: 'reason' });
+  const link = platformFor(ctx.scope);
+  if (link.kind === 'none') throw refuse('pa_not_configured', '');
+
+  const doc = row.document;
+  // The company is the buyer who answers: its own SIREN signs the status, whatever the file says.
+  const company = await getCompany(deps, ctx.scope.companyId);
+  const messageId = `${row.id}-${checked.rule.statusCode}-${ctx.now.getTime()}`;
+  const reason = checked.reasonCode ? { code: checked.reasonCode, text: input.reason?.trim() || null } : null;
+  let cdar: string;
+  try {
+    cdar = buildCdarMessage({
+      messageId,
+      issuedAt: ctx.now,
+      status: checked.rule.statusCode,
+      invoice: {
+        number: row.number,
+        issueDate: row.issueDate ?? '',
+        typeCode: doc.typeCode || '380',
+        sellerSiren: row.senderSiren ?? '',
+      },
+      issuer: { role: 'BY', siren: company.siren ?? doc.buyer.siren, name: company.name || doc.buyer.name || null },
+      recipient: {
+        siren: row.senderSiren ?? '',
+        electronicAddress: doc.seller.electronicAddress ?? doc.sellerEndpoint?.value ?? row.senderSiren ?? '',
+        name: row.senderName,
+      },
+      reason,
+      notes: input.reason && !reason ? [input.reason] : [],
+    });
+  } catch (error) {
+    throw refuse('invalid_status_transition', `The status cannot be written: ${(error as Error).message}`);
+  }
+
+  let platformFlowId: string | null = null;
+  if (link.kind === 'platform') {
+    const sent = await link.attached.platform.deposit({
+      file: Buffer.from(cdar),
+      name: `${messageId}.xml`,
+      syntax: 'CDAR',
+      trackingId: messageId.slice(0, 64),
+    });
+    // Whatever the platform's reason, the status did not leave: the company may answer again later.
+    if (!sent.ok) throw refuse('pa_unavailable', sent.message);
+    platformFlowId = sent.value.flowId;
+  }
+
+  return inTransaction(deps.db, ctx, async (tx) => {
+    const current = await findReceived(tx, ctx.scope, id, true);
+    // The status moved while the platform answered: refused as any other transition.
+    if (!current || current.status !== row.status)
+      throw refuse('invalid_status_transition', `The received invoice moved to \`${current?.status}\` meanwhile.`);
+    const updated = await updateReceived(tx, ctx.scope, id, { status: checked.rule.to, updated: ctx.now });
+    await appendHistory(tx, {
+      ...ctx.scope,
+      receivedInvoiceId: id,
+      status: `fr:${checked.rule.statusCode}`,
+      action,
+      reasonCode: checked.reasonCode,
+      reason: input.reason?.trim() || null,
+      messageId,
+      platformFlowId,
+      at: ctx.now,
+    });
+    return toReceivedInvoice(updated);
+  });
+}
+
+export async function purgeTestReceived(tx: Executor, scope: Scope): Promise<number> {
+  if (scope.livemode) throw new Error('refusing to purge live received invoices');
+  return deleteScopeReceived(tx, scope);
+}
+
+/** A call context for work no request made (a callback, a polling pass). */
+export function platformContext(scope: Scope, now: Date): CallContext {
+  return { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
+}
