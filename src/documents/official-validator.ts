@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import SaxonJS, { type SaxonNode } from 'saxon-js';
+import SaxonJS, { type SaxonNode, type SvrlElement } from 'saxon-js';
 import {
   XmlBufferInputProvider,
   XmlDocument,
@@ -53,11 +53,45 @@ export interface OfficialValidatorOptions {
   xsd?: XsdSet;
 }
 
+/** One document's outcome in a batch: its report, or the error that stopped its validation. */
+export type BatchOutcome = { report: ValidationReport } | { error: unknown };
+
 interface LoadedStylesheet {
   name: StylesheetName;
   internal: unknown;
   baseUri: string;
   documentPool: Record<string, SaxonNode>;
+}
+
+/** A stylesheet not run: its failures are those of `base`, each with this stylesheet's flag. */
+interface FlagVariant {
+  name: StylesheetName;
+  base: StylesheetName;
+  flags: Map<string, string>;
+}
+
+const flagAttribute = /<xsl:attribute name="flag">([^<]*)<\/xsl:attribute>/g;
+
+/**
+ * The flag of each assert of `variant`, by assert id, when `variant` is `base` word for word but
+ * for the constant values of its flag attributes, and each assert has its own id; else null (then
+ * the variant runs as any stylesheet). A flag is a constant the assert writes into its SVRL: it
+ * takes no part in what is tested, so the variant fails exactly where the base fails.
+ */
+export function flagVariantFlags(base: string, variant: string): Map<string, string> | null {
+  if (base.replace(flagAttribute, 'FLAG') !== variant.replace(flagAttribute, 'FLAG')) return null;
+  const flags = new Map<string, string>();
+  const assertion =
+    /<xsl:attribute name="id">([^<]*)<\/xsl:attribute>\s*<xsl:attribute name="flag">([^<]*)<\/xsl:attribute>/g;
+  let count = 0;
+  for (const match of variant.matchAll(assertion)) {
+    count++;
+    if (flags.has(match[1]!)) return null;
+    flags.set(match[1]!, match[2]!);
+  }
+  // Every flag belongs to an assert with an id, and there is at least one.
+  const flagCount = [...variant.matchAll(flagAttribute)].length;
+  return count > 0 && count === flagCount ? flags : null;
 }
 
 const entities: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -75,25 +109,55 @@ const attribute = (attributes: string, name: string): string | null => {
   return match ? unescapeXml(match[1]!) : null;
 };
 
-/** The failures of an SVRL report (the schematron's output). */
+/** A failed assert or a successful report, from its attributes and its text. */
+function failureOf(source: StylesheetName, attribute: (name: string) => string | null, rawText: string): RuleFailure {
+  const text = rawText.replace(/\s+/g, ' ').trim();
+  const assertId = attribute('id');
+  // The Factur-X schematron numbers its asserts and names the EN 16931 rule in the text: "[BR-CO-16]-...".
+  const named = /^\[((?:BR|PEPPOL)-[A-Z0-9-]+)\]/.exec(text);
+  return {
+    source,
+    rule: named?.[1] ?? assertId ?? `(${attribute('test') ?? 'unnamed rule'})`,
+    assertId,
+    flag: attribute('flag') ?? 'fatal',
+    text,
+    location: attribute('location'),
+  };
+}
+
+/** The failures of an SVRL report (the schematron's output), serialised. */
 export function svrlFailures(svrl: string, source: StylesheetName): RuleFailure[] {
   const failures: RuleFailure[] = [];
   const pattern = /<svrl:(failed-assert|successful-report)(\s[^>]*)?>([\s\S]*?)<\/svrl:\1>/g;
   for (const match of svrl.matchAll(pattern)) {
     const attributes = match[2] ?? '';
     const textMatch = /<svrl:text>([\s\S]*?)<\/svrl:text>/.exec(match[3]!);
-    const text = textMatch ? unescapeXml(textMatch[1]!).replace(/\s+/g, ' ').trim() : '';
-    const assertId = attribute(attributes, 'id');
-    // The Factur-X schematron numbers its asserts and names the EN 16931 rule in the text: "[BR-CO-16]-...".
-    const named = /^\[((?:BR|PEPPOL)-[A-Z0-9-]+)\]/.exec(text);
-    failures.push({
-      source,
-      rule: named?.[1] ?? assertId ?? `(${attribute(attributes, 'test') ?? 'unnamed rule'})`,
-      assertId,
-      flag: attribute(attributes, 'flag') ?? 'fatal',
-      text,
-      location: attribute(attributes, 'location'),
-    });
+    failures.push(
+      failureOf(source, (name) => attribute(attributes, name), textMatch ? unescapeXml(textMatch[1]!) : ''),
+    );
+  }
+  return failures;
+}
+
+const svrlNamespace = 'http://purl.oclc.org/dsdl/svrl';
+
+/**
+ * The failures of an SVRL report delivered as a tree (`destination: 'raw'`): its children are
+ * walked, never serialised and parsed again. The same reading as `svrlFailures`.
+ */
+export function svrlNodeFailures(report: SvrlElement, source: StylesheetName): RuleFailure[] {
+  const failures: RuleFailure[] = [];
+  for (let child = report.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType !== 1 || child.namespaceURI !== svrlNamespace) continue;
+    if (child.localName !== 'failed-assert' && child.localName !== 'successful-report') continue;
+    let text = '';
+    for (let part = child.firstChild; part; part = part.nextSibling)
+      if (part.nodeType === 1 && part.localName === 'text' && part.namespaceURI === svrlNamespace) {
+        text = part.textContent ?? '';
+        break;
+      }
+    const attributes = child.attributes;
+    failures.push(failureOf(source, (name) => attributes.getNamedItem(name)?.value ?? null, text));
   }
   return failures;
 }
@@ -111,7 +175,7 @@ const versionOf = (name: StylesheetName) =>
 export class OfficialValidator {
   private constructor(
     private readonly xsd: XsdValidator,
-    private readonly sheets: LoadedStylesheet[],
+    private readonly sheets: (LoadedStylesheet | FlagVariant)[],
     private readonly xsdVersion: string,
   ) {}
 
@@ -136,9 +200,23 @@ export class OfficialValidator {
       schemaDocument.dispose();
     }
 
-    const sheets: LoadedStylesheet[] = [];
+    const sheets: (LoadedStylesheet | FlagVariant)[] = [];
+    const names = Object.keys(options.compiled) as StylesheetName[];
     for (const [name, sefPath] of Object.entries(options.compiled) as [StylesheetName, string][]) {
       const sheet = stylesheets[name];
+      const base = sheet.flagVariantOf;
+      // Run before it, so its failures are there to repeat.
+      if (base && names.indexOf(base) >= 0 && names.indexOf(base) < names.indexOf(name)) {
+        const [baseText, variantText] = await Promise.all([
+          readFile(stylesheets[base].xslt, 'utf8'),
+          readFile(sheet.xslt, 'utf8'),
+        ]);
+        const flags = flagVariantFlags(baseText, variantText);
+        if (flags) {
+          sheets.push({ name, base, flags });
+          continue;
+        }
+      }
       const documentPool: Record<string, SaxonNode> = {};
       // A code list read by document() is parsed once here rather than at every transform.
       for (const path of sheet.documents) {
@@ -156,49 +234,128 @@ export class OfficialValidator {
 
   /** The XSD, then every stylesheet: all failures are collected, none stops the others. */
   async validate(xml: string): Promise<ValidationReport> {
-    const failures: RuleFailure[] = [];
-    const timings: Record<string, number> = {};
-    let started = performance.now();
-    failures.push(...this.validateXsd(xml));
-    timings.xsd = performance.now() - started;
+    const [outcome] = await this.validateBatch([xml]);
+    if ('error' in outcome!) throw outcome.error;
+    return outcome!.report;
+  }
 
-    started = performance.now();
-    let source: SaxonNode | null = null;
-    try {
-      source = await SaxonJS.getResource({ text: xml, type: 'xml' });
-    } catch (error) {
-      if (!failures.some((failure) => failure.rule === 'XML'))
-        failures.push({
-          source: 'xsd',
-          rule: 'XML',
-          assertId: null,
-          flag: 'error',
-          text: messageOf(error),
-          location: null,
-        });
+  /**
+   * Several documents at once, each with the report `validate` gives it. Each stylesheet runs once
+   * for the whole batch, the documents as its initial match selection: saxon-js prepares a
+   * stylesheet (a walk of its whole SEF, 10 to 20 ms for these) at every transform, whatever the
+   * document, and the schematrons' only global variable (`document-uri`) is never read, so every
+   * document gets the SVRL it would get alone. If the batch's transform fails, or does not give one
+   * SVRL per document, each document is run alone, so one document's error stays its own.
+   */
+  async validateBatch(xmls: string[]): Promise<BatchOutcome[]> {
+    const documents = xmls.map(() => ({
+      failures: [] as RuleFailure[],
+      timings: {} as Record<string, number>,
+      source: null as SaxonNode | null,
+      error: null as { error: unknown } | null,
+    }));
+    for (const [index, xml] of xmls.entries()) {
+      const document = documents[index]!;
+      let started = performance.now();
+      document.failures.push(...this.validateXsd(xml));
+      document.timings.xsd = performance.now() - started;
+      started = performance.now();
+      try {
+        document.source = await SaxonJS.getResource({ text: xml, type: 'xml' });
+      } catch (error) {
+        if (!document.failures.some((failure) => failure.rule === 'XML'))
+          document.failures.push({
+            source: 'xsd',
+            rule: 'XML',
+            assertId: null,
+            flag: 'error',
+            text: messageOf(error),
+            location: null,
+          });
+      }
+      document.timings.parse = performance.now() - started;
     }
-    timings.parse = performance.now() - started;
-    if (source) {
-      for (const sheet of this.sheets) {
-        started = performance.now();
-        const result = SaxonJS.transform({
-          stylesheetInternal: sheet.internal,
-          stylesheetBaseURI: sheet.baseUri,
-          sourceNode: source,
-          documentPool: sheet.documentPool,
-          destination: 'serialized',
+    for (const sheet of this.sheets) {
+      const parsed = documents.filter((document) => document.source && !document.error);
+      if (parsed.length === 0) continue;
+      let started = performance.now();
+      if ('base' in sheet) {
+        for (const document of parsed) {
+          started = performance.now();
+          const repeated = document.failures
+            .filter((failure) => failure.source === sheet.base)
+            .map((failure) => ({
+              ...failure,
+              source: sheet.name,
+              flag: (failure.assertId !== null ? sheet.flags.get(failure.assertId) : undefined) ?? failure.flag,
+            }));
+          document.failures.push(...repeated);
+          document.timings[sheet.name] = performance.now() - started;
+        }
+        continue;
+      }
+      let reports: SvrlElement[] | null = null;
+      if (parsed.length > 1) {
+        try {
+          reports = this.transform(
+            sheet,
+            parsed.map((document) => document.source!),
+          );
+          if (reports.length !== parsed.length) reports = null;
+        } catch {
+          reports = null;
+        }
+      }
+      if (reports) {
+        const each = (performance.now() - started) / parsed.length;
+        parsed.forEach((document, index) => {
+          document.failures.push(...svrlNodeFailures(reports[index]!, sheet.name));
+          document.timings[sheet.name] = each;
         });
-        failures.push(...svrlFailures(String(result.principalResult), sheet.name));
-        timings[sheet.name] = performance.now() - started;
+        continue;
+      }
+      for (const document of parsed) {
+        started = performance.now();
+        try {
+          const alone = this.transform(sheet, [document.source!]);
+          if (alone.length !== 1) throw new Error(`${sheet.name} gave ${alone.length} SVRL reports for one document`);
+          document.failures.push(...svrlNodeFailures(alone[0]!, sheet.name));
+        } catch (error) {
+          document.error = { error };
+        }
+        document.timings[sheet.name] = performance.now() - started;
       }
     }
-    return {
-      valid: failures.length === 0,
-      failures,
-      rules: [...new Set(failures.map((failure) => failure.rule))],
-      validators: [`XSD ${this.xsdVersion}`, ...this.sheets.map((sheet) => `${sheet.name} (${versionOf(sheet.name)})`)],
-      timings,
-    };
+    const validators = [
+      `XSD ${this.xsdVersion}`,
+      ...this.sheets.map((sheet) => `${sheet.name} (${versionOf(sheet.name)})`),
+    ];
+    return documents.map((document): BatchOutcome => {
+      if (document.error) return document.error;
+      const failures = document.failures;
+      return {
+        report: {
+          valid: failures.length === 0,
+          failures,
+          rules: [...new Set(failures.map((failure) => failure.rule))],
+          validators,
+          timings: document.timings,
+        },
+      };
+    });
+  }
+
+  /** The SVRL reports of a stylesheet on these documents, one per document, as trees. */
+  private transform(sheet: LoadedStylesheet, sources: SaxonNode[]): SvrlElement[] {
+    const result = SaxonJS.transform({
+      stylesheetInternal: sheet.internal,
+      stylesheetBaseURI: sheet.baseUri,
+      initialSelection: sources,
+      documentPool: sheet.documentPool,
+      destination: 'raw',
+      resultForm: 'array',
+    });
+    return result.principalResult as SvrlElement[];
   }
 
   private validateXsd(xml: string): RuleFailure[] {

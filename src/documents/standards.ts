@@ -58,6 +58,12 @@ export interface Stylesheet {
   name: StylesheetName;
   xslt: string;
   documents: string[];
+  /**
+   * The stylesheet this one repeats with other flags on its asserts (the BR-FR _WARNING variant):
+   * when both files are the same text but for the flags, the validator runs the other one only and
+   * gives its failures again under this name, with this file's flags (official-validator.ts).
+   */
+  flagVariantOf?: StylesheetName;
 }
 
 export const stylesheets: Record<StylesheetName, Stylesheet> = {
@@ -75,6 +81,7 @@ export const stylesheets: Record<StylesheetName, Stylesheet> = {
     name: 'BR-FR-Flux2-Schematron-CII_WARNING',
     xslt: join(standardsDir, 'br-fr-cii', 'BR-FR-Flux2-Schematron-CII_WARNING.xslt'),
     documents: [],
+    flagVariantOf: 'BR-FR-Flux2-Schematron-CII',
   },
   // Its _WARNING variant differs only in flags, and every failed assert counts whatever its flag.
   'BR-FR-CDV-Schematron-CDAR': {

@@ -9,21 +9,25 @@ export interface WorkerData {
   xsd?: XsdSet;
 }
 
-export type WorkerRequest = { id: number; xml: string };
-export type WorkerResponse = { id: number; report: ValidationReport } | { id: number; error: string };
+/** A batch of documents: the stylesheets run once over all of them (official-validator.ts). */
+export type WorkerRequest = { id: number; xmls: string[] };
+export type WorkerOutcome = { report: ValidationReport } | { error: string };
+export type WorkerResponse = { id: number; outcomes: WorkerOutcome[] } | { id: number; error: string };
 
 const port = parentPort;
 if (!port) throw new Error('validation-worker.ts runs as a worker thread');
 
+const describe = (error: unknown) => (error instanceof Error ? (error.stack ?? error.message) : String(error));
+
 const validator = await OfficialValidator.open(workerData as WorkerData);
 port.on('message', (request: WorkerRequest) => {
-  validator.validate(request.xml).then(
-    (report) => port.postMessage({ id: request.id, report } satisfies WorkerResponse),
-    (error: unknown) =>
+  validator.validateBatch(request.xmls).then(
+    (outcomes) =>
       port.postMessage({
         id: request.id,
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        outcomes: outcomes.map((outcome) => ('report' in outcome ? outcome : { error: describe(outcome.error) })),
       } satisfies WorkerResponse),
+    (error: unknown) => port.postMessage({ id: request.id, error: describe(error) } satisfies WorkerResponse),
   );
 });
 port.postMessage('ready');

@@ -3,9 +3,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCii } from '../../src/documents/cii-writer.js';
-import { svrlFailures } from '../../src/documents/official-validator.js';
+import {
+  flagVariantFlags,
+  OfficialValidator,
+  svrlFailures,
+  type ValidationReport,
+} from '../../src/documents/official-validator.js';
+import { compileAll } from '../../src/documents/sef-cache.js';
 import { stylesheets } from '../../src/documents/standards.js';
-import { ValidationPool } from '../../src/documents/validation-pool.js';
+import { officialStylesheets, ValidationPool } from '../../src/documents/validation-pool.js';
 import type { DocumentModel } from '../../src/documents/document-model.js';
 import { buyers, engineDocument, sampleInvoice, sellers, testCacheDir, type LineSpec } from './support.js';
 
@@ -213,6 +219,92 @@ test('many documents at once: the pool answers each with its own report', async 
     if (index % 2) assert.ok(report.rules.includes('BR-FR-08_BT-23'), report.rules.join());
     else assert.deepEqual(report.failures, []);
   });
+});
+
+test('a batch: each document gets the report it gets alone, sound, broken or not XML', async () => {
+  const compiled = await compileAll(testCacheDir, officialStylesheets);
+  const validator = await OfficialValidator.open({ compiled });
+  try {
+    const wrongTotal = sampleInvoice();
+    wrongTotal.totals.gross += 1;
+    const xmls = [
+      writeCii(sampleInvoice()),
+      writeCii(wrongTotal),
+      '<rsm:CrossIndustryInvoice',
+      readFileSync(join(examples, 'CII_example1.xml'), 'utf8'),
+      writeCii(sampleInvoice({ billingFrame: 'X9' as DocumentModel['billingFrame'] })),
+    ];
+    const alone: ValidationReport[] = [];
+    for (const xml of xmls) alone.push(await validator.validate(xml));
+    const batch = await validator.validateBatch(xmls);
+    assert.equal(batch.length, xmls.length);
+    const strip = ({ timings, ...report }: ValidationReport) => {
+      assert.ok(timings.xsd !== undefined);
+      return report;
+    };
+    batch.forEach((outcome, index) => {
+      assert.ok('report' in outcome);
+      assert.deepEqual(strip(outcome.report), strip(alone[index]!));
+    });
+    assert.deepEqual(
+      alone.map((report) => report.valid),
+      [true, false, false, false, false],
+    );
+    assert.ok(alone[3]!.failures.length > 10);
+  } finally {
+    validator.close();
+  }
+});
+
+test('a pool taking up to three documents per batch answers each with its own report', async () => {
+  const small = await ValidationPool.open({ cacheDir: testCacheDir, size: 1, maxBatch: 3 });
+  try {
+    const good = writeCii(sampleInvoice());
+    const bad = writeCii(sampleInvoice({ billingFrame: 'X9' as DocumentModel['billingFrame'] }));
+    const reports = await Promise.all(
+      Array.from({ length: 7 }, (_, index) => small.validate(index % 3 === 1 ? bad : index % 3 === 2 ? '<x' : good)),
+    );
+    reports.forEach((report, index) => {
+      if (index % 3 === 0) assert.deepEqual(report.failures, []);
+      else if (index % 3 === 1) assert.deepEqual(report.rules, ['BR-FR-08_BT-23']);
+      else assert.deepEqual(report.rules, ['XML']);
+    });
+  } finally {
+    await small.close();
+  }
+});
+
+test('the BR-FR WARNING variant, given by its fatal twin with its own flags, is what running it gives', async () => {
+  const fatal = readFileSync(stylesheets['BR-FR-Flux2-Schematron-CII'].xslt, 'utf8');
+  const warning = readFileSync(stylesheets['BR-FR-Flux2-Schematron-CII_WARNING'].xslt, 'utf8');
+  const flags = flagVariantFlags(fatal, warning)!;
+  assert.equal(flags.size, 171);
+  assert.equal([...flags.values()].filter((flag) => flag === 'warning').length, 145);
+  assert.equal(flags.get('BR-FR-05_BT-22_PMT'), 'warning');
+  // Any other difference, in a test or a text, and the variant runs on its own.
+  assert.equal(flagVariantFlags(fatal, warning.replace('BR-FR-05/BT-22', 'BR-FR-05/BT-2')), null);
+  assert.equal(flagVariantFlags(fatal, warning.replace(/test="[^"]*"/, 'test="true()"')), null);
+  assert.equal(flagVariantFlags(fatal, fatal)!.size, 171);
+
+  const compiled = await compileAll(testCacheDir, officialStylesheets);
+  const both = await OfficialValidator.open({ compiled });
+  const alone = await OfficialValidator.open({
+    compiled: { 'BR-FR-Flux2-Schematron-CII_WARNING': compiled['BR-FR-Flux2-Schematron-CII_WARNING']! },
+  });
+  try {
+    const wrongFrame = writeCii(sampleInvoice({ billingFrame: 'X9' as DocumentModel['billingFrame'] }));
+    for (const xml of [readFileSync(join(examples, 'CII_example1.xml'), 'utf8'), wrongFrame]) {
+      const run = (await alone.validate(xml)).failures.filter((failure) => failure.source !== 'xsd');
+      const given = (await both.validate(xml)).failures.filter(
+        (failure) => failure.source === 'BR-FR-Flux2-Schematron-CII_WARNING',
+      );
+      assert.ok(run.length > 0);
+      assert.deepEqual(given, run);
+    }
+  } finally {
+    both.close();
+    alone.close();
+  }
 });
 
 test('a closed pool refuses new documents', async () => {
