@@ -1,3 +1,4 @@
+import { parseEncryptionKey } from './kernel/sealed-secret.js';
 import { resolve } from 'node:path';
 
 /** The whole environment of the service, read once and checked: a bad value stops the start. */
@@ -32,6 +33,11 @@ export interface Config {
    * _CLIENT_SECRET: a `facteur pa-simulator`); without it, a simulator started in process.
    */
   sandboxPlatform: { baseUrl: string; clientId: string; clientSecret: string } | null;
+  /**
+   * The key that seals the platform secrets stored by the service (FACTEUR_ENCRYPTION_KEY, 32 bytes
+   * in base64 or hex); without it, `<dataDir>/encryption.key`, created on first use.
+   */
+  encryptionKey: Buffer | null;
 }
 
 export class ConfigError extends Error {}
@@ -101,7 +107,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateWebhooks,
     metricsToken,
     sandboxPlatform: sandboxPlatformOf(env),
+    encryptionKey: encryptionKeyFrom(env),
   };
+}
+
+function encryptionKeyFrom(env: NodeJS.ProcessEnv): Buffer | null {
+  const raw = env.FACTEUR_ENCRYPTION_KEY;
+  if (!raw) return null;
+  const key = parseEncryptionKey(raw);
+  if (!key) throw new ConfigError('FACTEUR_ENCRYPTION_KEY must be 32 bytes: 64 hex digits or base64.');
+  return key;
 }
 
 function sandboxPlatformOf(env: NodeJS.ProcessEnv): Config['sandboxPlatform'] {

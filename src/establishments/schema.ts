@@ -14,7 +14,9 @@ export interface EstablishmentAddress {
 /**
  * The company's establishments (`est_`), per environment: a SIRET of the company's SIREN and the
  * address an invoice names. One per scope is the default (a partial unique index keeps it one).
- * The platform connection and the deposit / e-reporting flags come with the platform issue.
+ * An establishment may be connected to its approved platform (AFNOR XP Z12-013): base URL, OAuth2
+ * client id, the client secret sealed at rest (kernel/sealed-secret.ts, never returned), and the
+ * two switches of automatic deposit and e-reporting.
  */
 export const establishments = pgTable(
   'establishments',
@@ -27,6 +29,16 @@ export const establishments = pgTable(
     /** BT-34 (scheme 0225); null: the SIREN is written. */
     electronicAddress: text('electronic_address'),
     isDefault: boolean('is_default').notNull(),
+    /** The platform's root (`{baseUrl}/flow-service`, `{baseUrl}/directory-service`); null: not connected. */
+    platformBaseUrl: text('platform_base_url'),
+    platformClientId: text('platform_client_id'),
+    /** Sealed (`v1.<iv>.<tag>.<ciphertext>`); never leaves the service. */
+    platformClientSecret: text('platform_client_secret'),
+    /** The OAuth2 token endpoint when the platform names one; null: `{baseUrl}/auth-service/{clientId}/token`. */
+    platformTokenUrl: text('platform_token_url'),
+    platformConnectedAt: instant('platform_connected_at'),
+    depositEnabled: boolean('deposit_enabled').notNull().default(false),
+    ereportingEnabled: boolean('ereporting_enabled').notNull().default(false),
     created: instant('created').notNull(),
     updated: instant('updated').notNull(),
   },

@@ -82,6 +82,17 @@ export function toEstablishment(row: EstablishmentRow): Establishment {
   };
 }
 
+/** An establishment without a platform connection. */
+const notConnected = {
+  platformBaseUrl: null,
+  platformClientId: null,
+  platformClientSecret: null,
+  platformTokenUrl: null,
+  platformConnectedAt: null,
+  depositEnabled: false,
+  ereportingEnabled: false,
+} satisfies Partial<EstablishmentRow>;
+
 const notFound = (id: string) => refuse('not_found', `No establishment ${id}.`, { param: 'id' });
 
 const nameOf = (value: string | null | undefined) => {
@@ -120,6 +131,7 @@ export async function createEstablishment(
     address: checkAddress(input.address),
     electronicAddress: input.electronicAddress ? checkElectronicAddress(input.electronicAddress) : null,
     isDefault: input.isDefault === true,
+    ...notConnected,
     created: ctx.now,
     updated: ctx.now,
   };
@@ -240,6 +252,7 @@ export async function seedHeadOffice(tx: Executor, scope: Scope, siren: string):
     address: headOfficeAddress,
     electronicAddress: null,
     isDefault: true,
+    ...notConnected,
     created,
     updated: created,
   });

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import type { Deps } from '../deps.js';
+import type { Executor } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
+import { encryptionKeyOf, openSecret } from '../kernel/sealed-secret.js';
+import { AfnorConnector } from '../platform/afnor-connector.js';
+import type { PlatformConnection, PlatformConnector } from '../platform/connector.js';
+import { findBySiret, findDefault, findEstablishment, type EstablishmentRow } from './store.js';
+
+/**
+ * The ONE answer to "which platform does this establishment talk to": its own connection (live,
+ * or a test establishment pointed at a `facteur pa-simulator`), the sandbox (a test establishment
+ * without one: each capability plays its platform in its own way), or none. Deposits, e-reporting
+ * and received invoices all ask here; one connector per connection is kept by the process (its
+ * OAuth2 token cache and keep-alive pool), renewed when the connection changes.
+ */
+
+export type PlatformAccess =
+  | {
+      state: 'connected';
+      establishmentId: string;
+      siret: string;
+      depositEnabled: boolean;
+      ereportingEnabled: boolean;
+      connector: PlatformConnector;
+      /** Names this connection (base URL, client, a digest of the secret): the key of its cursors. */
+      connectionKey: string;
+    }
+  /** A test establishment without a connection: the sandbox plays the platform. */
+  | { state: 'sandbox'; establishmentId: string | null; siret: string | null }
+  /** A live establishment without a connection (or no establishment at all). */
+  | { state: 'not_configured'; establishmentId: string | null; siret: string | null };
+
+/** Which establishment: by id, by SIRET (a document's frozen seller), else the scope's default. */
+export type EstablishmentRef = { establishmentId: string } | { siret: string | null };
+
+const connectors = new Map<string, PlatformConnector>();
+
+/** The connection stored on an establishment, its secret opened; null when it has none. */
+export function connectionOf(deps: Pick<Deps, 'config'>, row: EstablishmentRow): PlatformConnection | null {
+  if (!row.platformBaseUrl || !row.platformClientId || !row.platformClientSecret) return null;
+  return {
+    baseUrl: row.platformBaseUrl,
+    clientId: row.platformClientId,
+    clientSecret: openSecret(encryptionKeyOf(deps.config), row.platformClientSecret),
+    ...(row.platformTokenUrl ? { tokenUrl: row.platformTokenUrl } : {}),
+  };
+}
+
+export function connectionKeyOf(connection: PlatformConnection): string {
+  const secret = createHash('sha256').update(connection.clientSecret).digest('base64url').slice(0, 16);
+  return `${connection.baseUrl}|${connection.clientId}|${connection.tokenUrl ?? ''}|${secret}`;
+}
+
+/** The process's connector of a connection (one token cache and pool per connection). */
+export function connectorFor(connection: PlatformConnection): PlatformConnector {
+  const key = connectionKeyOf(connection);
+  let connector = connectors.get(key);
+  if (!connector) {
+    connector = new AfnorConnector({ connection });
+    connectors.set(key, connector);
+  }
+  return connector;
+}
+
+async function establishmentOf(db: Executor, scope: Scope, ref: EstablishmentRef) {
+  if ('establishmentId' in ref) return findEstablishment(db, scope, ref.establishmentId);
+  return (ref.siret !== null ? await findBySiret(db, scope, ref.siret) : undefined) ?? (await findDefault(db, scope));
+}
+
+export async function platformAccess(
+  deps: Pick<Deps, 'config'>,
+  db: Executor,
+  scope: Scope,
+  ref: EstablishmentRef,
+): Promise<PlatformAccess> {
+  const row = await establishmentOf(db, scope, ref);
+  const connection = row ? connectionOf(deps, row) : null;
+  if (!row || !connection) {
+    const where = { establishmentId: row?.id ?? null, siret: row?.siret ?? null };
+    return scope.livemode ? { state: 'not_configured', ...where } : { state: 'sandbox', ...where };
+  }
+  return {
+    state: 'connected',
+    establishmentId: row.id,
+    siret: row.siret,
+    depositEnabled: row.depositEnabled,
+    ereportingEnabled: row.ereportingEnabled,
+    connector: connectorFor(connection),
+    connectionKey: connectionKeyOf(connection),
+  };
+}
