@@ -502,7 +502,7 @@ export async function transmit(
   const company = await getCompany(deps, ctx.scope.companyId);
   const first = await inTransaction(deps.db, ctx, (tx) => findDeclaration(tx, ctx.scope, id));
   if (!first) throw notFound(id);
-  const channel = await reportingChannel(deps, ctx.scope, first.establishment);
+  const channel = await reportingChannel(deps, deps.db, ctx.scope, first.establishment);
   if (!channel.enabled)
     return { row: first, refusal: refuse('ereporting_not_enabled', channel.detail, { param: 'id' }) };
 
@@ -640,8 +640,9 @@ export async function retryDeclaration(
 
 /**
  * Per company and environment: gathers the new operations, then submits the declarations that
- * fell due (on the sandbox clock for test ones) and reads the verdicts still awaited. Live
- * declarations stay reserved while their establishment has no platform connection.
+ * fell due (on the sandbox clock for test ones) and reads the verdicts still awaited. A
+ * declaration whose establishment does not transmit (no connection, `ereportingEnabled: false`)
+ * stays reserved: `transmit` answers the refusal without writing anything.
  */
 export async function runEreportingPass(deps: Deps, companyIds?: string[]): Promise<number> {
   let handled = 0;
@@ -653,7 +654,6 @@ export async function runEreportingPass(deps: Deps, companyIds?: string[]): Prom
       handled += await inTransaction(deps.db, ctx, (tx) => gatherOperations(tx, scope, now));
       const due = await inTransaction(deps.db, ctx, (tx) => actionableDeclarations(tx, scope, now));
       for (const row of due) {
-        if (row.state === 'reserved' && livemode) continue;
         try {
           const outcome = await transmit(deps, ctx, row.id);
           if (outcome.row.state !== row.state) handled++;
