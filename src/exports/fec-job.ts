@@ -14,7 +14,13 @@ import {
   type InstantKey,
 } from '../invoices/service.js';
 import { accountingPaymentCount, accountingPaymentsPage, type AccountingPayment } from '../payments/service.js';
-import { bankEntry, salesEntry, type EntryLine, type FecChart, type FecJournal } from './fec-entries.js';
+import {
+  accountingReceivedCount,
+  accountingReceivedPage,
+  type AccountingReceived,
+  type ReceivedKey,
+} from '../received/service.js';
+import { bankEntry, purchaseEntry, salesEntry, type EntryLine, type FecChart, type FecJournal } from './fec-entries.js';
 import { fecEntryHead, fecHeader, fecRecord, fecSeparators } from './fec-format.js';
 import type { FecOptions } from './fec-request.js';
 import { ChunkWriter, dropRunningHash, keepRunningHash, takeRunningHash } from './file-chunks.js';
@@ -22,8 +28,8 @@ import { completeExport, exportJobResult, lockExportOfJob, type ExportJobInput }
 import { updateExport, type ExportRow } from './store.js';
 
 /**
- * The FEC job. Three sources in the order of the books (the sales journal's documents, the
- * bank journal's payments and refunds), each read by keyset pages through its capability's use
+ * The FEC job. Four sources in the order of the books (the sales journal's documents, the
+ * bank journal's payments and refunds, the purchase journal's received invoices), each read by keyset pages through its capability's use
  * case, merged by date, then the instant they were recorded: entries are numbered 1, 2, 3...
  * in that order across the file. Each batch merges a number of rows, reading a source's next
  * page when its page runs out, writes their entries as chunks, and commits them with the cursor
@@ -46,6 +52,8 @@ export interface FecCursor {
   documents: SourceCursor<DocumentKey>;
   payments: SourceCursor<InstantKey>;
   refunds: SourceCursor<InstantKey>;
+  /** Absent from the cursor of an export started before the purchase journal existed. */
+  received?: SourceCursor<ReceivedKey>;
   /** Entries written (the last EcritureNum). */
   entries: number;
   lines: number;
@@ -56,12 +64,18 @@ export function startCursor(chart: FecChart): FecCursor {
     documents: { after: null, done: !chart.journals.sales },
     payments: { after: null, done: !chart.journals.bank },
     refunds: { after: null, done: !chart.journals.bank },
+    received: { after: null, done: !chart.journals.purchases },
     entries: 0,
     lines: 0,
   };
 }
 
-type SourceName = 'documents' | 'payments' | 'refunds';
+type SourceName = 'documents' | 'payments' | 'refunds' | 'received';
+
+/** An export requested before the purchase journal existed has none: its chart and cursor say nothing of it. */
+function receivedCursor(cursor: FecCursor, chart: FecChart): SourceCursor<ReceivedKey> {
+  return cursor.received ?? { after: null, done: !chart.journals.purchases };
+}
 
 /**
  * A page of one source, merged with the others by its next row's place in the books: the day,
@@ -133,6 +147,24 @@ function refundLines(refund: AccountingRefund, chart: FecChart): EntryLine[] | n
       party: refund.party,
       amount: refund.amount,
       method: refund.method,
+    },
+    chart,
+  );
+}
+
+function receivedLines(received: AccountingReceived, chart: FecChart): EntryLine[] | null {
+  const receivedDay = dayOf(received.receivedAt);
+  return purchaseEntry(
+    {
+      kind: received.kind,
+      number: received.number,
+      issueDate: received.day,
+      // Entered the books when received; never before the entry's own date.
+      validDate: receivedDay > received.day ? receivedDay : received.day,
+      supplier: received.supplier,
+      total: received.total,
+      net: received.net,
+      vatByRate: received.vatByRate,
     },
     chart,
   );
@@ -229,14 +261,34 @@ function openSources(
         (row) => refundLines(row, chart),
       ) as Page,
     );
+  const received = receivedCursor(cursor, chart);
+  if (!received.done)
+    pages.push(
+      sourceOf(
+        'received',
+        3,
+        'purchases',
+        received.after,
+        (after) => accountingReceivedPage(tx, scope, period, after as ReceivedKey | null, pageSize),
+        (row) => [row.day, row.receivedAt],
+        (row) => receivedLines(row, chart),
+      ) as Page,
+    );
   return pages;
 }
 
-async function countRows(tx: Tx, scope: Scope, period: AccountingPeriod, cursor: FecCursor): Promise<number> {
+async function countRows(
+  tx: Tx,
+  scope: Scope,
+  period: AccountingPeriod,
+  cursor: FecCursor,
+  chart: FecChart,
+): Promise<number> {
   return (
     (cursor.documents.done ? 0 : await accountingDocumentCount(tx, scope, period)) +
     (cursor.payments.done ? 0 : await accountingPaymentCount(tx, scope, period)) +
-    (cursor.refunds.done ? 0 : await accountingRefundCount(tx, scope, period))
+    (cursor.refunds.done ? 0 : await accountingRefundCount(tx, scope, period)) +
+    (receivedCursor(cursor, chart).done ? 0 : await accountingReceivedCount(tx, scope, period))
   );
 }
 
@@ -263,7 +315,7 @@ async function runFecBatch(
 
   const hash = await takeRunningHash(tx, scope, row.id, row.chunks);
   const writer = new ChunkWriter(tx, scope, row.id, '', row.chunks, row.size, hash, 'latin1');
-  const total = starting ? await countRows(tx, scope, period, cursor) : progress.total;
+  const total = starting ? await countRows(tx, scope, period, cursor, chart) : progress.total;
   if (starting) await writer.writeText(fecHeader(separator));
 
   const pages = openSources(tx, scope, period, cursor, chart, pageSize);
@@ -294,12 +346,12 @@ async function runFecBatch(
   }
   await writer.flush();
 
-  const next: FecCursor = { ...cursor, entries, lines };
+  const next: FecCursor = { ...cursor, received: receivedCursor(cursor, chart), entries, lines };
   for (const page of pages) {
     const after = page.next > 0 ? page.key(page.rows[page.next - 1]) : page.after;
     next[page.name] = { after: after as never, done: !page.full && page.next >= page.rows.length };
   }
-  const done = next.documents.done && next.payments.done && next.refunds.done;
+  const done = next.documents.done && next.payments.done && next.refunds.done && next.received!.done;
   const written = await updateExport(tx, scope, row.id, {
     cursor: next as unknown as Record<string, unknown>,
     count: entries,

@@ -411,3 +411,12 @@ export async function purgeTestReceived(tx: Executor, scope: Scope): Promise<num
 export function platformContext(scope: Scope, now: Date): CallContext {
   return { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
 }
+
+// The accounting exports: the period's received invoices in the order of the books.
+export {
+  accountingReceivedCount,
+  accountingReceivedPage,
+  type AccountingReceived,
+  type ReceivedKey,
+  type ReceivedPeriod,
+} from './accounting.js';
