@@ -79,10 +79,8 @@ const natureLabels: Record<string, string> = {
   electronic_service: 'Prestations de services',
   goods: 'Ventes de marchandises',
 };
-/** The order of the sales lines of an entry: goods, then services. */
+/** The order of the sales lines of an entry: goods, then services (another nature last). */
 const natureOrder = ['goods', 'services', 'electronic_service'];
-const byNatureOrder = (a: { nature: string }, b: { nature: string }) =>
-  (natureOrder.indexOf(a.nature) >>> 0) - (natureOrder.indexOf(b.nature) >>> 0);
 
 export interface Party {
   customerId: string | null;
@@ -207,40 +205,38 @@ function rateLabel(rate: string): string {
 
 interface VatLine {
   account: string;
+  /** Spells the rate's value: rates written differently (`20`, `20.00`) share their label. */
   label: string;
-  /** Rates written differently (`20`, `20.00`) share their line. */
-  key: string;
 }
 
-/** The VAT account and label of each rate met, per chart: decimals are parsed once per rate, not per line. */
-const vatLinesByChart = new WeakMap<FecChart, Map<string, VatLine>>();
+/** The VAT account and label of each rate met, per chart and side: decimals are parsed once per rate, not per line. */
+const vatLinesByChart = new WeakMap<FecChart, Record<VatSide, Map<string, VatLine>>>();
 const vatWords: Record<VatSide, string> = { collected: 'TVA collectée', deductible: 'TVA déductible' };
 
 function vatLineOf(chart: FecChart, rate: string | null, side: VatSide): VatLine {
-  let lines = vatLinesByChart.get(chart);
-  if (!lines) vatLinesByChart.set(chart, (lines = new Map()));
-  const cacheKey = `${side}/${rate ?? ''}`;
-  let line = lines.get(cacheKey);
+  let sides = vatLinesByChart.get(chart);
+  if (!sides) vatLinesByChart.set(chart, (sides = { collected: new Map(), deductible: new Map() }));
+  const lines = sides[side];
+  let line = lines.get(rate ?? '');
   if (!line) {
-    const account = vatAccountOf(chart, rate, side);
     line = {
-      account,
+      account: vatAccountOf(chart, rate, side),
       label: fecText(rate === null ? vatWords[side] : `${vatWords[side]} ${rateLabel(rate)} %`),
-      key: `${account}/${rate === null ? '' : new Big(rate).toString()}`,
     };
-    lines.set(cacheKey, line);
+    lines.set(rate ?? '', line);
   }
   return line;
 }
 
-function balanced(lines: EntryLine[], what: string): EntryLine[] {
+/** The lines, if their debits equal their credits; `kind` and `number` name the document when they do not. */
+function balanced(lines: EntryLine[], kind: string, number: string): EntryLine[] {
   let debit = 0;
   let credit = 0;
   for (const line of lines) {
     debit += line.debit;
     credit += line.credit;
   }
-  if (debit !== credit) throw new Error(`${what}: debits ${debit} and credits ${credit} differ`);
+  if (debit !== credit) throw new Error(`${kind} ${number}: debits ${debit} and credits ${credit} differ`);
   return lines;
 }
 
@@ -258,124 +254,200 @@ const words = {
 const methodWords = new Map(Object.entries(methodLabels).map(([method, label]) => [method, fecText(label)]));
 const natureWords = new Map(Object.entries(natureLabels).map(([nature, label]) => [nature, fecText(label)]));
 
-/** `Facture F2026-000001 Atelier Lumière SAS`, from parts already in the file's characters. */
-const joined = (...parts: string[]) => parts.filter((part) => part !== '').join(' ');
+/**
+ * `Facture F2026-000001 Atelier Lumière SAS`, from parts already in the file's characters; an
+ * empty part is left out. Fixed parameters rather than an array: it runs for every entry.
+ */
+function joined(a: string, b: string, c: string, d = ''): string {
+  let out = a;
+  if (b !== '') out = out === '' ? b : `${out} ${b}`;
+  if (c !== '') out = out === '' ? c : `${out} ${c}`;
+  if (d !== '') out = out === '' ? d : `${out} ${d}`;
+  return out;
+}
+
+/** What every line of an entry shares. */
+interface EntryHead {
+  date: string;
+  validDate: string;
+  pieceRef: string;
+  label: string;
+}
+
+function entryLine(
+  head: EntryHead,
+  account: string,
+  accountLabel: string,
+  auxiliaryAccount: string,
+  auxiliaryLabel: string,
+  debit: number,
+  credit: number,
+): EntryLine {
+  return {
+    entryDate: head.date,
+    account,
+    accountLabel,
+    auxiliaryAccount,
+    auxiliaryLabel,
+    pieceRef: head.pieceRef,
+    pieceDate: head.date,
+    label: head.label,
+    debit,
+    credit,
+    validDate: head.validDate,
+  };
+}
+
+/** A line of an entry's net: an account, its label, the amount. */
+interface NetLine {
+  account: string;
+  label: string;
+  amount: number;
+  /** Where it goes among the entry's nets (goods first). */
+  rank: number;
+}
+
+const byRank = (a: NetLine, b: NetLine) => a.rank - b.rank;
 
 /**
  * An invoice's or a credit note's entry, sales or purchase alike: the third party carries the
- * total on one side, the accounts of the net (in their order; nets sharing an account share its
+ * total on one side, the accounts of the net (in their rank; nets sharing an account share its
  * line) and the VAT per rate (rates sharing an account and a value share a line) on the other.
  * `thirdPartyOnDebit`: a sales invoice (the customer owes) or a purchase credit note (the
- * supplier owes back). Null when it moves no money.
+ * supplier owes back). Null when it moves no money. It runs for every document of a FEC: no
+ * closure, no array it can do without.
  */
 function documentEntry(
   chart: FecChart,
+  head: EntryHead,
   document: {
-    what: string;
-    pieceRef: string;
-    label: string;
-    date: string;
-    validDate: string;
-    thirdParty: () => ThirdPartyAccount;
+    kind: string;
+    number: string;
+    thirdParty: ThirdPartyAccount;
     thirdPartyOnDebit: boolean;
     total: number;
-    nets: { account: string; label: string; amount: number }[];
+    nets: NetLine[];
     vatByRate: { rate: string | null; amount: number }[];
     vatSide: VatSide;
   },
 ): EntryLine[] | null {
-  const { pieceRef, label, date, validDate, thirdPartyOnDebit } = document;
-  const line = (account: ThirdPartyAccount, amount: number, onDebit: boolean): EntryLine => ({
-    entryDate: date,
-    account: account.account,
-    accountLabel: account.accountLabel,
-    auxiliaryAccount: account.auxiliaryAccount,
-    auxiliaryLabel: account.auxiliaryLabel,
-    pieceRef,
-    pieceDate: date,
-    label,
-    debit: onDebit ? amount : 0,
-    credit: onDebit ? 0 : amount,
-    validDate,
-  });
-  const general = (account: string, accountLabel: string) => ({
-    account,
-    accountLabel,
-    auxiliaryAccount: '',
-    auxiliaryLabel: '',
-  });
-
+  const onDebit = document.thirdPartyOnDebit;
   const lines: EntryLine[] = [];
-  if (document.total !== 0) lines.push(line(document.thirdParty(), document.total, thirdPartyOnDebit));
-
-  const nets: { account: string; label: string; amount: number }[] = [];
-  for (const { account, label: netLabel, amount } of document.nets) {
-    if (amount === 0) continue;
-    const existing = nets.find((net) => net.account === account);
-    if (existing) existing.amount += amount;
-    else nets.push({ account, label: netLabel, amount });
+  if (document.total !== 0) {
+    const party = document.thirdParty;
+    const total = document.total;
+    lines.push(
+      entryLine(
+        head,
+        party.account,
+        party.accountLabel,
+        party.auxiliaryAccount,
+        party.auxiliaryLabel,
+        onDebit ? total : 0,
+        onDebit ? 0 : total,
+      ),
+    );
   }
-  for (const net of nets) lines.push(line(general(net.account, net.label), net.amount, !thirdPartyOnDebit));
+  const nets = document.nets;
+  if (nets.length > 1) nets.sort(byRank);
+  for (const net of nets)
+    lines.push(entryLine(head, net.account, net.label, '', '', onDebit ? 0 : net.amount, onDebit ? net.amount : 0));
 
-  const vat: { line: VatLine; amount: number }[] = [];
+  // Rates sharing an account and a value share a line: within an entry, the account and the
+  // label (which spells the rate's value) say it.
+  const vatFirst = lines.length;
   for (const { rate, amount } of document.vatByRate) {
     if (amount === 0) continue;
-    const vatLine = vatLineOf(chart, rate, document.vatSide);
-    const existing = vat.find((v) => v.line.key === vatLine.key);
-    if (existing) existing.amount += amount;
-    else vat.push({ line: vatLine, amount });
+    const vat = vatLineOf(chart, rate, document.vatSide);
+    let line: EntryLine | undefined;
+    for (let i = vatFirst; i < lines.length && !line; i++)
+      if (lines[i]!.account === vat.account && lines[i]!.accountLabel === vat.label) line = lines[i];
+    if (!line) lines.push(entryLine(head, vat.account, vat.label, '', '', onDebit ? 0 : amount, onDebit ? amount : 0));
+    else if (onDebit) line.credit += amount;
+    else line.debit += amount;
   }
-  for (const { line: vatLine, amount } of vat)
-    lines.push(line(general(vatLine.account, vatLine.label), amount, !thirdPartyOnDebit));
   if (lines.length === 0) return null;
-  return balanced(lines, document.what);
+  return balanced(lines, document.kind, document.number);
+}
+
+/** Adds a nature's net to the entry's nets: natures sharing an account share its line, labelled by the first in rank. */
+function addNet(nets: NetLine[], account: string, label: string, amount: number, rank: number): void {
+  for (const net of nets) {
+    if (net.account !== account) continue;
+    net.amount += amount;
+    if (rank < net.rank) {
+      net.rank = rank;
+      net.label = label;
+    }
+    return;
+  }
+  nets.push({ account, label, amount, rank });
 }
 
 /** The sales-journal entry of an invoice or a credit note; null when it moves no money. */
 export function salesEntry(document: SalesDocument, chart: FecChart): EntryLine[] | null {
   const invoice = document.kind === 'invoice';
   const pieceRef = fecText(document.number);
-  // One line per sales account, goods first.
-  const natures =
-    document.netByNature.length > 1 ? [...document.netByNature].sort(byNatureOrder) : document.netByNature;
-  return documentEntry(chart, {
-    what: `${document.kind} ${document.number}`,
-    pieceRef,
-    label: joined(invoice ? words.invoice : words.creditNote, pieceRef, fecText(document.party.name)),
-    date: document.issueDate,
-    validDate: document.validDate,
-    thirdParty: () => customerAccount(chart, document.party),
-    // The customer debited with an invoice's total, credited with a credit note's.
-    thirdPartyOnDebit: invoice,
-    total: document.total,
-    nets: natures.map(({ nature, amount }) => ({
-      account: chart.sales[nature] ?? chart.sales.services!,
-      label: natureWords.get(nature) ?? 'Ventes',
+  const nets: NetLine[] = [];
+  for (const { nature, amount } of document.netByNature) {
+    if (amount === 0) continue;
+    // One line per sales account, goods first.
+    addNet(
+      nets,
+      chart.sales[nature] ?? chart.sales.services!,
+      natureWords.get(nature) ?? 'Ventes',
       amount,
-    })),
-    vatByRate: document.vatByRate,
-    vatSide: 'collected',
-  });
+      natureOrder.indexOf(nature) >>> 0,
+    );
+  }
+  return documentEntry(
+    chart,
+    {
+      date: document.issueDate,
+      validDate: document.validDate,
+      pieceRef,
+      label: joined(invoice ? words.invoice : words.creditNote, pieceRef, fecText(document.party.name)),
+    },
+    {
+      kind: document.kind,
+      number: document.number,
+      thirdParty: customerAccount(chart, document.party),
+      // The customer debited with an invoice's total, credited with a credit note's.
+      thirdPartyOnDebit: invoice,
+      total: document.total,
+      nets,
+      vatByRate: document.vatByRate,
+      vatSide: 'collected',
+    },
+  );
 }
 
 /** The purchase-journal entry of a received invoice or credit note; null when it moves no money. */
 export function purchaseEntry(document: PurchaseDocument, chart: FecChart): EntryLine[] | null {
   const invoice = document.kind === 'invoice';
   const pieceRef = fecText(document.number);
-  return documentEntry(chart, {
-    what: `received ${document.kind} ${document.number}`,
-    pieceRef,
-    label: joined(invoice ? words.invoice : words.creditNote, pieceRef, fecText(document.supplier.name)),
-    date: document.issueDate,
-    validDate: document.validDate,
-    thirdParty: () => supplierAccount(chart, document.supplier),
-    // The supplier credited with an invoice's total, debited with a credit note's.
-    thirdPartyOnDebit: !invoice,
-    total: document.total,
-    nets: [{ account: chart.purchases, label: words.purchases, amount: document.net }],
-    vatByRate: document.vatByRate,
-    vatSide: 'deductible',
-  });
+  const nets: NetLine[] = [];
+  if (document.net !== 0) addNet(nets, chart.purchases, words.purchases, document.net, 0);
+  return documentEntry(
+    chart,
+    {
+      date: document.issueDate,
+      validDate: document.validDate,
+      pieceRef,
+      label: joined(invoice ? words.invoice : words.creditNote, pieceRef, fecText(document.supplier.name)),
+    },
+    {
+      kind: `received ${document.kind}`,
+      number: document.number,
+      thirdParty: supplierAccount(chart, document.supplier),
+      // The supplier credited with an invoice's total, debited with a credit note's.
+      thirdPartyOnDebit: !invoice,
+      total: document.total,
+      nets,
+      vatByRate: document.vatByRate,
+      vatSide: 'deductible',
+    },
+  );
 }
 
 /** The bank-journal entry of a payment or a refund; null when it moves no money. */
@@ -383,39 +455,24 @@ export function bankEntry(movement: BankMovement, chart: FecChart): EntryLine[] 
   if (movement.amount === 0) return null;
   const received = movement.kind === 'payment';
   const method = methodWords.get(movement.method) ?? fecText(movement.method);
-  const label = joined(
-    received ? words.payment : words.refund,
-    fecText(movement.documentNumber),
-    fecText(movement.party.name),
-    `(${method})`,
-  );
-  const pieceRef = fecText(movement.pieceRef);
+  const head: EntryHead = {
+    date: movement.day,
+    validDate: movement.validDate,
+    pieceRef: fecText(movement.pieceRef),
+    label: joined(
+      received ? words.payment : words.refund,
+      fecText(movement.documentNumber),
+      fecText(movement.party.name),
+      `(${method})`,
+    ),
+  };
   const amount = movement.amount;
   const customer = customerAccount(chart, movement.party);
-  const line = (
-    account: string,
-    accountLabel: string,
-    auxiliaryAccount: string,
-    auxiliaryLabel: string,
-    debit: number,
-    credit: number,
-  ): EntryLine => ({
-    entryDate: movement.day,
-    account,
-    accountLabel,
-    auxiliaryAccount,
-    auxiliaryLabel,
-    pieceRef,
-    pieceDate: movement.day,
-    label,
-    debit,
-    credit,
-    validDate: movement.validDate,
-  });
   return balanced(
     [
-      line(chart.bank, words.bank, '', '', received ? amount : 0, received ? 0 : amount),
-      line(
+      entryLine(head, chart.bank, words.bank, '', '', received ? amount : 0, received ? 0 : amount),
+      entryLine(
+        head,
         customer.account,
         customer.accountLabel,
         customer.auxiliaryAccount,
@@ -424,6 +481,7 @@ export function bankEntry(movement: BankMovement, chart: FecChart): EntryLine[] 
         received ? amount : 0,
       ),
     ],
-    `${movement.kind} ${movement.pieceRef}`,
+    movement.kind,
+    movement.pieceRef,
   );
 }

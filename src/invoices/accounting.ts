@@ -75,34 +75,48 @@ export async function accountingDocumentsPage(
     party: { customerId: row.customer_id, name: row.buyer_name, siren: row.buyer_siren },
     currency: row.currency,
     total: Number(row.total),
-    netByNature: netsByNature(row.net_by_nature),
-    vatByRate: vatByRate(row.vat_by_rate),
+    netByNature: netsByNature(row.id, row.line_natures, row.line_nets),
+    vatByRate: vatByRate(row.id, row.vat_rates, row.vat_amounts),
   }));
 }
 
-/** `goods:29800 services:13500 goods:200` → the net of each nature, in the order first met. */
-function netsByNature(list: string | null): { nature: string; amount: number }[] {
+/** Two JSON arrays a path took from one list of objects: the same length, or the list is not what the books expect. */
+function pairedArrays<A, B>(id: string, what: string, left: string | null, right: string | null): [A[], B[]] {
+  const a = left ? (JSON.parse(left) as A[]) : [];
+  const b = right ? (JSON.parse(right) as B[]) : [];
+  // A member without its key is skipped by the path: the arrays would no longer pair up.
+  if (a.length !== b.length) throw new Error(`document ${id}: its ${what} do not pair up (${left} / ${right})`);
+  return [a, b];
+}
+
+/** The net of each nature, in the order first met (`["goods", "services", "goods"]`, `[29800, 13500, 200]`). */
+function netsByNature(
+  id: string,
+  naturesJson: string | null,
+  netsJson: string | null,
+): { nature: string; amount: number }[] {
+  const [natures, amounts] = pairedArrays<string, number>(id, 'lines', naturesJson, netsJson);
   const nets: { nature: string; amount: number }[] = [];
-  if (!list) return nets;
-  for (const item of list.split(' ')) {
-    const colon = item.lastIndexOf(':');
-    const nature = item.slice(0, colon);
-    const amount = Number(item.slice(colon + 1));
+  for (let k = 0; k < natures.length; k++) {
+    const nature = natures[k]!;
     let i = 0;
     while (i < nets.length && nets[i]!.nature !== nature) i++;
-    if (i < nets.length) nets[i]!.amount += amount;
-    else nets.push({ nature, amount });
+    if (i < nets.length) nets[i]!.amount += amounts[k]!;
+    else nets.push({ nature, amount: amounts[k]! });
   }
   return nets;
 }
 
-/** `20:8660 5.5:110 :0` → the VAT of each group; an empty rate is none. */
-function vatByRate(list: string | null): { rate: string | null; amount: number }[] {
-  if (!list) return [];
-  return list.split(' ').map((item) => {
-    const colon = item.lastIndexOf(':');
-    return { rate: colon === 0 ? null : item.slice(0, colon), amount: Number(item.slice(colon + 1)) };
-  });
+/** The VAT of each group (`["20", "5.5", null]`, `[8660, 110, 0]`); a null rate is none. */
+function vatByRate(
+  id: string,
+  ratesJson: string | null,
+  amountsJson: string | null,
+): { rate: string | null; amount: number }[] {
+  const [rates, amounts] = pairedArrays<string | null, number>(id, 'VAT groups', ratesJson, amountsJson);
+  const groups: { rate: string | null; amount: number }[] = new Array(rates.length);
+  for (let k = 0; k < rates.length; k++) groups[k] = { rate: rates[k]!, amount: amounts[k]! };
+  return groups;
 }
 
 export async function accountingDocumentCount(db: Executor, scope: Scope, period: AccountingPeriod): Promise<number> {
