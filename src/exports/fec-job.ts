@@ -4,10 +4,13 @@ import type { CallContext } from '../db/transaction.js';
 import type { JobKind } from '../jobs/job-kind.js';
 import {
   accountingDocumentCount,
-  accountingDocumentsPage,
+  accountingDocumentKey,
+  accountingDocumentOf,
+  accountingDocumentRows,
   accountingRefundCount,
   accountingRefundsPage,
   type AccountingDocument,
+  type AccountingDocumentRow,
   type AccountingPeriod,
   type AccountingRefund,
   type DocumentKey,
@@ -174,14 +177,24 @@ function receivedLines(received: AccountingReceived, chart: FecChart): EntryLine
   );
 }
 
-function sourceOf<T extends { key: unknown; id: string }>(
+/** How a source's rows are read, placed in the books and entered. */
+interface SourceRows<T> {
+  read: (after: unknown, limit: number) => Promise<T[]>;
+  /** The row's day and instant in the books (ISO 8601 strings of one format), and its id. */
+  day: (row: T) => string;
+  at: (row: T) => string;
+  id: (row: T) => string;
+  /** Where the row stands: the next page is read after it. */
+  key: (row: T) => unknown;
+  lines: (row: T) => EntryLine[] | null;
+}
+
+function sourceOf<T>(
   name: SourceName,
   rank: number,
   journal: FecJournal,
   after: unknown,
-  read: (after: unknown, limit: number) => Promise<T[]>,
-  dayAndInstant: (row: T) => [string, string],
-  lines: (row: T) => EntryLine[] | null,
+  rows: SourceRows<T>,
 ): Page<T> {
   const page: Page<T> = {
     name,
@@ -194,14 +207,15 @@ function sourceOf<T extends { key: unknown; id: string }>(
     at: '',
     id: '',
     place(row) {
-      [page.day, page.at] = dayAndInstant(row);
-      page.id = row.id;
+      page.day = rows.day(row);
+      page.at = rows.at(row);
+      page.id = rows.id(row);
     },
-    lines,
+    lines: rows.lines,
     journal,
-    key: (row) => row.key,
+    key: rows.key,
     after,
-    read,
+    read: rows.read,
   };
   return page;
 }
@@ -228,52 +242,49 @@ function openSources(tx: Tx, scope: Scope, period: AccountingPeriod, cursor: Fec
   const pages: Page[] = [];
   if (!cursor.documents.done)
     pages.push(
-      sourceOf(
-        'documents',
-        0,
-        'sales',
-        cursor.documents.after,
-        (after, limit) => accountingDocumentsPage(tx, scope, period, after as DocumentKey | null, limit),
-        (row) => [row.issueDate, row.recordedAt],
-        (row) => documentLines(row, chart),
-      ) as Page,
+      sourceOf<AccountingDocumentRow>('documents', 0, 'sales', cursor.documents.after, {
+        read: (after, limit) => accountingDocumentRows(tx, scope, period, after as DocumentKey | null, limit),
+        day: (row) => row.issue_date,
+        at: (row) => row.finalized_at,
+        id: (row) => row.id,
+        key: accountingDocumentKey,
+        // The document is made when the books reach its row, and dies with its entry.
+        lines: (row) => documentLines(accountingDocumentOf(row), chart),
+      }) as Page,
     );
   if (!cursor.payments.done)
     pages.push(
-      sourceOf(
-        'payments',
-        1,
-        'bank',
-        cursor.payments.after,
-        (after, limit) => accountingPaymentsPage(tx, scope, period, after as InstantKey | null, limit),
-        (row) => [dayOf(row.paidAt), row.paidAt],
-        (row) => paymentLines(row, chart),
-      ) as Page,
+      sourceOf<AccountingPayment>('payments', 1, 'bank', cursor.payments.after, {
+        read: (after, limit) => accountingPaymentsPage(tx, scope, period, after as InstantKey | null, limit),
+        day: (row) => dayOf(row.paidAt),
+        at: (row) => row.paidAt,
+        id: (row) => row.id,
+        key: (row) => row.key,
+        lines: (row) => paymentLines(row, chart),
+      }) as Page,
     );
   if (!cursor.refunds.done)
     pages.push(
-      sourceOf(
-        'refunds',
-        2,
-        'bank',
-        cursor.refunds.after,
-        (after, limit) => accountingRefundsPage(tx, scope, period, after as InstantKey | null, limit),
-        (row) => [dayOf(row.refundedAt), row.refundedAt],
-        (row) => refundLines(row, chart),
-      ) as Page,
+      sourceOf<AccountingRefund>('refunds', 2, 'bank', cursor.refunds.after, {
+        read: (after, limit) => accountingRefundsPage(tx, scope, period, after as InstantKey | null, limit),
+        day: (row) => dayOf(row.refundedAt),
+        at: (row) => row.refundedAt,
+        id: (row) => row.id,
+        key: (row) => row.key,
+        lines: (row) => refundLines(row, chart),
+      }) as Page,
     );
   const received = receivedCursor(cursor, chart);
   if (!received.done)
     pages.push(
-      sourceOf(
-        'received',
-        3,
-        'purchases',
-        received.after,
-        (after, limit) => accountingReceivedPage(tx, scope, period, after as ReceivedKey | null, limit),
-        (row) => [row.day, row.receivedAt],
-        (row) => receivedLines(row, chart),
-      ) as Page,
+      sourceOf<AccountingReceived>('received', 3, 'purchases', received.after, {
+        read: (after, limit) => accountingReceivedPage(tx, scope, period, after as ReceivedKey | null, limit),
+        day: (row) => row.day,
+        at: (row) => row.receivedAt,
+        id: (row) => row.id,
+        key: (row) => row.key,
+        lines: (row) => receivedLines(row, chart),
+      }) as Page,
     );
   return pages;
 }

@@ -6,6 +6,7 @@ import {
   documentParties,
   pageAccountingDocuments,
   pageAccountingRefunds,
+  type AccountingDocumentRow,
   type AccountingPeriod,
   type DocumentKey,
   type InstantKey,
@@ -17,7 +18,7 @@ import {
  * cents.
  */
 
-export type { AccountingPeriod, DocumentKey, InstantKey } from './accounting-store.js';
+export type { AccountingDocumentRow, AccountingPeriod, DocumentKey, InstantKey } from './accounting-store.js';
 
 /** Who a document or a movement is with: its customer, or the buyer written on it. */
 export interface AccountingParty {
@@ -64,9 +65,33 @@ export async function accountingDocumentsPage(
   after: DocumentKey | null,
   limit: number,
 ): Promise<AccountingDocument[]> {
-  const rows = await pageAccountingDocuments(db, scope, period, after, limit);
-  return rows.map((row) => ({
-    key: { day: row.issue_date, at: row.finalized_at, id: row.id },
+  return (await accountingDocumentRows(db, scope, period, after, limit)).map(accountingDocumentOf);
+}
+
+/**
+ * A page of documents as the database sent them, each turned into its `AccountingDocument` by
+ * `accountingDocumentOf` when the books reach it: a FEC keeps pages of thousands of rows alive
+ * while it merges them, and documents made a row at a time die young (the garbage collector's
+ * cheapest case) where a page of them would be copied and promoted.
+ */
+export async function accountingDocumentRows(
+  db: Executor,
+  scope: Scope,
+  period: AccountingPeriod,
+  after: DocumentKey | null,
+  limit: number,
+): Promise<AccountingDocumentRow[]> {
+  return pageAccountingDocuments(db, scope, period, after, limit);
+}
+
+/** Where a row stands in the books: after its key comes the next page. */
+export function accountingDocumentKey(row: AccountingDocumentRow): DocumentKey {
+  return { day: row.issue_date, at: row.finalized_at, id: row.id };
+}
+
+export function accountingDocumentOf(row: AccountingDocumentRow): AccountingDocument {
+  return {
+    key: accountingDocumentKey(row),
     id: row.id,
     kind: row.kind as AccountingDocument['kind'],
     number: row.number,
@@ -77,7 +102,7 @@ export async function accountingDocumentsPage(
     total: Number(row.total),
     netByNature: netsByNature(row.id, row.line_natures, row.line_nets),
     vatByRate: vatByRate(row.id, row.vat_rates, row.vat_amounts),
-  }));
+  };
 }
 
 /** Two JSON arrays a path took from one list of objects: the same length, or the list is not what the books expect. */

@@ -328,11 +328,15 @@ export { seedInvoiceFixtures, fixturePaymentsOf } from './fixtures.js';
 
 export {
   accountingDocumentsPage,
+  accountingDocumentRows,
+  accountingDocumentKey,
+  accountingDocumentOf,
   accountingDocumentCount,
   accountingRefundsPage,
   accountingRefundCount,
   accountingParties,
   type AccountingDocument,
+  type AccountingDocumentRow,
   type AccountingRefund,
   type AccountingParty,
   type AccountingPeriod,
