@@ -7,6 +7,7 @@ import { companySeller } from '../companies/service.js';
 /** Establishments: the company's SIRETs and addresses, the seller's on every document. */
 export const establishmentsCapability: Capability = {
   name: 'establishments',
+  published: ['platform-access.ts'],
   routes: establishmentRoutes,
   schemas: [establishmentSchema],
   purgeTestData: async (tx, ctx) => ({ establishments: await purgeTestEstablishments(tx, ctx.scope) }),
