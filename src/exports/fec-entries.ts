@@ -8,14 +8,19 @@ import { fecText, type FecLineFields } from './fec-format.js';
  *                   accounts credited with its net per nature of line (services, goods), the VAT
  *                   collected credited per rate; a credit note: the same, reversed.
  *   bank journal    a payment: the bank debited, the customer credited; a refund: reversed.
- *   purchases       received invoices, when that capability lands (code `AC`, `Journal des
- *                   achats`, as the README says): `purchaseEntry` goes here.
+ *   purchase journal  a received invoice: the purchases account debited with its net, the
+ *                   deductible VAT debited per rate, the supplier's account credited with its
+ *                   total; a received credit note: the same, reversed.
+ *
+ * The sales and purchase entries of a document are one shape (a third party carries the total,
+ * a charge or product account the net, a VAT account the tax per rate, on the opposite side):
+ * `documentEntry` builds both.
  *
  * Every entry balances (its debits equal its credits, checked here: a document whose amounts do
  * not add up stops the export rather than enter an unbalanced entry), so every journal does.
  */
 
-export const fecJournals = ['sales', 'bank'] as const;
+export const fecJournals = ['sales', 'bank', 'purchases'] as const;
 export type FecJournal = (typeof fecJournals)[number];
 
 export interface FecChart {
@@ -31,11 +36,21 @@ export interface FecChart {
   vatDefault: string;
   /** The bank (512...). */
   bank: string;
+  /** The suppliers' collective account (401...). */
+  suppliers: string;
+  /** `auxiliary`: one auxiliary account per supplier (CompAuxNum); `collective`: none. */
+  supplierDetail: 'auxiliary' | 'collective';
+  /** The purchases account (60...) every received invoice's net goes to. */
+  purchases: string;
+  /** Deductible VAT (4456...) by rate, and for any other rate. */
+  deductibleVatByRate: { rate: string; account: string }[];
+  deductibleVatDefault: string;
 }
 
 export const journalLabels: Record<FecJournal, string> = {
   sales: 'Journal des ventes',
   bank: 'Journal de banque',
+  purchases: 'Journal des achats',
 };
 
 /** French defaults: the accounts of the Plan comptable général, padded to six digits. */
@@ -43,6 +58,7 @@ export const defaultChart: FecChart = {
   journals: {
     sales: { code: 'VE', label: journalLabels.sales },
     bank: { code: 'BQ', label: journalLabels.bank },
+    purchases: { code: 'AC', label: journalLabels.purchases },
   },
   customers: '411000',
   customerDetail: 'auxiliary',
@@ -50,6 +66,12 @@ export const defaultChart: FecChart = {
   vatByRate: [],
   vatDefault: '445710',
   bank: '512000',
+  suppliers: '401000',
+  supplierDetail: 'auxiliary',
+  // 607 (purchases of goods) is the usual default; a company buying services maps it to 604 or 606.
+  purchases: '607000',
+  deductibleVatByRate: [],
+  deductibleVatDefault: '445660',
 };
 
 const natureLabels: Record<string, string> = {
@@ -57,10 +79,8 @@ const natureLabels: Record<string, string> = {
   electronic_service: 'Prestations de services',
   goods: 'Ventes de marchandises',
 };
-/** The order of the sales lines of an entry: goods, then services. */
+/** The order of the sales lines of an entry: goods, then services (another nature last). */
 const natureOrder = ['goods', 'services', 'electronic_service'];
-const byNatureOrder = (a: { nature: string }, b: { nature: string }) =>
-  (natureOrder.indexOf(a.nature) >>> 0) - (natureOrder.indexOf(b.nature) >>> 0);
 
 export interface Party {
   customerId: string | null;
@@ -76,6 +96,30 @@ export interface SalesDocument {
   party: Party;
   total: number;
   netByNature: { nature: string; amount: number }[];
+  vatByRate: { rate: string | null; amount: number }[];
+}
+
+/** Who sent a received invoice, as written on it. */
+export interface Supplier {
+  name: string | null;
+  siren: string | null;
+  siret: string | null;
+  vatNumber: string | null;
+}
+
+/** A received invoice or credit note, as the purchase journal books it: cents. */
+export interface PurchaseDocument {
+  kind: 'invoice' | 'credit_note';
+  number: string;
+  /** The entry's date: the invoice's issue date. */
+  issueDate: string;
+  /** When it entered the books: the day it was received. */
+  validDate: string;
+  supplier: Supplier;
+  /** BT-112, what is owed to the supplier (BT-109 + BT-110). */
+  total: number;
+  /** BT-109, the net the purchases account carries (lines, less allowances, plus charges). */
+  net: number;
   vatByRate: { rate: string | null; amount: number }[];
 }
 
@@ -104,11 +148,10 @@ const methodLabels: Record<string, string> = {
   other: 'autre',
 };
 
+type ThirdPartyAccount = Pick<EntryLine, 'account' | 'accountLabel' | 'auxiliaryAccount' | 'auxiliaryLabel'>;
+
 /** The customer's account of a line: the collective account, and its auxiliary account when kept. */
-function customerAccount(
-  chart: FecChart,
-  party: Party,
-): Pick<EntryLine, 'account' | 'accountLabel' | 'auxiliaryAccount' | 'auxiliaryLabel'> {
+function customerAccount(chart: FecChart, party: Party): ThirdPartyAccount {
   if (chart.customerDetail === 'collective')
     return { account: chart.customers, accountLabel: words.customers, auxiliaryAccount: '', auxiliaryLabel: '' };
   // A buyer written on the document without a customer: its SIREN, or the miscellaneous account.
@@ -122,10 +165,38 @@ function customerAccount(
   };
 }
 
-export function vatAccountOf(chart: FecChart, rate: string | null): string {
-  if (rate === null) return chart.vatDefault;
-  return chart.vatByRate.find((entry) => new Big(entry.rate).eq(rate))?.account ?? chart.vatDefault;
+/**
+ * The supplier's account of a line: the collective account, and its auxiliary account when kept:
+ * `F` and the supplier's SIREN (the legal entity: its establishments' SIRETs share one account),
+ * else the SIREN in its SIRET, else its VAT number (a foreign supplier), else the miscellaneous
+ * account. The `F` keeps it apart from a customer's auxiliary account, which may be a SIREN too:
+ * accounting software often keeps one list of auxiliary accounts for every collective account.
+ */
+function supplierAccount(chart: FecChart, supplier: Supplier): ThirdPartyAccount {
+  if (chart.supplierDetail === 'collective')
+    return { account: chart.suppliers, accountLabel: words.suppliers, auxiliaryAccount: '', auxiliaryLabel: '' };
+  const identifier = supplier.siren ?? supplier.siret?.slice(0, 9) ?? supplier.vatNumber;
+  const code = identifier ? `F${identifier}` : 'FDIVERS';
+  const label = identifier ? (supplier.name ?? identifier) : 'Fournisseurs divers';
+  return {
+    account: chart.suppliers,
+    accountLabel: words.suppliers,
+    auxiliaryAccount: fecText(code.replace(/\s+/g, '')),
+    auxiliaryLabel: fecText(label),
+  };
 }
+
+/** The VAT account of a rate: collected (sales) or deductible (purchases). */
+export function vatAccountOf(chart: FecChart, rate: string | null, side: VatSide = 'collected'): string {
+  const [byRate, fallback] =
+    side === 'collected'
+      ? [chart.vatByRate, chart.vatDefault]
+      : [chart.deductibleVatByRate, chart.deductibleVatDefault];
+  if (rate === null) return fallback;
+  return byRate.find((entry) => new Big(entry.rate).eq(rate))?.account ?? fallback;
+}
+
+type VatSide = 'collected' | 'deductible';
 
 /** `20.00` → `20`, `5.50` → `5,5`: the rate as a label says it. */
 function rateLabel(rate: string): string {
@@ -134,39 +205,38 @@ function rateLabel(rate: string): string {
 
 interface VatLine {
   account: string;
+  /** Spells the rate's value: rates written differently (`20`, `20.00`) share their label. */
   label: string;
-  /** Rates written differently (`20`, `20.00`) share their line. */
-  key: string;
 }
 
-/** The VAT account and label of each rate met, per chart: decimals are parsed once per rate, not per line. */
-const vatLinesByChart = new WeakMap<FecChart, Map<string, VatLine>>();
+/** The VAT account and label of each rate met, per chart and side: decimals are parsed once per rate, not per line. */
+const vatLinesByChart = new WeakMap<FecChart, Record<VatSide, Map<string, VatLine>>>();
+const vatWords: Record<VatSide, string> = { collected: 'TVA collectée', deductible: 'TVA déductible' };
 
-function vatLineOf(chart: FecChart, rate: string | null): VatLine {
-  let lines = vatLinesByChart.get(chart);
-  if (!lines) vatLinesByChart.set(chart, (lines = new Map()));
-  const cacheKey = rate ?? '';
-  let line = lines.get(cacheKey);
+function vatLineOf(chart: FecChart, rate: string | null, side: VatSide): VatLine {
+  let sides = vatLinesByChart.get(chart);
+  if (!sides) vatLinesByChart.set(chart, (sides = { collected: new Map(), deductible: new Map() }));
+  const lines = sides[side];
+  let line = lines.get(rate ?? '');
   if (!line) {
-    const account = vatAccountOf(chart, rate);
     line = {
-      account,
-      label: fecText(rate === null ? 'TVA collectée' : `TVA collectée ${rateLabel(rate)} %`),
-      key: `${account}/${rate === null ? '' : new Big(rate).toString()}`,
+      account: vatAccountOf(chart, rate, side),
+      label: fecText(rate === null ? vatWords[side] : `${vatWords[side]} ${rateLabel(rate)} %`),
     };
-    lines.set(cacheKey, line);
+    lines.set(rate ?? '', line);
   }
   return line;
 }
 
-function balanced(lines: EntryLine[], what: string): EntryLine[] {
+/** The lines, if their debits equal their credits; `kind` and `number` name the document when they do not. */
+function balanced(lines: EntryLine[], kind: string, number: string): EntryLine[] {
   let debit = 0;
   let credit = 0;
   for (const line of lines) {
     debit += line.debit;
     credit += line.credit;
   }
-  if (debit !== credit) throw new Error(`${what}: debits ${debit} and credits ${credit} differ`);
+  if (debit !== credit) throw new Error(`${kind} ${number}: debits ${debit} and credits ${credit} differ`);
   return lines;
 }
 
@@ -177,80 +247,207 @@ const words = {
   payment: fecText('Règlement'),
   refund: fecText('Remboursement'),
   customers: fecText('Clients'),
+  suppliers: fecText('Fournisseurs'),
   bank: fecText('Banque'),
+  purchases: fecText('Achats'),
 };
 const methodWords = new Map(Object.entries(methodLabels).map(([method, label]) => [method, fecText(label)]));
 const natureWords = new Map(Object.entries(natureLabels).map(([nature, label]) => [nature, fecText(label)]));
 
-/** `Facture F2026-000001 Atelier Lumière SAS`, from parts already in the file's characters. */
-const joined = (...parts: string[]) => parts.filter((part) => part !== '').join(' ');
+/**
+ * `Facture F2026-000001 Atelier Lumière SAS`, from parts already in the file's characters; an
+ * empty part is left out. Fixed parameters rather than an array: it runs for every entry.
+ */
+function joined(a: string, b: string, c: string, d = ''): string {
+  let out = a;
+  if (b !== '') out = out === '' ? b : `${out} ${b}`;
+  if (c !== '') out = out === '' ? c : `${out} ${c}`;
+  if (d !== '') out = out === '' ? d : `${out} ${d}`;
+  return out;
+}
 
-/** The sales-journal entry of an invoice or a credit note; null when it moves no money. */
-export function salesEntry(document: SalesDocument, chart: FecChart): EntryLine[] | null {
-  const credit = document.kind === 'invoice';
-  const pieceRef = fecText(document.number);
-  const label = joined(credit ? words.invoice : words.creditNote, pieceRef, fecText(document.party.name));
-  const line = (
-    account: string,
-    accountLabel: string,
-    auxiliaryAccount: string,
-    auxiliaryLabel: string,
-    amount: number,
-    onCredit: boolean,
-  ): EntryLine => ({
-    entryDate: document.issueDate,
+/** What every line of an entry shares. */
+interface EntryHead {
+  date: string;
+  validDate: string;
+  pieceRef: string;
+  label: string;
+}
+
+function entryLine(
+  head: EntryHead,
+  account: string,
+  accountLabel: string,
+  auxiliaryAccount: string,
+  auxiliaryLabel: string,
+  debit: number,
+  credit: number,
+): EntryLine {
+  return {
+    entryDate: head.date,
     account,
     accountLabel,
     auxiliaryAccount,
     auxiliaryLabel,
-    pieceRef,
-    pieceDate: document.issueDate,
-    label,
-    // Credit for an invoice's sales and VAT, debit for its customer; the other way for a credit note.
-    debit: onCredit === credit ? 0 : amount,
-    credit: onCredit === credit ? amount : 0,
-    validDate: document.validDate,
-  });
+    pieceRef: head.pieceRef,
+    pieceDate: head.date,
+    label: head.label,
+    debit,
+    credit,
+    validDate: head.validDate,
+  };
+}
 
+/** A line of an entry's net: an account, its label, the amount. */
+interface NetLine {
+  account: string;
+  label: string;
+  amount: number;
+  /** Where it goes among the entry's nets (goods first). */
+  rank: number;
+}
+
+const byRank = (a: NetLine, b: NetLine) => a.rank - b.rank;
+
+/**
+ * An invoice's or a credit note's entry, sales or purchase alike: the third party carries the
+ * total on one side, the accounts of the net (in their rank; nets sharing an account share its
+ * line) and the VAT per rate (rates sharing an account and a value share a line) on the other.
+ * `thirdPartyOnDebit`: a sales invoice (the customer owes) or a purchase credit note (the
+ * supplier owes back). Null when it moves no money. It runs for every document of a FEC: no
+ * closure, no array it can do without.
+ */
+function documentEntry(
+  chart: FecChart,
+  head: EntryHead,
+  document: {
+    kind: string;
+    number: string;
+    thirdParty: ThirdPartyAccount;
+    thirdPartyOnDebit: boolean;
+    total: number;
+    nets: NetLine[];
+    vatByRate: { rate: string | null; amount: number }[];
+    vatSide: VatSide;
+  },
+): EntryLine[] | null {
+  const onDebit = document.thirdPartyOnDebit;
   const lines: EntryLine[] = [];
   if (document.total !== 0) {
-    const customer = customerAccount(chart, document.party);
+    const party = document.thirdParty;
+    const total = document.total;
     lines.push(
-      line(
-        customer.account,
-        customer.accountLabel,
-        customer.auxiliaryAccount,
-        customer.auxiliaryLabel,
-        document.total,
-        false,
+      entryLine(
+        head,
+        party.account,
+        party.accountLabel,
+        party.auxiliaryAccount,
+        party.auxiliaryLabel,
+        onDebit ? total : 0,
+        onDebit ? 0 : total,
       ),
     );
   }
+  const nets = document.nets;
+  if (nets.length > 1) nets.sort(byRank);
+  for (const net of nets)
+    lines.push(entryLine(head, net.account, net.label, '', '', onDebit ? 0 : net.amount, onDebit ? net.amount : 0));
 
-  // One line per sales account, goods first: natures sharing an account share its line.
-  const sales: { account: string; label: string; amount: number }[] = [];
-  const natures =
-    document.netByNature.length > 1 ? [...document.netByNature].sort(byNatureOrder) : document.netByNature;
-  for (const { nature, amount } of natures) {
-    if (amount === 0) continue;
-    const account = chart.sales[nature] ?? chart.sales.services!;
-    const existing = sales.find((sale) => sale.account === account);
-    if (existing) existing.amount += amount;
-    else sales.push({ account, label: natureWords.get(nature) ?? 'Ventes', amount });
-  }
-  for (const sale of sales) lines.push(line(sale.account, sale.label, '', '', sale.amount, true));
-
-  const vat: { line: VatLine; amount: number }[] = [];
+  // Rates sharing an account and a value share a line: within an entry, the account and the
+  // label (which spells the rate's value) say it.
+  const vatFirst = lines.length;
   for (const { rate, amount } of document.vatByRate) {
     if (amount === 0) continue;
-    const vatLine = vatLineOf(chart, rate);
-    const existing = vat.find((v) => v.line.key === vatLine.key);
-    if (existing) existing.amount += amount;
-    else vat.push({ line: vatLine, amount });
+    const vat = vatLineOf(chart, rate, document.vatSide);
+    let line: EntryLine | undefined;
+    for (let i = vatFirst; i < lines.length && !line; i++)
+      if (lines[i]!.account === vat.account && lines[i]!.accountLabel === vat.label) line = lines[i];
+    if (!line) lines.push(entryLine(head, vat.account, vat.label, '', '', onDebit ? 0 : amount, onDebit ? amount : 0));
+    else if (onDebit) line.credit += amount;
+    else line.debit += amount;
   }
-  for (const { line: vatLine, amount } of vat) lines.push(line(vatLine.account, vatLine.label, '', '', amount, true));
   if (lines.length === 0) return null;
-  return balanced(lines, `${document.kind} ${document.number}`);
+  return balanced(lines, document.kind, document.number);
+}
+
+/** Adds a nature's net to the entry's nets: natures sharing an account share its line, labelled by the first in rank. */
+function addNet(nets: NetLine[], account: string, label: string, amount: number, rank: number): void {
+  for (const net of nets) {
+    if (net.account !== account) continue;
+    net.amount += amount;
+    if (rank < net.rank) {
+      net.rank = rank;
+      net.label = label;
+    }
+    return;
+  }
+  nets.push({ account, label, amount, rank });
+}
+
+/** The sales-journal entry of an invoice or a credit note; null when it moves no money. */
+export function salesEntry(document: SalesDocument, chart: FecChart): EntryLine[] | null {
+  const invoice = document.kind === 'invoice';
+  const pieceRef = fecText(document.number);
+  const nets: NetLine[] = [];
+  for (const { nature, amount } of document.netByNature) {
+    if (amount === 0) continue;
+    // One line per sales account, goods first.
+    addNet(
+      nets,
+      chart.sales[nature] ?? chart.sales.services!,
+      natureWords.get(nature) ?? 'Ventes',
+      amount,
+      natureOrder.indexOf(nature) >>> 0,
+    );
+  }
+  return documentEntry(
+    chart,
+    {
+      date: document.issueDate,
+      validDate: document.validDate,
+      pieceRef,
+      label: joined(invoice ? words.invoice : words.creditNote, pieceRef, fecText(document.party.name)),
+    },
+    {
+      kind: document.kind,
+      number: document.number,
+      thirdParty: customerAccount(chart, document.party),
+      // The customer debited with an invoice's total, credited with a credit note's.
+      thirdPartyOnDebit: invoice,
+      total: document.total,
+      nets,
+      vatByRate: document.vatByRate,
+      vatSide: 'collected',
+    },
+  );
+}
+
+/** The purchase-journal entry of a received invoice or credit note; null when it moves no money. */
+export function purchaseEntry(document: PurchaseDocument, chart: FecChart): EntryLine[] | null {
+  const invoice = document.kind === 'invoice';
+  const pieceRef = fecText(document.number);
+  const nets: NetLine[] = [];
+  if (document.net !== 0) addNet(nets, chart.purchases, words.purchases, document.net, 0);
+  return documentEntry(
+    chart,
+    {
+      date: document.issueDate,
+      validDate: document.validDate,
+      pieceRef,
+      label: joined(invoice ? words.invoice : words.creditNote, pieceRef, fecText(document.supplier.name)),
+    },
+    {
+      kind: `received ${document.kind}`,
+      number: document.number,
+      thirdParty: supplierAccount(chart, document.supplier),
+      // The supplier credited with an invoice's total, debited with a credit note's.
+      thirdPartyOnDebit: !invoice,
+      total: document.total,
+      nets,
+      vatByRate: document.vatByRate,
+      vatSide: 'deductible',
+    },
+  );
 }
 
 /** The bank-journal entry of a payment or a refund; null when it moves no money. */
@@ -258,39 +455,24 @@ export function bankEntry(movement: BankMovement, chart: FecChart): EntryLine[] 
   if (movement.amount === 0) return null;
   const received = movement.kind === 'payment';
   const method = methodWords.get(movement.method) ?? fecText(movement.method);
-  const label = joined(
-    received ? words.payment : words.refund,
-    fecText(movement.documentNumber),
-    fecText(movement.party.name),
-    `(${method})`,
-  );
-  const pieceRef = fecText(movement.pieceRef);
+  const head: EntryHead = {
+    date: movement.day,
+    validDate: movement.validDate,
+    pieceRef: fecText(movement.pieceRef),
+    label: joined(
+      received ? words.payment : words.refund,
+      fecText(movement.documentNumber),
+      fecText(movement.party.name),
+      `(${method})`,
+    ),
+  };
   const amount = movement.amount;
   const customer = customerAccount(chart, movement.party);
-  const line = (
-    account: string,
-    accountLabel: string,
-    auxiliaryAccount: string,
-    auxiliaryLabel: string,
-    debit: number,
-    credit: number,
-  ): EntryLine => ({
-    entryDate: movement.day,
-    account,
-    accountLabel,
-    auxiliaryAccount,
-    auxiliaryLabel,
-    pieceRef,
-    pieceDate: movement.day,
-    label,
-    debit,
-    credit,
-    validDate: movement.validDate,
-  });
   return balanced(
     [
-      line(chart.bank, words.bank, '', '', received ? amount : 0, received ? 0 : amount),
-      line(
+      entryLine(head, chart.bank, words.bank, '', '', received ? amount : 0, received ? 0 : amount),
+      entryLine(
+        head,
         customer.account,
         customer.accountLabel,
         customer.auxiliaryAccount,
@@ -299,6 +481,7 @@ export function bankEntry(movement: BankMovement, chart: FecChart): EntryLine[] 
         received ? amount : 0,
       ),
     ],
-    `${movement.kind} ${movement.pieceRef}`,
+    movement.kind,
+    movement.pieceRef,
   );
 }

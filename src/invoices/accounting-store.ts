@@ -6,9 +6,10 @@ import type { Scope } from '../db/scope.js';
  * What the accounting exports read of invoices, credit notes and refunds: the period's rows in
  * the order of the books (date, then the instant they were recorded, then id), by keyset pages
  * so that a job reads a period of any size with constant memory and resumes after a crash from
- * the last key it committed. The amounts per line and per rate come as short `key:cents` lists
- * rather than JSON: a FEC reads hundreds of thousands of documents, and building and parsing
- * JSON per row cost PostgreSQL and Node more than the rest of the row.
+ * the last key it committed. The natures and amounts per line and per rate come as four short
+ * JSON arrays of scalars taken by JSON paths, rather than the lines' JSON (parsing it cost Node
+ * more than the rest of the row) or lists aggregated from `jsonb_to_recordset` (a set-returning
+ * subquery per row: about twice the database's time of the paths, measured on 180,000 invoices).
  */
 
 /** Calendar days, inclusive. */
@@ -41,10 +42,12 @@ export interface AccountingDocumentRow {
   buyer_siren: string | null;
   currency: string;
   total: string;
-  /** `nature:cents` per line, space-separated (`goods:29800 services:13500`). */
-  net_by_nature: string | null;
-  /** `rate:cents` per VAT group, space-separated; an empty rate is none (`20:8660 :0`). */
-  vat_by_rate: string | null;
+  /** The lines' natures and nets (cents), as JSON arrays in the lines' order (`["goods", "services"]`). */
+  line_natures: string | null;
+  line_nets: string | null;
+  /** The VAT groups' rates (null: none) and amounts (cents), as JSON arrays in the groups' order. */
+  vat_rates: string | null;
+  vat_amounts: string | null;
 }
 
 const issued = (scope: Scope, period: AccountingPeriod) =>
@@ -62,10 +65,10 @@ export async function pageAccountingDocuments(
     select i.id, i.kind, i.number, i.issue_date,
       to_char(i.finalized_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as finalized_at,
       i.customer_id, i.buyer->>'name' as buyer_name, i.buyer->>'siren' as buyer_siren, i.currency, i.total,
-      (select string_agg(l.nature || ':' || l."netAmount", ' ')
-        from jsonb_to_recordset(i.lines) l(nature text, "netAmount" bigint)) as net_by_nature,
-      (select string_agg(coalesce(v."vatRate", '') || ':' || v."taxAmount", ' ')
-        from jsonb_to_recordset(i.tax->'vatBreakdown') v("vatRate" text, "taxAmount" bigint)) as vat_by_rate
+      jsonb_path_query_array(i.lines, '$[*].nature')::text as line_natures,
+      jsonb_path_query_array(i.lines, '$[*].netAmount')::text as line_nets,
+      jsonb_path_query_array(i.tax, '$.vatBreakdown[*].vatRate')::text as vat_rates,
+      jsonb_path_query_array(i.tax, '$.vatBreakdown[*].taxAmount')::text as vat_amounts
     from invoices i
     where ${issued(scope, period)}
       ${after ? sql`and (i.issue_date, i.finalized_at, i.id) > (${after.day}, ${after.at}::timestamptz, ${after.id})` : sql``}

@@ -6,6 +6,7 @@ import {
   documentParties,
   pageAccountingDocuments,
   pageAccountingRefunds,
+  type AccountingDocumentRow,
   type AccountingPeriod,
   type DocumentKey,
   type InstantKey,
@@ -17,7 +18,7 @@ import {
  * cents.
  */
 
-export type { AccountingPeriod, DocumentKey, InstantKey } from './accounting-store.js';
+export type { AccountingDocumentRow, AccountingPeriod, DocumentKey, InstantKey } from './accounting-store.js';
 
 /** Who a document or a movement is with: its customer, or the buyer written on it. */
 export interface AccountingParty {
@@ -64,9 +65,33 @@ export async function accountingDocumentsPage(
   after: DocumentKey | null,
   limit: number,
 ): Promise<AccountingDocument[]> {
-  const rows = await pageAccountingDocuments(db, scope, period, after, limit);
-  return rows.map((row) => ({
-    key: { day: row.issue_date, at: row.finalized_at, id: row.id },
+  return (await accountingDocumentRows(db, scope, period, after, limit)).map(accountingDocumentOf);
+}
+
+/**
+ * A page of documents as the database sent them, each turned into its `AccountingDocument` by
+ * `accountingDocumentOf` when the books reach it: a FEC keeps pages of thousands of rows alive
+ * while it merges them, and documents made a row at a time die young (the garbage collector's
+ * cheapest case) where a page of them would be copied and promoted.
+ */
+export async function accountingDocumentRows(
+  db: Executor,
+  scope: Scope,
+  period: AccountingPeriod,
+  after: DocumentKey | null,
+  limit: number,
+): Promise<AccountingDocumentRow[]> {
+  return pageAccountingDocuments(db, scope, period, after, limit);
+}
+
+/** Where a row stands in the books: after its key comes the next page. */
+export function accountingDocumentKey(row: AccountingDocumentRow): DocumentKey {
+  return { day: row.issue_date, at: row.finalized_at, id: row.id };
+}
+
+export function accountingDocumentOf(row: AccountingDocumentRow): AccountingDocument {
+  return {
+    key: accountingDocumentKey(row),
     id: row.id,
     kind: row.kind as AccountingDocument['kind'],
     number: row.number,
@@ -75,34 +100,48 @@ export async function accountingDocumentsPage(
     party: { customerId: row.customer_id, name: row.buyer_name, siren: row.buyer_siren },
     currency: row.currency,
     total: Number(row.total),
-    netByNature: netsByNature(row.net_by_nature),
-    vatByRate: vatByRate(row.vat_by_rate),
-  }));
+    netByNature: netsByNature(row.id, row.line_natures, row.line_nets),
+    vatByRate: vatByRate(row.id, row.vat_rates, row.vat_amounts),
+  };
 }
 
-/** `goods:29800 services:13500 goods:200` → the net of each nature, in the order first met. */
-function netsByNature(list: string | null): { nature: string; amount: number }[] {
+/** Two JSON arrays a path took from one list of objects: the same length, or the list is not what the books expect. */
+function pairedArrays<A, B>(id: string, what: string, left: string | null, right: string | null): [A[], B[]] {
+  const a = left ? (JSON.parse(left) as A[]) : [];
+  const b = right ? (JSON.parse(right) as B[]) : [];
+  // A member without its key is skipped by the path: the arrays would no longer pair up.
+  if (a.length !== b.length) throw new Error(`document ${id}: its ${what} do not pair up (${left} / ${right})`);
+  return [a, b];
+}
+
+/** The net of each nature, in the order first met (`["goods", "services", "goods"]`, `[29800, 13500, 200]`). */
+function netsByNature(
+  id: string,
+  naturesJson: string | null,
+  netsJson: string | null,
+): { nature: string; amount: number }[] {
+  const [natures, amounts] = pairedArrays<string, number>(id, 'lines', naturesJson, netsJson);
   const nets: { nature: string; amount: number }[] = [];
-  if (!list) return nets;
-  for (const item of list.split(' ')) {
-    const colon = item.lastIndexOf(':');
-    const nature = item.slice(0, colon);
-    const amount = Number(item.slice(colon + 1));
+  for (let k = 0; k < natures.length; k++) {
+    const nature = natures[k]!;
     let i = 0;
     while (i < nets.length && nets[i]!.nature !== nature) i++;
-    if (i < nets.length) nets[i]!.amount += amount;
-    else nets.push({ nature, amount });
+    if (i < nets.length) nets[i]!.amount += amounts[k]!;
+    else nets.push({ nature, amount: amounts[k]! });
   }
   return nets;
 }
 
-/** `20:8660 5.5:110 :0` → the VAT of each group; an empty rate is none. */
-function vatByRate(list: string | null): { rate: string | null; amount: number }[] {
-  if (!list) return [];
-  return list.split(' ').map((item) => {
-    const colon = item.lastIndexOf(':');
-    return { rate: colon === 0 ? null : item.slice(0, colon), amount: Number(item.slice(colon + 1)) };
-  });
+/** The VAT of each group (`["20", "5.5", null]`, `[8660, 110, 0]`); a null rate is none. */
+function vatByRate(
+  id: string,
+  ratesJson: string | null,
+  amountsJson: string | null,
+): { rate: string | null; amount: number }[] {
+  const [rates, amounts] = pairedArrays<string | null, number>(id, 'VAT groups', ratesJson, amountsJson);
+  const groups: { rate: string | null; amount: number }[] = new Array(rates.length);
+  for (let k = 0; k < rates.length; k++) groups[k] = { rate: rates[k]!, amount: amounts[k]! };
+  return groups;
 }
 
 export async function accountingDocumentCount(db: Executor, scope: Scope, period: AccountingPeriod): Promise<number> {

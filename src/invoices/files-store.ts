@@ -221,11 +221,14 @@ export async function settleFailure(
   return rows.length > 0;
 }
 
-/** Sandbox reset: the scope's generated files go with its documents. */
-export async function deleteScopeFiles(db: Executor, scope: Scope): Promise<number> {
+/** Sandbox reset: the scope's generated files go with its documents; the bytes they held. */
+export async function deleteScopeFiles(db: Executor, scope: Scope): Promise<{ documents: number; bytes: number }> {
   const rows = await db
     .delete(documentFiles)
     .where(and(eq(documentFiles.companyId, scope.companyId), eq(documentFiles.livemode, scope.livemode)))
-    .returning({ id: documentFiles.documentId });
-  return rows.length;
+    .returning({
+      id: documentFiles.documentId,
+      bytes: sql<string>`coalesce(octet_length(${documentFiles.facturx}), 0) + coalesce(octet_length(${documentFiles.xml}), 0) + coalesce(octet_length(${documentFiles.pdf}), 0)`,
+    });
+  return { documents: rows.length, bytes: rows.reduce((total, row) => total + Number(row.bytes), 0) };
 }

@@ -6,6 +6,7 @@ import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { recordEvent, setEventDataStatement } from '../webhooks/service.js';
 import { consumeMonthlyQuota } from '../limits/service.js';
+import { checkStorageRoom } from '../subscriptions/service.js';
 import type { PlanName } from '../kernel/plans.js';
 import type { Axes, DocumentKind } from './document-axes.js';
 import {
@@ -178,6 +179,8 @@ export async function finalizeDocument(
 
       await consumeLedgerShare(tx, ctx.scope, decision, ctx.now);
       await consumeMonthlyQuota(tx, ctx.scope, seller.plan, 'documents', ctx.now);
+      // Its files will be counted whatever their size: a storage used up refuses the document now.
+      await checkStorageRoom(tx, ctx.scope, seller.plan);
       await options.beforeNumber?.(tx, draft, { total: totals.gross });
 
       const axes: Axes = {

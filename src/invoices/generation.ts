@@ -14,6 +14,7 @@ import { buildFacturX } from '../documents/facturx.js';
 import { ValidationPool } from '../documents/validation-pool.js';
 import { queueCompanyEmail } from '../notifications/service.js';
 import { appendEntry } from '../archive/service.js';
+import { countStorage } from '../subscriptions/service.js';
 import { sha256Hex } from '../archive/entry-hash.js';
 import type { DocumentRow } from './document-record.js';
 import { documentSourceOf } from './issue-conformance.js';
@@ -167,6 +168,13 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
       const document = row;
       await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
         if (!(await storeFiles(tx, claim, files, hashes, now))) throw new LeaseLost();
+        // The files count against the plan's storage, never refused: a numbered document gets its
+        // legal files; a full storage refuses the next finalization instead.
+        await countStorage(
+          tx,
+          scope,
+          Object.values(files).reduce((total, bytes) => total + bytes.length, 0),
+        );
         if (scope.livemode)
           await appendEntry(
             tx,

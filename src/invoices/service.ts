@@ -31,6 +31,7 @@ import { finalizeDocument, type FinalizeOptions, type Seller } from './finalize.
 import { sendDocument, simulateStatus, type SendOptions, type SimulateInput } from './transmission.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
 import { deleteScopeFiles, filesSummaries } from './files-store.js';
+import { releaseStorage } from '../subscriptions/service.js';
 
 /**
  * The invoices capability: invoices and, through the same documents, what the credit notes,
@@ -131,7 +132,8 @@ export async function listDocuments(
 /** Sandbox reset: every test invoice and credit note of the company goes. */
 export async function purgeTestDocuments(tx: Executor, scope: Scope): Promise<number> {
   if (scope.livemode) throw new Error('refusing to purge live invoices');
-  await deleteScopeFiles(tx, scope);
+  const files = await deleteScopeFiles(tx, scope);
+  await releaseStorage(tx, scope, files.bytes);
   return deleteScopeDocuments(tx, scope);
 }
 
@@ -326,11 +328,15 @@ export { seedInvoiceFixtures, fixturePaymentsOf } from './fixtures.js';
 
 export {
   accountingDocumentsPage,
+  accountingDocumentRows,
+  accountingDocumentKey,
+  accountingDocumentOf,
   accountingDocumentCount,
   accountingRefundsPage,
   accountingRefundCount,
   accountingParties,
   type AccountingDocument,
+  type AccountingDocumentRow,
   type AccountingRefund,
   type AccountingParty,
   type AccountingPeriod,

@@ -11,6 +11,7 @@ import type { ReadDocument } from '../documents/cii-reader.js';
 import { renderPdf } from '../documents/pdf-renderer.js';
 import { buildCdarMessage } from '../platform/cdar.js';
 import { getCompany } from '../companies/service.js';
+import { countStorage, releaseStorage } from '../subscriptions/service.js';
 import { recordEvent } from '../webhooks/service.js';
 import { IncomingFileError, readIncomingFile, type IncomingFile } from './incoming-file.js';
 import { validateIncoming, type Verdict } from './official-validation.js';
@@ -191,6 +192,9 @@ export async function ingestReceivedInvoice(
       bytes,
       created: ctx.now,
     });
+    // The original counts against the plan's storage, never refused: the company must keep the
+    // invoices delivered to it; a full storage refuses its finalizations and exports instead.
+    await countStorage(tx, ctx.scope, bytes.length);
     await appendHistory(tx, {
       ...ctx.scope,
       receivedInvoiceId: row.id,
@@ -281,7 +285,10 @@ export async function receivedPdf(deps: Pick<Deps, 'db'>, scope: Scope, id: stri
   await inTransaction(
     deps.db,
     { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now: row.receivedAt },
-    (tx) => insertFile(tx, file),
+    async (tx) => {
+      // Counted once: a request that rendered it at the same time and stored it first counted it.
+      if (await insertFile(tx, file)) await countStorage(tx, scope, file.size);
+    },
   );
   return fileOf(file);
 }
@@ -404,10 +411,21 @@ export async function answerReceivedInvoice(
 
 export async function purgeTestReceived(tx: Executor, scope: Scope): Promise<number> {
   if (scope.livemode) throw new Error('refusing to purge live received invoices');
-  return deleteScopeReceived(tx, scope);
+  const removed = await deleteScopeReceived(tx, scope);
+  await releaseStorage(tx, scope, removed.bytes);
+  return removed.invoices;
 }
 
 /** A call context for work no request made (a callback, a polling pass). */
 export function platformContext(scope: Scope, now: Date): CallContext {
   return { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
 }
+
+// The accounting exports: the period's received invoices in the order of the books.
+export {
+  accountingReceivedCount,
+  accountingReceivedPage,
+  type AccountingReceived,
+  type ReceivedKey,
+  type ReceivedPeriod,
+} from './accounting.js';

@@ -83,8 +83,14 @@ export async function pageReceived(
   return keysetPage(db, r, scope, page, { where });
 }
 
-export async function insertFile(db: Executor, row: FileRow): Promise<void> {
-  await db.insert(receivedInvoiceFiles).values(row).onConflictDoNothing();
+/** True when this call stored it (false: the invoice had this file already). */
+export async function insertFile(db: Executor, row: FileRow): Promise<boolean> {
+  const inserted = await db
+    .insert(receivedInvoiceFiles)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ kind: receivedInvoiceFiles.kind });
+  return inserted.length > 0;
 }
 
 export async function findFile(
@@ -120,15 +126,18 @@ export async function historyOf(db: Executor, scope: Scope, receivedInvoiceId: s
     .orderBy(asc(h.seq));
 }
 
-/** The sandbox reset: the company's test received invoices, their files and history. */
-export async function deleteScopeReceived(db: Executor, scope: Scope): Promise<number> {
+/** Sandbox reset: the scope's received invoices, their history and files; the bytes the files held. */
+export async function deleteScopeReceived(db: Executor, scope: Scope): Promise<{ invoices: number; bytes: number }> {
   await db.delete(receivedInvoiceHistory).where(inScope(receivedInvoiceHistory, scope));
-  await db.delete(receivedInvoiceFiles).where(inScope(receivedInvoiceFiles, scope));
+  const files = await db
+    .delete(receivedInvoiceFiles)
+    .where(inScope(receivedInvoiceFiles, scope))
+    .returning({ size: receivedInvoiceFiles.size });
   const removed = await db
     .delete(receivedInvoices)
     .where(inScope(receivedInvoices, scope))
     .returning({ id: receivedInvoices.id });
-  return removed.length;
+  return { invoices: removed.length, bytes: files.reduce((total, file) => total + file.size, 0) };
 }
 
 export async function receivedRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {

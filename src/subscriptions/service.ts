@@ -378,6 +378,35 @@ export async function reserveStorage(tx: Executor, scope: Scope, bytes: number):
   }
 }
 
+/**
+ * A file the service must keep whatever the storage: a finalized document's legal files, an
+ * invoice the platform delivered. Counted in the transaction that stores it, never refused (a
+ * document already numbered must get its files, a received invoice must be kept); the storage
+ * past the plan's then refuses what would add more (`checkStorageRoom`: finalizations) and what
+ * the company asks for (exports, `reserveStorage`).
+ */
+export async function countStorage(tx: Executor, scope: Scope, bytes: number): Promise<void> {
+  if (!Number.isSafeInteger(bytes) || bytes < 0) throw new Error(`cannot count ${bytes} bytes`);
+  if (bytes === 0) return;
+  await addStoredBytes(tx, scope, bytes, Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * Refuses with `storage_quota_exceeded` when the scope's storage is used up (its stored bytes
+ * reach the plan's storage): a finalization, whose files will be counted whatever their size,
+ * checks it first. `plan`, when the caller holds it, saves reading it again.
+ */
+export async function checkStorageRoom(tx: Executor, scope: Scope, plan?: PlanName): Promise<void> {
+  const name = plan ?? (await planOf(tx, scope.companyId));
+  const limit = plans[name].storageBytes;
+  if ((await storedBytes(tx, scope)) >= limit) {
+    throw new ApiError('storage_quota_exceeded', {
+      values: { plan: name },
+      hint: `The ${name} plan stores ${limit} bytes per environment and its files fill it: documents are not finalized until files are deleted (expired exports, a sandbox reset) or the plan is upgraded.`,
+    });
+  }
+}
+
 export async function releaseStorage(tx: Executor, scope: Scope, bytes: number): Promise<void> {
   if (!Number.isSafeInteger(bytes) || bytes < 0) throw new Error(`cannot release ${bytes} bytes`);
   await removeStoredBytes(tx, scope, bytes);

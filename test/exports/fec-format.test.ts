@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fecAmount, fecBytes, fecDate, fecFileName, fecText } from '../../src/exports/fec-format.js';
-import { bankEntry, defaultChart, salesEntry } from '../../src/exports/fec-entries.js';
+import { bankEntry, defaultChart, purchaseEntry, salesEntry, type Supplier } from '../../src/exports/fec-entries.js';
 
 test('FEC text: one line, no separator, ISO 8859-15 bytes', () => {
   assert.equal(fecText('Atelier Lumière SAS'), 'Atelier Lumière SAS');
@@ -88,4 +88,76 @@ test('entries: an invoice, a credit note reversed, a payment; an entry that does
     ],
   );
   assert.equal(payment[0]!.label, 'Règlement F1 Client SAS (chèque)');
+});
+
+test('purchase entries: a received invoice, a credit note reversed, the supplier account by SIREN, SIRET or VAT number', () => {
+  const supplier: Supplier = {
+    name: 'Atelier Dupont & Fils',
+    siren: '732829320',
+    siret: '73282932000074',
+    vatNumber: null,
+  };
+  const invoice = {
+    kind: 'invoice' as const,
+    number: 'FA-7',
+    issueDate: '2026-03-01',
+    validDate: '2026-03-04',
+    supplier,
+    total: 12311,
+    net: 10200,
+    vatByRate: [
+      { rate: '20.00', amount: 2000 },
+      { rate: '5.5', amount: 11 },
+      { rate: '5.50', amount: 100 },
+      { rate: null, amount: 0 },
+    ],
+  };
+  const lines = purchaseEntry(invoice, defaultChart)!;
+  assert.deepEqual(
+    lines.map((l) => [l.account, l.accountLabel, l.auxiliaryAccount, l.auxiliaryLabel, l.debit, l.credit]),
+    [
+      ['401000', 'Fournisseurs', 'F732829320', 'Atelier Dupont & Fils', 0, 12311],
+      ['607000', 'Achats', '', '', 10200, 0],
+      ['445660', 'TVA déductible 20 %', '', '', 2000, 0],
+      ['445660', 'TVA déductible 5,5 %', '', '', 111, 0],
+    ],
+    'the supplier credited with the total, purchases and VAT per rate debited',
+  );
+  assert.equal(lines[0]!.label, 'Facture FA-7 Atelier Dupont & Fils');
+  assert.ok(
+    lines.every((l) => l.entryDate === '2026-03-01' && l.pieceDate === '2026-03-01' && l.validDate === '2026-03-04'),
+  );
+
+  const note = purchaseEntry({ ...invoice, kind: 'credit_note', number: 'AV-1' }, defaultChart)!;
+  assert.deepEqual(
+    note.map((l) => [l.debit, l.credit]),
+    lines.map((l) => [l.credit, l.debit]),
+  );
+  assert.equal(note[0]!.label, 'Avoir AV-1 Atelier Dupont & Fils');
+
+  const auxiliary = (s: Partial<Supplier>) =>
+    purchaseEntry({ ...invoice, supplier: { ...supplier, ...s } }, defaultChart)![0]!.auxiliaryAccount;
+  assert.equal(auxiliary({ siren: null }), 'F732829320', 'the SIREN of the SIRET');
+  assert.equal(auxiliary({ siren: null, siret: null, vatNumber: 'DE 123456789' }), 'FDE123456789');
+  assert.equal(auxiliary({ siren: null, siret: null, vatNumber: null }), 'FDIVERS');
+
+  const mapped = purchaseEntry(invoice, {
+    ...defaultChart,
+    suppliers: '401100',
+    supplierDetail: 'collective',
+    purchases: '606100',
+    deductibleVatDefault: '445661',
+    deductibleVatByRate: [{ rate: '5.5', account: '445662' }],
+  })!;
+  assert.deepEqual(
+    mapped.map((l) => [l.account, l.auxiliaryAccount, l.debit, l.credit]),
+    [
+      ['401100', '', 0, 12311],
+      ['606100', '', 10200, 0],
+      ['445661', '', 2000, 0],
+      ['445662', '', 111, 0],
+    ],
+  );
+  assert.equal(purchaseEntry({ ...invoice, total: 0, net: 0, vatByRate: [] }, defaultChart), null);
+  assert.throws(() => purchaseEntry({ ...invoice, total: 12312 }, defaultChart), /received invoice FA-7: .* differ/);
 });

@@ -21,6 +21,8 @@ import { purgeExpiredExports } from '../../src/exports/service.js';
 import { registry } from '../../src/capabilities.js';
 import type { JobKind } from '../../src/jobs/job-kind.js';
 import { readFec, type FecEntryRead } from './fec-reader.js';
+import { ownFacturX, receive } from '../received/support.js';
+import { closeValidation } from '../../src/received/official-validation.js';
 
 const book = {
   description: 'Livre de recettes',
@@ -104,9 +106,31 @@ async function books(h: Harness) {
 const sum = (entry: FecEntryRead, field: 'debit' | 'credit', account?: string) =>
   entry.lines.filter((line) => !account || line.account === account).reduce((total, line) => total + line[field], 0);
 
+/** Received invoices: one from Atelier Dupont, its credit note, and one the company refused. */
+async function purchases(h: Harness, key: string) {
+  const day = today(h);
+  const received = async (overrides: Record<string, unknown>) => {
+    const response = await receive(h, key, await ownFacturX({ issueDate: day, ...overrides }));
+    assert.equal(response.statusCode, 201, response.body);
+    return response.data;
+  };
+  const invoice = await received({ number: 'FA-2026-0042' });
+  const note = await received({ number: 'AV-2026-0007', typeCode: '381' });
+  const refused = await received({ number: 'FA-2026-0043' });
+  const answer = await h.call('POST', `/v1/received-invoices/${refused.id}/refuse`, {
+    key,
+    body: { reasonCode: 'DOUBLON', reason: 'Déjà reçue' },
+  });
+  assert.equal(answer.statusCode, 200, answer.body);
+  return { invoice, note, refused };
+}
+
 test('FEC export', async (t) => {
   const h = await documentHarness();
-  t.after(() => h.close());
+  t.after(async () => {
+    await h.close();
+    await closeValidation();
+  });
 
   await t.test(
     'POST /v1/exports/fec: 202 with the job; the job writes the file; export.ready; the file re-read: 18 fields, balanced, numbered, the amounts of the books',
@@ -255,6 +279,114 @@ test('FEC export', async (t) => {
     },
   );
 
+  await t.test(
+    'the purchase journal (AC): received invoices by issue date, the supplier credited, purchases and deductible VAT debited, a credit note reversed, a refused invoice left out; numbered with the other journals',
+    async () => {
+      const { companyId, key, documents } = await books(h);
+      const { invoice, note } = await purchases(h, key);
+      const job = await exportFec(h, key, { from: '2026-01-01', to: today(h) });
+      await runJobs(h, companyId);
+      const done = (await h.call('GET', `/v1/jobs/${job.id}`, { key })).data;
+      assert.equal(done.status, 'succeeded', JSON.stringify(done));
+      assert.deepEqual(done.progress, { total: 9, processed: 9 }, 'seven of the books, two received');
+      const file = await download(h, key, job.result.id);
+      const { entries } = readFec(file.rawPayload);
+      assert.equal(entries.length, 9);
+      const bought = entries.filter((entry) => entry.journal === 'AC');
+      assert.deepEqual(
+        bought.map((entry) => entry.piece),
+        [invoice.number, note.number],
+        'the refused invoice is not booked; in the order they were received',
+      );
+      assert.ok(
+        bought.every((entry) =>
+          entry.lines.every((l) => l.accountLabel !== '' && l.date === today(h).replaceAll('-', '')),
+        ),
+      );
+      assert.ok(
+        bought.every((entry) => entry.lines.every((line) => line.validDate >= line.date)),
+        'validated the day they were received',
+      );
+      const [bill, credit] = bought as [FecEntryRead, FecEntryRead];
+      assert.deepEqual(
+        bill.lines.map((l) => [l.account, l.accountLabel, l.auxiliary, l.auxiliaryLabel, l.debit, l.credit]),
+        [
+          ['401000', 'Fournisseurs', 'F732829320', 'Atelier Dupont & Fils', 0, invoice.totalTtc],
+          ['607000', 'Achats', '', '', invoice.totalHt, 0],
+          ...invoice.vatBreakdown.map((group: any) => [
+            '445660',
+            `TVA déductible ${String(Number(group.vatRate)).replace('.', ',')} %`,
+            '',
+            '',
+            group.taxAmount,
+            0,
+          ]),
+        ],
+      );
+      assert.equal(bill.lines[0]!.label, `Facture ${invoice.number} Atelier Dupont & Fils`);
+      assert.equal(sum(bill, 'debit'), invoice.totalTtc);
+      // The credit note: the same accounts, reversed.
+      assert.deepEqual(
+        credit.lines.map((l) => [l.account, l.debit, l.credit]),
+        [
+          ['401000', note.totalTtc, 0],
+          ['607000', 0, note.totalHt],
+          ...note.vatBreakdown.map((group: any) => ['445660', 0, group.taxAmount]),
+        ],
+      );
+      // Continuous numbering across the journals, by date then the instant of record: the
+      // books were finalized before the invoices were received, on the same day.
+      assert.deepEqual(
+        entries.map((entry) => entry.number),
+        entries.map((_, index) => index + 1),
+      );
+      assert.equal(
+        entries.findIndex((entry) => entry.journal === 'AC'),
+        7,
+        'received after the books of the day',
+      );
+      assert.ok(documents.every((document) => entries.some((entry) => entry.piece === document.number)));
+
+      // Options: another code, the collective account, a purchases account, deductible VAT per rate.
+      const mapped = await exportFec(h, key, {
+        from: '2026-01-01',
+        to: today(h),
+        journals: { sales: null, bank: null, purchases: 'HA' },
+        accounts: {
+          suppliers: '401100',
+          supplierDetail: 'collective',
+          purchases: '604000',
+          deductibleVat: { default: '445661', byRate: [{ rate: '5.5', account: '445662' }] },
+        },
+      });
+      await runJobs(h, companyId);
+      const read = readFec((await download(h, key, mapped.result.id)).rawPayload);
+      assert.deepEqual(
+        read.entries.map((entry) => [entry.journal, entry.piece]),
+        [
+          ['HA', invoice.number],
+          ['HA', note.number],
+        ],
+      );
+      assert.deepEqual([...new Set(read.records.map((r) => r.account))].sort(), [
+        '401100',
+        '445661',
+        '445662',
+        '604000',
+      ]);
+      assert.ok(read.records.every((r) => r.auxiliary === ''));
+      const reduced = invoice.vatBreakdown.find((group: any) => Number(group.vatRate) === 5.5);
+      assert.equal(sum(read.entries[0]!, 'debit', '445662'), reduced.taxAmount);
+
+      // Left out: no purchase entry.
+      const without = await exportFec(h, key, { from: '2026-01-01', to: today(h), journals: { purchases: null } });
+      await runJobs(h, companyId);
+      const sales = readFec((await download(h, key, without.result.id)).rawPayload);
+      assert.equal(sales.entries.length, 7);
+      assert.ok(sales.entries.every((entry) => entry.journal !== 'AC'));
+    },
+  );
+
   await t.test('refusals: the period, the accounts, the journals, unknown fields, the scopes', async () => {
     const { key, companyId } = await seller(h);
     const refused = async (body: unknown, status: number, code: string, param?: string) => {
@@ -287,7 +419,7 @@ test('FEC export', async (t) => {
       'accounts.vat.byRate[0].account',
     );
     await refused(
-      { from: '2026-01-01', to: '2026-03-31', journals: { sales: null, bank: null } },
+      { from: '2026-01-01', to: '2026-03-31', journals: { sales: null, bank: null, purchases: null } },
       400,
       'invalid_field_value',
       'journals',
@@ -297,6 +429,47 @@ test('FEC export', async (t) => {
       400,
       'invalid_field_value',
       'journals.bank',
+    );
+    await refused(
+      { from: '2026-01-01', to: '2026-03-31', journals: { sales: 'VE', bank: null, purchases: 'VE' } },
+      400,
+      'invalid_field_value',
+      'journals.purchases',
+    );
+    await refused(
+      { from: '2026-01-01', to: '2026-03-31', accounts: { purchases: '706000' } },
+      422,
+      'validation_error',
+      'accounts.purchases',
+    );
+    await refused(
+      { from: '2026-01-01', to: '2026-03-31', accounts: { suppliers: '411000' } },
+      422,
+      'validation_error',
+      'accounts.suppliers',
+    );
+    await refused(
+      { from: '2026-01-01', to: '2026-03-31', accounts: { deductibleVat: { default: '445710' } } },
+      422,
+      'validation_error',
+      'accounts.deductibleVat.default',
+    );
+    await refused(
+      {
+        from: '2026-01-01',
+        to: '2026-03-31',
+        accounts: {
+          deductibleVat: {
+            byRate: [
+              { rate: '20', account: '445662' },
+              { rate: '20.0', account: '445663' },
+            ],
+          },
+        },
+      },
+      400,
+      'invalid_field_value',
+      'accounts.deductibleVat.byRate[1].rate',
     );
     await refused({ from: '2026-01-01', to: '2026-03-31', format: 'xml' }, 400, 'invalid_field_value');
     assert.equal(
