@@ -9,6 +9,8 @@ export const establishmentsCapability: Capability = {
   name: 'establishments',
   routes: establishmentRoutes,
   schemas: [establishmentSchema],
+  // Which platform an establishment talks to: deposits, e-reporting and received invoices ask here.
+  published: ['platform-access.ts'],
   purgeTestData: async (tx, ctx) => ({ establishments: await purgeTestEstablishments(tx, ctx.scope) }),
   // The sandbox's head office: test documents finalize right after a reset.
   seedFixtures: async (tx, ctx) => seedHeadOffice(tx, ctx.scope, (await companySeller(tx, ctx.scope.companyId)).siren),

@@ -31,6 +31,7 @@ import { finalizeDocument, type FinalizeOptions, type Seller } from './finalize.
 import { sendDocument, simulateStatus, type SendOptions, type SimulateInput } from './transmission.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
 import { deleteScopeFiles, filesSummaries } from './files-store.js';
+import { deleteScopeDeposits } from './deposit-store.js';
 
 /**
  * The invoices capability: invoices and, through the same documents, what the credit notes,
@@ -132,6 +133,7 @@ export async function listDocuments(
 export async function purgeTestDocuments(tx: Executor, scope: Scope): Promise<number> {
   if (scope.livemode) throw new Error('refusing to purge live invoices');
   await deleteScopeFiles(tx, scope);
+  await deleteScopeDeposits(tx, scope);
   return deleteScopeDocuments(tx, scope);
 }
 
