@@ -229,14 +229,18 @@ export interface ClaimedReader {
   token: string;
 }
 
+/** A reader's key within a pass (`company|livemode|establishment`). */
+export const readerKey = (reader: Pick<ClaimedReader, 'companyId' | 'livemode' | 'establishmentId'>) =>
+  `${reader.companyId}|${reader.livemode}|${reader.establishmentId}`;
+
 /**
  * The readers to poll (all, or these companies'), leased so that one poll at a time moves a
- * cursor; each once per pass (those not polled since the pass began at `passStart`).
+ * cursor; each once per pass (`done`: the keys the pass polled already).
  */
 export async function claimReaders(
   db: Executor,
   lease: { now: Date; limit: number; leaseMs: number; token: string },
-  passStart: Date,
+  done: readonly string[],
   companyIds?: readonly string[],
 ): Promise<ClaimedReader[]> {
   const rows = await claimLeased(
@@ -244,7 +248,13 @@ export async function claimReaders(
     {
       table: 'platform_readers',
       key: ['company_id', 'livemode', 'establishment_id'],
-      due: sql`(t.last_polled_at is null or t.last_polled_at < ${passStart.toISOString()}::timestamptz)`,
+      due:
+        done.length === 0
+          ? sql`true`
+          : sql`(t.company_id || '|' || t.livemode::text || '|' || t.establishment_id) not in (${sql.join(
+              done.map((key) => sql`${key}`),
+              sql`, `,
+            )})`,
       order: sql`t.last_polled_at nulls first`,
       returning: sql`t.company_id, t.livemode, t.establishment_id, t.connection_key, t.cursor, t.webhook_id`,
       companyIds,

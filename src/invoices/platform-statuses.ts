@@ -21,6 +21,7 @@ import {
   latestDeposit,
   markDeposit,
   readerOf,
+  readerKey,
   receiveEvent,
   updateReader,
   type ClaimedReader,
@@ -195,18 +196,19 @@ export async function pollPlatformStatuses(
   options: StatusPollOptions = {},
 ): Promise<number> {
   let applied = 0;
-  const passStart = deps.clock.now();
+  const done: string[] = [];
   for (;;) {
     const readers = await inTransaction(deps.db, null, (tx) =>
       claimReaders(
         tx,
         { now: deps.clock.now(), limit: 10, leaseMs: 300_000, token: randomUUID() },
-        passStart,
+        done,
         options.companyIds,
       ),
     );
     if (readers.length === 0) return applied;
     for (const reader of readers) {
+      done.push(readerKey(reader));
       try {
         applied += await pollReader(deps, reader, options);
       } catch (error) {

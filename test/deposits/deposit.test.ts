@@ -23,7 +23,7 @@ import {
   type ConnectedSeller,
   type World,
 } from './support.js';
-import { customer, finalizedInvoice, sellerProfile } from '../invoices/support.js';
+import { customer, decision, finalizedInvoice, sellerProfile } from '../invoices/support.js';
 
 let world: World;
 let platform: CheckedSimulator;
@@ -413,4 +413,62 @@ test('deposit_not_enabled: connected, deposits off; pa_not_configured: live with
   const liveSend = await world.h.call('POST', `/v1/invoices/${liveInvoice.id}/send`, { key: live });
   assert.equal(liveSend.statusCode, 400, liveSend.body);
   assert.equal(liveSend.data.error.code, 'pa_not_configured');
+});
+
+test('the platform down for an hour of sandbox clock, then back: retried on that clock, deposited once', async () => {
+  const before = platform.simulator.stats();
+  const invoice = await readyInvoice(world, main);
+  platform.simulator.script(invoice.number, {
+    depositAnswers: Array.from({ length: 50 }, () => ({ status: 503 as const })),
+  });
+  await send(world, main, invoice.id);
+  await world.deposits.drain();
+  for (let minutes = 10; minutes <= 60; minutes += 10) {
+    const advanced = await world.h.call('POST', '/v1/sandbox/clock/advance', { key: main.key, body: { seconds: 600 } });
+    assert.equal(advanced.statusCode, 200, advanced.body);
+    assert.equal(await world.deposits.drain(), 1, `retried after ${minutes} minutes`);
+    assert.equal((await read(world, main, invoice.id)).transmissionStatus, 'sending', 'waiting, not rejected');
+  }
+  assert.equal(platform.simulator.stats().depositRequests - before.depositRequests, 7);
+  platform.simulator.script(invoice.number, {});
+  await world.h.call('POST', '/v1/sandbox/clock/advance', { key: main.key, body: { seconds: 60 } });
+  assert.equal(await world.deposits.drain(), 1);
+  const stats = platform.simulator.stats();
+  assert.deepEqual([stats.deposits - before.deposits, stats.flowsByInvoice[invoice.number]], [1, 1]);
+  await world.poll();
+  assert.equal((await read(world, main, invoice.id)).status, 'approved');
+});
+
+test('a credit note: credit_note.sent, then its own events as the platform and the buyer report', async () => {
+  const invoice = await readyInvoice(world, main);
+  const lines = invoice.lines.map((line: any) => ({
+    description: line.description,
+    quantity: line.quantity,
+    unitPrice: line.unitPrice,
+    nature: line.nature,
+  }));
+  const taken = await decision(world.h, main.key, { customerId: invoice.customerId }, lines);
+  const created = await world.h.call('POST', '/v1/credit-notes', {
+    key: main.key,
+    body: { relatedInvoiceId: invoice.id, taxDecisionId: taken.id },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const finalized = await world.h.call('POST', `/v1/credit-notes/${created.data.id}/finalize`, { key: main.key });
+  assert.equal(finalized.statusCode, 200, finalized.body);
+  await world.files.drain();
+  const sent = await world.h.call('POST', `/v1/credit-notes/${created.data.id}/send`, { key: main.key });
+  assert.equal(sent.statusCode, 200, sent.body);
+  assert.equal(sent.data.einvoicing.paTrackingId, `${created.data.id}-a1`);
+  await world.deposits.drain();
+  await world.poll();
+  const note = await world.h.call('GET', `/v1/credit-notes/${created.data.id}`, { key: main.key });
+  assert.deepEqual([note.data.status, note.data.transmissionStatus], ['approved', 'approved']);
+  assert.ok(note.data.einvoicing.paFlowId);
+  const types = await eventTypes(world, main, created.data.id);
+  assert.deepEqual(types.slice(types.indexOf('credit_note.sent')), [
+    'credit_note.sent',
+    'credit_note.credit_deposited',
+    'credit_note.credit_transmitted',
+    'credit_note.credit_approved',
+  ]);
 });
