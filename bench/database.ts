@@ -43,6 +43,11 @@ export async function openBenchDatabase(scratch: string, progress: (message: str
       name,
       pid: null,
       async close() {
+        // BENCH_KEEP_DATABASE=1 leaves it for a look (EXPLAIN) after the run.
+        if (process.env.BENCH_KEEP_DATABASE === '1') {
+          await admin.end().catch(() => undefined);
+          return progress(`database ${name} kept`);
+        }
         await admin
           .query(`drop database if exists ${name} with (force)`)
           .catch((error: unknown) => progress(`could not drop ${name}: ${String(error)}`));

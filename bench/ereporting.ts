@@ -18,6 +18,7 @@ import { runMigrations } from '../src/db/migrate.js';
 import { bulkInsert } from '../src/db/bulk-insert.js';
 import { createCompany } from '../src/companies/service.js';
 import { createTaxProfile } from '../src/tax-profiles/service.js';
+import { seedHeadOffices } from '../src/establishments/service.js';
 import { invoices } from '../src/invoices/schema.js';
 import { systemClock } from '../src/kernel/clock.js';
 
@@ -127,7 +128,9 @@ function sale(companyId: string, g: number): InvoiceRow {
 function child(env: Record<string, string>): Promise<Record<string, any>> {
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(new URL('./ereporting-child.ts', import.meta.url));
-    const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+    // BENCH_EREPORTING_NODE_FLAGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the run.
+    const flags = process.env.BENCH_EREPORTING_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+    const proc = spawn(process.execPath, [...flags, '--import', 'libxml2-wasm', '--import', 'tsx', script], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -154,6 +157,8 @@ export async function runEreportingBench(options: EreportingBenchOptions): Promi
     await runMigrations(connection.pool, connection.db);
     const deps = { db: connection.db, clock: systemClock };
     const company = await createCompany(deps, { name: 'Boutique SAS', siren });
+    // A tax profile names one of the company's establishments: the head office, SIRET 10000000900017.
+    await seedHeadOffices(deps, company.id, siren);
     await createTaxProfile(
       deps,
       {

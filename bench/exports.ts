@@ -106,7 +106,7 @@ function childProcess(env: Record<string, string>): Promise<Record<string, any>>
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(new URL('./exports-child.ts', import.meta.url));
     const flags = process.env.BENCH_EXPORT_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
-    const proc = spawn(process.execPath, [...flags, '--import', 'tsx', script], {
+    const proc = spawn(process.execPath, [...flags, '--import', 'libxml2-wasm', '--import', 'tsx', script], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

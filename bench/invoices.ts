@@ -546,7 +546,7 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
 /** The file worker in its own process (bench/file-worker-child.ts); `stop` ends it and waits. */
 async function startFileWorker(options: InvoiceBenchOptions): Promise<{ stop(): Promise<void> }> {
   const script = fileURLToPath(new URL('./file-worker-child.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, ['--import', 'libxml2-wasm', '--import', 'tsx', script], {
     env: { ...process.env, DATABASE_URL: options.databaseUrl, BENCH_COMPANY_ID: options.companyId },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

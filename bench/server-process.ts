@@ -38,16 +38,20 @@ export interface SpawnOptions {
 const serverScript = fileURLToPath(new URL('./server.ts', import.meta.url));
 
 export async function spawnServer(options: SpawnOptions): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...options.nodeFlags, '--import', 'tsx', serverScript], {
-    // The child's stdout goes to our stderr: our stdout carries only the JSON measurements.
-    stdio: ['ignore', 2, 2, 'ipc'],
-    env: {
-      ...process.env,
-      BENCH_DATABASE_URL: options.databaseUrl,
-      BENCH_DATA_DIR: options.dataDir,
-      BENCH_DB_TIMING: options.dbTiming ? '1' : '0',
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...options.nodeFlags, '--import', 'libxml2-wasm', '--import', 'tsx', serverScript],
+    {
+      // The child's stdout goes to our stderr: our stdout carries only the JSON measurements.
+      stdio: ['ignore', 2, 2, 'ipc'],
+      env: {
+        ...process.env,
+        BENCH_DATABASE_URL: options.databaseUrl,
+        BENCH_DATA_DIR: options.dataDir,
+        BENCH_DB_TIMING: options.dbTiming ? '1' : '0',
+      },
     },
-  });
+  );
 
   let exited = false;
   let stopping = false;

@@ -33,7 +33,7 @@ export async function forkChild<Ready>(
   nodeFlags: string[] = [],
 ): Promise<Child<Ready>> {
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
-    execArgv: [...nodeFlags, '--import', 'tsx'],
+    execArgv: [...nodeFlags, '--import', 'libxml2-wasm', '--import', 'tsx'],
     // The child's stdout goes to our stderr: our stdout carries only the JSON measurements.
     stdio: ['ignore', 2, 2, 'ipc'],
     env: { ...process.env, ...env },

@@ -35,6 +35,9 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+/** Loads libxml2-wasm natively before tsx registers (see bin/facteur.js): 110 MB less per test process. */
+const tsxImports = ['--import', 'libxml2-wasm', '--import', 'tsx'];
+
 async function main(): Promise<number> {
   const root = new URL('..', import.meta.url).pathname;
   const args = process.argv.slice(2);
@@ -79,7 +82,7 @@ async function main(): Promise<number> {
 
   await stylesheetsReady;
   const concurrency = Math.max(2, Math.min(4, availableParallelism()));
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
+  const child = spawn(process.execPath, [...tsxImports, '--test', `--test-concurrency=${concurrency}`, ...files], {
     cwd: root,
     stdio: 'inherit',
     env: {

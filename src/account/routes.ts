@@ -10,6 +10,7 @@ const limitsSchema = Type.Object({
   monthlyQuota: Type.Integer({ description: 'Live documents per calendar month (UTC).' }),
   webhookEndpoints: Type.Integer({ description: 'Per environment.' }),
   storageBytes: Type.Integer(),
+  connectedEstablishments: Type.Integer({ description: 'Establishments connected to a platform, per environment.' }),
 });
 
 const companySchema = Type.Object(

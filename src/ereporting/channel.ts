@@ -1,17 +1,20 @@
 import { generate } from 'selfsigned';
 import { Agent } from 'undici';
 import type { Deps } from '../deps.js';
+import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
+import { platformAccess } from '../establishments/platform-access.js';
 import { AfnorConnector } from '../platform/afnor-connector.js';
 import type { PlatformConnection, PlatformConnector } from '../platform/connector.js';
 import { PlatformSimulator } from '../platform/simulator/simulator.js';
 
 /**
- * Which platform a declaration goes to: the ONE choice of connector for a company, environment
- * and establishment. Test mode goes to the sandbox platform (`FACTEUR_SANDBOX_PA_URL`, a
- * `facteur pa-simulator`), or to a simulator started in this process when none is configured.
- * Live mode has no platform connection per establishment yet (it comes with the establishments'
- * connections): e-reporting is not enabled, and the declaration stays due and visible.
+ * Which platform a declaration goes to: the establishment's own connection when it has one
+ * (establishments/platform-access.ts, the one answer for every capability), transmitting only
+ * when the establishment allows e-reporting; a test establishment without one goes to the sandbox
+ * platform (`FACTEUR_SANDBOX_PA_URL`, a `facteur pa-simulator`), or to a simulator started in this
+ * process when none is configured. Otherwise e-reporting is not enabled, and the declaration
+ * stays due and visible.
  */
 
 export type Channel = { enabled: true; connector: PlatformConnector } | { enabled: false; detail: string };
@@ -46,13 +49,23 @@ async function inProcessSimulator() {
 
 export async function reportingChannel(
   deps: Pick<Deps, 'config'>,
+  db: Executor,
   scope: Scope,
   establishment: string | null,
 ): Promise<Channel> {
-  if (scope.livemode)
+  const access = await platformAccess(deps, db, scope, { siret: establishment });
+  const named = access.siret ?? establishment ?? '(none named)';
+  if (access.state === 'connected')
+    return access.ereportingEnabled
+      ? { enabled: true, connector: access.connector }
+      : {
+          enabled: false,
+          detail: `Establishment ${named} does not allow automatic e-reporting (\`ereportingEnabled: false\`). The obligation stays due; enable it with \`POST /v1/establishments/${access.establishmentId}\` or declare by other means.`,
+        };
+  if (access.state === 'not_configured')
     return {
       enabled: false,
-      detail: `No approved platform is connected for establishment ${establishment ?? '(none named)'} yet: live declarations cannot be transmitted. The obligation stays due; declare by other means until the establishment's platform connection is set.`,
+      detail: `No approved platform is connected for establishment ${named}: live declarations cannot be transmitted. The obligation stays due; connect the establishment (\`platform\` on \`POST /v1/establishments/:id\`) or declare by other means.`,
     };
   const configured = deps.config.sandboxPlatform;
   const key = configured ? `${configured.baseUrl}|${configured.clientId}` : 'in-process';

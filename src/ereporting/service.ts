@@ -81,9 +81,11 @@ const notFound = (id: string) => refuse('not_found', `No e-reporting declaration
 
 interface Target {
   row: DeclarationRow;
-  isNew: boolean;
   builder: ReportBuilder;
+  /** Operations gathered since the last flush (written page by page: memory stays flat). */
   operations: OperationRow[];
+  /** Operations added to it by this gathering. */
+  added: number;
 }
 
 interface Seller {
@@ -165,14 +167,16 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
             created: now,
             updated: now,
           };
-          targets.set(key, { row, isNew: true, builder: new ReportBuilder(flow), operations: [] });
+          // Written at once (empty), so its operations can be written page by page; the totals follow at the end.
+          await insertDeclaration(tx, row);
+          targets.set(key, { row, builder: new ReportBuilder(flow), operations: [], added: 0 });
         } else if (found.state === 'reserved' && found.lockToken === null && found.currency === currency) {
           const builder = new ReportBuilder(flow);
           builder.addLines(found.lines ?? []);
           builder.operationCount = found.operationCount;
           builder.taxableAmount = found.taxableAmount;
           builder.taxAmount = found.taxAmount;
-          targets.set(key, { row: found, isNew: false, builder, operations: [] });
+          targets.set(key, { row: found, builder, operations: [], added: 0 });
         } else targets.set(key, null);
       }
       const target = targets.get(key);
@@ -194,6 +198,15 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
         ...amounts,
         created: now,
       });
+
+  const flush = async () => {
+    for (const target of targets.values()) {
+      if (!target || target.operations.length === 0) continue;
+      await insertOperations(tx, target.operations);
+      target.added += target.operations.length;
+      target.operations = [];
+    }
+  };
 
   let after: { day: string; at: string; id: string } | null = null;
   for (;;) {
@@ -227,6 +240,7 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
       };
       operation(target, row.kind, row.id, row.issue_date, row.number)(target.builder.addDocument(facts));
     }
+    await flush();
     if (page.length < pageSize) break;
   }
 
@@ -290,6 +304,7 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
         if (!target) continue;
         operation(target, kind, fact.id, fact.date, fact.invoiceNumber)(target.builder.addPayment(fact));
       }
+      await flush();
       if (cursor === null) return;
     }
   };
@@ -298,8 +313,8 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
 
   let added = 0;
   for (const target of targets.values()) {
-    if (!target || target.operations.length === 0) continue;
-    added += target.operations.length;
+    if (!target || target.added === 0) continue;
+    added += target.added;
     const changes = {
       lines: target.builder.lines(),
       operationCount: target.builder.operationCount,
@@ -307,9 +322,7 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
       taxAmount: target.builder.taxAmount,
       updated: now,
     };
-    if (target.isNew) await insertDeclaration(tx, { ...target.row, ...changes });
-    else await updateDeclaration(tx, scope, target.row.id, changes, { state: 'reserved' });
-    await insertOperations(tx, target.operations);
+    await updateDeclaration(tx, scope, target.row.id, changes, { state: 'reserved' });
   }
   return added;
 }
@@ -502,7 +515,7 @@ export async function transmit(
   const company = await getCompany(deps, ctx.scope.companyId);
   const first = await inTransaction(deps.db, ctx, (tx) => findDeclaration(tx, ctx.scope, id));
   if (!first) throw notFound(id);
-  const channel = await reportingChannel(deps, ctx.scope, first.establishment);
+  const channel = await reportingChannel(deps, deps.db, ctx.scope, first.establishment);
   if (!channel.enabled)
     return { row: first, refusal: refuse('ereporting_not_enabled', channel.detail, { param: 'id' }) };
 
@@ -640,8 +653,9 @@ export async function retryDeclaration(
 
 /**
  * Per company and environment: gathers the new operations, then submits the declarations that
- * fell due (on the sandbox clock for test ones) and reads the verdicts still awaited. Live
- * declarations stay reserved while their establishment has no platform connection.
+ * fell due (on the sandbox clock for test ones) and reads the verdicts still awaited. A
+ * declaration whose establishment does not transmit (no connection, `ereportingEnabled: false`)
+ * stays reserved: `transmit` answers the refusal without writing anything.
  */
 export async function runEreportingPass(deps: Deps, companyIds?: string[]): Promise<number> {
   let handled = 0;
@@ -653,7 +667,6 @@ export async function runEreportingPass(deps: Deps, companyIds?: string[]): Prom
       handled += await inTransaction(deps.db, ctx, (tx) => gatherOperations(tx, scope, now));
       const due = await inTransaction(deps.db, ctx, (tx) => actionableDeclarations(tx, scope, now));
       for (const row of due) {
-        if (row.state === 'reserved' && livemode) continue;
         try {
           const outcome = await transmit(deps, ctx, row.id);
           if (outcome.row.state !== row.state) handled++;

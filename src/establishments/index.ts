@@ -7,10 +7,9 @@ import { companySeller } from '../companies/service.js';
 /** Establishments: the company's SIRETs and addresses, the seller's on every document. */
 export const establishmentsCapability: Capability = {
   name: 'establishments',
+  published: ['platform-access.ts'],
   routes: establishmentRoutes,
   schemas: [establishmentSchema],
-  // Which platform an establishment talks to: deposits, e-reporting and received invoices ask here.
-  published: ['platform-access.ts'],
   purgeTestData: async (tx, ctx) => ({ establishments: await purgeTestEstablishments(tx, ctx.scope) }),
   // The sandbox's head office: test documents finalize right after a reset.
   seedFixtures: async (tx, ctx) => seedHeadOffice(tx, ctx.scope, (await companySeller(tx, ctx.scope.companyId)).siren),

@@ -39,11 +39,59 @@ export const establishmentSchema = Type.Object(
     isDefault: Type.Boolean({
       description: 'The establishment of documents whose tax profile names none. Exactly one per environment.',
     }),
+    platform: nullable(
+      Type.Object({
+        baseUrl: Type.String({
+          description:
+            "The platform's root: its Flow Service answers under `{baseUrl}/flow-service`, its Directory Service under `{baseUrl}/directory-service` (AFNOR XP Z12-013).",
+        }),
+        clientId: Type.String({ description: 'OAuth2 client id (client credentials).' }),
+        tokenUrl: nullable(
+          Type.String({ description: 'OAuth2 token endpoint; null: `{baseUrl}/auth-service/{clientId}/token`.' }),
+        ),
+        clientSecretSet: Type.Literal(true, {
+          description: 'The client secret is stored encrypted and never returned.',
+        }),
+        connectedAt: Type.String(),
+      }),
+    ),
+    depositEnabled: Type.Boolean({
+      description:
+        "Automatic deposit of this establishment's e-invoices on its platform (`deposit_not_enabled` when false).",
+    }),
+    ereportingEnabled: Type.Boolean({
+      description: 'Automatic transmission of its e-reporting declarations (`ereporting_not_enabled` when false).',
+    }),
     created: Type.String(),
     updated: Type.String(),
   },
   { $id: 'Establishment' },
 );
+
+const connectionInput = Type.Unsafe<{
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  tokenUrl?: string | null;
+} | null>({
+  type: ['object', 'null'],
+  description:
+    'Connects the establishment to its approved platform: tried at once (the credentials, and the SIRET in its directory: `siret_not_found`), then stored with the secret encrypted. `null` disconnects it.',
+  properties: {
+    baseUrl: { type: 'string', maxLength: 500 },
+    clientId: { type: 'string', minLength: 1, maxLength: 200 },
+    clientSecret: { type: 'string', minLength: 1, maxLength: 500, writeOnly: true },
+    tokenUrl: { type: ['string', 'null'], maxLength: 500 },
+  },
+  required: ['baseUrl', 'clientId', 'clientSecret'],
+  additionalProperties: false,
+});
+
+const platformFields = {
+  platform: Type.Optional(connectionInput),
+  depositEnabled: Type.Optional(Type.Boolean()),
+  ereportingEnabled: Type.Optional(Type.Boolean()),
+};
 
 const tags = ['Establishments'];
 const optionalText = (maxLength: number) =>
@@ -68,6 +116,7 @@ export async function establishmentRoutes(parent: FastifyInstance, { deps }: { d
             address: addressInput,
             electronicAddress: optionalText(125),
             isDefault: Type.Optional(Type.Boolean()),
+            ...platformFields,
           },
           { additionalProperties: false },
         ),
@@ -125,6 +174,7 @@ export async function establishmentRoutes(parent: FastifyInstance, { deps }: { d
             address: Type.Optional(addressInput),
             electronicAddress: optionalText(125),
             isDefault: Type.Optional(Type.Boolean()),
+            ...platformFields,
           },
           { additionalProperties: false },
         ),

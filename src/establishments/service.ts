@@ -9,10 +9,20 @@ import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/p
 import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
 import { isValidSiret } from '../identifiers/siren.js';
 import { getCompany } from '../companies/service.js';
+import { ApiError } from '../kernel/errors.js';
+import { plans, type PlanName } from '../kernel/plans.js';
+import {
+  connectionColumns,
+  shownConnection,
+  verifiedConnection,
+  type ConnectionInput,
+  type ShownConnection,
+} from './platform-connection.js';
 import { checkAddress, checkElectronicAddress, checkSiret, type AddressInput } from './establishment-checks.js';
 import type { EstablishmentAddress } from './schema.js';
 import {
   clearDefault,
+  countConnected,
   deleteScopeEstablishments,
   findBySiret,
   findDefault,
@@ -39,11 +49,22 @@ export interface Establishment {
   address: EstablishmentAddress;
   electronicAddress: string;
   isDefault: boolean;
+  /** The approved platform this establishment deposits to and reports through; the secret is never shown. */
+  platform: ShownConnection | null;
+  depositEnabled: boolean;
+  ereportingEnabled: boolean;
   created: string;
   updated: string;
 }
 
-export interface EstablishmentInput {
+interface PlatformSwitches {
+  /** `null` disconnects the establishment (its stored secret is erased). */
+  platform?: ConnectionInput | null | undefined;
+  depositEnabled?: boolean | undefined;
+  ereportingEnabled?: boolean | undefined;
+}
+
+export interface EstablishmentInput extends PlatformSwitches {
   siret: string;
   name?: string | null | undefined;
   address: AddressInput;
@@ -51,7 +72,7 @@ export interface EstablishmentInput {
   isDefault?: boolean | undefined;
 }
 
-export interface EstablishmentChanges {
+export interface EstablishmentChanges extends PlatformSwitches {
   name?: string | null | undefined;
   address?: AddressInput | undefined;
   electronicAddress?: string | null | undefined;
@@ -77,21 +98,43 @@ export function toEstablishment(row: EstablishmentRow): Establishment {
     // BT-34 defaults to the SIREN (the directory's first-level address).
     electronicAddress: row.electronicAddress ?? row.siret.slice(0, 9),
     isDefault: row.isDefault,
+    platform: shownConnection(row),
+    depositEnabled: row.depositEnabled,
+    ereportingEnabled: row.ereportingEnabled,
     created: row.created.toISOString(),
     updated: row.updated.toISOString(),
   };
 }
 
-/** An establishment without a platform connection. */
-const notConnected = {
+/** The connection columns of an establishment without a platform. */
+const disconnected = {
   platformBaseUrl: null,
   platformClientId: null,
   platformClientSecret: null,
   platformTokenUrl: null,
   platformConnectedAt: null,
+} satisfies Partial<EstablishmentRow>;
+
+const notConnected = {
+  ...disconnected,
   depositEnabled: false,
   ereportingEnabled: false,
 } satisfies Partial<EstablishmentRow>;
+
+/** Connected establishments count against the plan (the contract's quota of establishments). */
+async function checkConnectedQuota(tx: Executor, ctx: CallContext, plan: string, except: string | null): Promise<void> {
+  const limit = plans[plan as PlanName].connectedEstablishments;
+  if ((await countConnected(tx, ctx.scope, except)) < limit) return;
+  throw new ApiError('quota_exceeded', {
+    values: {
+      limit,
+      metric: 'establishments connected to a platform',
+      plan,
+      period: ctx.now.toISOString().slice(0, 7),
+    },
+    hint: 'Disconnect another establishment (`platform: null`) or upgrade the plan.',
+  });
+}
 
 const notFound = (id: string) => refuse('not_found', `No establishment ${id}.`, { param: 'id' });
 
@@ -118,25 +161,37 @@ async function insertChecked(tx: Tx, ctx: CallContext, row: EstablishmentRow): P
 }
 
 export async function createEstablishment(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'config'>,
   ctx: CallContext,
   input: EstablishmentInput,
 ): Promise<Establishment> {
   const company = await getCompany(deps, ctx.scope.companyId);
+  const siret = checkSiret(input.siret, company.siren);
+  // The platform is asked before anything is written: no transaction waits on it (the quota is
+  // looked at first, then again under the lock).
+  if (input.platform) await checkConnectedQuota(deps.db, ctx, company.plan, null);
+  const connection = input.platform ? await verifiedConnection(siret, input.platform) : null;
   const row: EstablishmentRow = {
     ...ctx.scope,
     id: newId('establishment', ctx.now),
-    siret: checkSiret(input.siret, company.siren),
+    siret,
     name: nameOf(input.name),
     address: checkAddress(input.address),
     electronicAddress: input.electronicAddress ? checkElectronicAddress(input.electronicAddress) : null,
     isDefault: input.isDefault === true,
     ...notConnected,
+    ...(connection ? connectionColumns(deps, connection, ctx.now) : {}),
+    depositEnabled: input.depositEnabled === true,
+    ereportingEnabled: input.ereportingEnabled === true,
     created: ctx.now,
     updated: ctx.now,
   };
   try {
-    await inTransaction(deps.db, ctx, (tx) => insertChecked(tx, ctx, row));
+    await inTransaction(deps.db, ctx, async (tx) => {
+      await lockScopeEstablishments(tx, ctx.scope);
+      if (connection) await checkConnectedQuota(tx, ctx, company.plan, null);
+      await insertChecked(tx, ctx, row);
+    });
   } catch (error) {
     // Two creations racing past the lock cannot happen; a unique index still has the last word.
     if (isUniqueViolation(error, 'establishments_siret')) throw duplicate(row.siret);
@@ -162,12 +217,23 @@ export async function listEstablishments(
 
 /** The SIRET never changes (it is the establishment); name, address, electronic address and the default do. */
 export async function updateEstablishment(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'config'>,
   ctx: CallContext,
   id: string,
   changes: EstablishmentChanges,
 ): Promise<Establishment> {
   const fields: Partial<EstablishmentRow> = { updated: ctx.now };
+  let plan: string | null = null;
+  if (changes.platform) {
+    const existing = await findEstablishment(deps.db, ctx.scope, id);
+    if (!existing) throw notFound(id);
+    plan = (await getCompany(deps, ctx.scope.companyId)).plan;
+    await checkConnectedQuota(deps.db, ctx, plan, id);
+    const connection = await verifiedConnection(existing.siret, changes.platform);
+    Object.assign(fields, connectionColumns(deps, connection, ctx.now));
+  } else if (changes.platform === null) Object.assign(fields, disconnected);
+  if (changes.depositEnabled !== undefined) fields.depositEnabled = changes.depositEnabled;
+  if (changes.ereportingEnabled !== undefined) fields.ereportingEnabled = changes.ereportingEnabled;
   if (changes.name !== undefined) fields.name = nameOf(changes.name);
   if (changes.address !== undefined) fields.address = checkAddress(changes.address);
   if (changes.electronicAddress !== undefined)
@@ -176,6 +242,7 @@ export async function updateEstablishment(
     await lockScopeEstablishments(tx, ctx.scope);
     const current = await findEstablishment(tx, ctx.scope, id);
     if (!current) throw notFound(id);
+    if (plan !== null) await checkConnectedQuota(tx, ctx, plan, id);
     if (changes.isDefault === false && current.isDefault)
       throw refuse(
         'invalid_field_value',
@@ -279,4 +346,9 @@ export async function seedHeadOffices(
     };
     await inTransaction(deps.db, ctx, (tx) => seedHeadOffice(tx, ctx.scope, siren));
   }
+}
+
+/** The scope's establishments connected to a platform (the plan's quota counts them). */
+export async function countConnectedEstablishments(db: Executor, scope: Scope): Promise<number> {
+  return countConnected(db, scope, null);
 }

@@ -83,3 +83,18 @@ export async function deleteScopeEstablishments(db: Executor, scope: Scope): Pro
 export async function establishmentRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
   return rowsAfter(db, establishments, scope, after, limit);
 }
+
+/** The scope's establishments connected to a platform, `except` one (the one being reconnected). */
+export async function countConnected(db: Executor, scope: Scope, except: string | null): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(establishments)
+    .where(
+      and(
+        inScope(establishments, scope),
+        sql`${establishments.platformBaseUrl} is not null`,
+        except ? sql`${establishments.id} <> ${except}` : undefined,
+      ),
+    );
+  return row?.count ?? 0;
+}

@@ -9,14 +9,37 @@ export interface PlanLimits {
   /** The contract does not give the Free plan's figure; one endpoint lets a free account try webhooks. */
   webhookEndpoints: number;
   storageBytes: number;
+  /**
+   * Establishments connected to an approved platform, per environment. The contract counts
+   * establishments in the plan's quota without giving the figures: ours.
+   */
+  connectedEstablishments: number;
 }
 
 const megabyte = 1024 * 1024;
 
 export const plans: Record<PlanName, PlanLimits> = {
-  free: { requestsPerMinute: 100, monthlyQuota: 1_000, webhookEndpoints: 1, storageBytes: 100 * megabyte },
-  essential: { requestsPerMinute: 300, monthlyQuota: 10_000, webhookEndpoints: 5, storageBytes: 1024 * megabyte },
-  pro: { requestsPerMinute: 1_000, monthlyQuota: 50_000, webhookEndpoints: 20, storageBytes: 10 * 1024 * megabyte },
+  free: {
+    requestsPerMinute: 100,
+    monthlyQuota: 1_000,
+    webhookEndpoints: 1,
+    storageBytes: 100 * megabyte,
+    connectedEstablishments: 1,
+  },
+  essential: {
+    requestsPerMinute: 300,
+    monthlyQuota: 10_000,
+    webhookEndpoints: 5,
+    storageBytes: 1024 * megabyte,
+    connectedEstablishments: 5,
+  },
+  pro: {
+    requestsPerMinute: 1_000,
+    monthlyQuota: 50_000,
+    webhookEndpoints: 20,
+    storageBytes: 10 * 1024 * megabyte,
+    connectedEstablishments: 100,
+  },
 };
 
 /** What a plan allows besides its figures: `plan_limit_error` below the plan that has it. */

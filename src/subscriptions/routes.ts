@@ -32,6 +32,9 @@ export const subscriptionSchema = Type.Object(
       monthlyQuota: Type.Integer({ description: 'Live documents per calendar month (UTC).' }),
       webhookEndpoints: Type.Integer({ description: 'Per environment.' }),
       storageBytes: Type.Integer({ description: 'Per environment.' }),
+      connectedEstablishments: Type.Integer({
+        description: 'Establishments connected to a platform, per environment.',
+      }),
     }),
     features: Type.Object({
       recurringAutoFinalize: Type.Boolean({
@@ -43,7 +46,10 @@ export const subscriptionSchema = Type.Object(
       documents: Type.Integer({ description: 'Live documents counted this month.' }),
       monthlyQuota: Type.Integer(),
       webhookEndpoints: Type.Integer({ description: "The calling key's environment." }),
-      establishments: Type.Integer({ description: 'None until establishments are served.' }),
+      establishments: Type.Integer({
+        description:
+          'Establishments connected to an approved platform in this environment (the plan allows `limits.connectedEstablishments`).',
+      }),
       storageBytes: Type.Integer({ description: "Stored files of the calling key's environment." }),
     }),
     created: Type.String(),

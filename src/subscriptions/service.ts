@@ -18,6 +18,7 @@ import { later } from '../kernel/clock.js';
 import { announceAuthChange, forgetInThisProcess } from '../api-keys/key-cache.js';
 import { recordEvent } from '../webhooks/service.js';
 import { countWebhookEndpoints } from '../webhooks/service.js';
+import { countConnectedEstablishments } from '../establishments/service.js';
 import { monthlyUsage } from '../limits/service.js';
 import {
   checkActive,
@@ -169,8 +170,7 @@ export async function getSubscription(
       documents: usage.counts.documents ?? 0,
       monthlyQuota: limits.monthlyQuota,
       webhookEndpoints: await countWebhookEndpoints(deps, scope),
-      // Establishments are not served yet: none is counted.
-      establishments: 0,
+      establishments: await countConnectedEstablishments(deps.db, scope),
       storageBytes: await storedBytes(deps.db, scope),
     },
     created: row.created.toISOString(),

@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.js';
 import { customer, finalizedInvoice, frenchBuyer, seller } from '../invoices/support.js';
-import { encryptionKeyOf, sealSecret } from '../../src/kernel/sealed-secret.js';
-import { findBySiret, updateEstablishmentRow } from '../../src/establishments/store.js';
 import { createFileWorker, type FileWorker } from '../../src/invoices/generation.js';
 import { createDepositWorker, type DepositWorker, type DepositWorkerOptions } from '../../src/invoices/deposits.js';
 import { pollPlatformStatuses } from '../../src/invoices/platform-statuses.js';
@@ -33,7 +30,7 @@ export interface World {
 }
 
 export async function startWorld(): Promise<World> {
-  const h = await startHarness({ clockStart: '2026-10-15T10:00:00Z', config: { encryptionKey: randomBytes(32) } });
+  const h = await startHarness({ clockStart: '2026-10-15T10:00:00Z' });
   const call = h.call.bind(h);
   h.call = (...args) => {
     h.clock.advance(1000);
@@ -65,26 +62,32 @@ export interface ConnectedSeller {
   customerId: string;
 }
 
-/** A test company whose head office deposits on the simulator (or has it connected, deposits off). */
+/**
+ * A test company whose head office deposits on the simulator (or has it connected, deposits off),
+ * connected through the API (`POST /v1/establishments/:id` with `platform`, tried against it: the
+ * seller's SIRET is listed in its directory first).
+ */
 export async function connectedSeller(
   world: World,
   platform: CheckedSimulator,
-  options: { depositEnabled?: boolean; env?: 'test' | 'live' } = {},
+  options: { depositEnabled?: boolean } = {},
 ): Promise<ConnectedSeller> {
   const { h } = world;
-  const { companyId, key } = await seller(h, { env: options.env ?? 'test' });
+  const { companyId, key } = await seller(h);
   world.companyIds.push(companyId);
-  const scope = { companyId, livemode: options.env === 'live' };
-  const establishment = await findBySiret(h.deps.db, scope, sellerSiret);
-  assert.ok(establishment, 'the head office exists');
-  const client = platform.simulator.clients[0]!;
-  await updateEstablishmentRow(h.deps.db, scope, establishment.id, {
-    platformBaseUrl: platform.url,
-    platformClientId: client.clientId,
-    platformClientSecret: sealSecret(encryptionKeyOf(h.deps.config), client.clientSecret),
-    depositEnabled: options.depositEnabled ?? true,
+  const listed = await h.call('GET', '/v1/establishments', { key });
+  const head = (listed.data.data as any[]).find((establishment) => establishment.siret === sellerSiret);
+  assert.ok(head, 'the head office exists');
+  platform.simulator.seedDirectory([{ siren: sellerSiret.slice(0, 9), siret: sellerSiret }]);
+  const connected = await h.call('POST', `/v1/establishments/${head.id}`, {
+    key,
+    body: {
+      platform: { baseUrl: platform.url, ...platform.simulator.clients[0]! },
+      depositEnabled: options.depositEnabled ?? true,
+    },
   });
-  return { companyId, key, establishmentId: establishment.id, customerId: await customer(h, key, addressedBuyer) };
+  assert.equal(connected.statusCode, 200, connected.body);
+  return { companyId, key, establishmentId: head.id, customerId: await customer(h, key, addressedBuyer) };
 }
 
 /** A finalized invoice of that seller to the addressed buyer, its files generated. */

@@ -195,6 +195,38 @@ test('live: the declaration is built and stays reserved, submitting answers erep
   );
 });
 
+test('live, once the establishment is connected: ereporting_not_enabled until it allows e-reporting, then transmitted', async (t) => {
+  const { h, sim } = await setUp(t);
+  const { companyId, key } = await seller(h, { env: 'live' });
+  const siren: string = (await h.call('GET', '/v1/account', { key })).data.siren;
+  const [head] = (await h.call('GET', '/v1/establishments', { key })).data.data;
+  sim.simulator.seedDirectory([{ siren, siret: head.siret }]);
+  const client = sim.simulator.clients[0]!;
+  const connected = await h.call('POST', `/v1/establishments/${head.id}`, {
+    key,
+    body: { platform: { baseUrl: sim.url, clientId: client.clientId, clientSecret: client.clientSecret } },
+  });
+  assert.equal(connected.statusCode, 200, connected.body);
+  const consumer = await customer(h, key, consumerBuyer);
+  await consumerSale(h, key, consumer);
+  await runEreportingPass(h.deps, [companyId]);
+  const [declaration] = await declarations(h, key);
+  const refused = await h.call('POST', `/v1/ereporting/declarations/${declaration.id}/submit`, { key });
+  assert.equal(refused.statusCode, 400, refused.body);
+  assert.equal(refused.data.error.code, 'ereporting_not_enabled');
+  assert.match(refused.data.error.hint ?? refused.data.error.message, /ereportingEnabled/);
+  assert.equal(sim.simulator.stats().deposits, 0);
+  const enabled = await h.call('POST', `/v1/establishments/${head.id}`, { key, body: { ereportingEnabled: true } });
+  assert.equal(enabled.data.ereportingEnabled, true);
+  // The pass sends it once its period is over, through the establishment's own connection.
+  h.clock.set(new Date('2026-11-05T00:00:00Z'));
+  await runEreportingPass(h.deps, [companyId]);
+  const after = (await h.call('GET', `/v1/ereporting/declarations/${declaration.id}`, { key })).data;
+  assert.ok(['submitted', 'accepted'].includes(after.status), after.status);
+  assert.equal(sim.simulator.stats().deposits, 1);
+  assert.deepEqual(sim.violations(), []);
+});
+
 test('a rejected declaration is kept; retry makes the next attempt, replayed; every refusal', async (t) => {
   const { h, sim } = await setUp(t);
   const { companyId, key } = await seller(h);

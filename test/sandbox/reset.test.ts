@@ -25,6 +25,7 @@ test('account and sandbox reset', async (t) => {
         monthlyQuota: 10_000,
         webhookEndpoints: 5,
         storageBytes: 1024 * 1024 * 1024,
+        connectedEstablishments: 5,
       });
       const subscription = await h.call('GET', '/v1/subscription', { key });
       assert.equal(subscription.statusCode, 200);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
@@ -56,6 +57,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const config: Config = {
     ...loadConfig({ FACTEUR_PUBLIC_URL: 'https://api.facteur.test' }),
     databaseUrl: url,
+    // Platform secrets sealed with a key of this run, not a file in the working directory.
+    encryptionKey: randomBytes(32),
     ...options.config,
   };
   const connection = connect(url, options.poolSize ?? 6);

@@ -1,0 +1,1 @@
+CREATE INDEX "invoices_ereportable" ON "invoices" USING btree ("company_id","livemode","issue_date","finalized_at","id") WHERE number is not null and (tax->'obligations'->'ereportingTransaction'->>'state') = 'due';
