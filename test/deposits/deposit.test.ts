@@ -415,6 +415,43 @@ test('deposit_not_enabled: connected, deposits off; pa_not_configured: live with
   assert.equal(liveSend.data.error.code, 'pa_not_configured');
 });
 
+test('a credit note: credit_note.sent, then its own events as the platform and the buyer report', async () => {
+  const invoice = await readyInvoice(world, main);
+  const lines = invoice.lines.map((line: any) => ({
+    description: line.description,
+    quantity: line.quantity,
+    unitPrice: line.unitPrice,
+    nature: line.nature,
+  }));
+  const taken = await decision(world.h, main.key, { customerId: invoice.customerId }, lines);
+  const created = await world.h.call('POST', '/v1/credit-notes', {
+    key: main.key,
+    body: { relatedInvoiceId: invoice.id, taxDecisionId: taken.id },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const finalized = await world.h.call('POST', `/v1/credit-notes/${created.data.id}/finalize`, { key: main.key });
+  assert.equal(finalized.statusCode, 200, finalized.body);
+  await world.files.drain();
+  const sent = await world.h.call('POST', `/v1/credit-notes/${created.data.id}/send`, { key: main.key });
+  assert.equal(sent.statusCode, 200, sent.body);
+  assert.equal(sent.data.einvoicing.paTrackingId, `${created.data.id}-a1`);
+  await world.deposits.drain();
+  const [job] = await depositRows(world, main.companyId, created.data.id);
+  assert.equal(job!.state, 'deposited', JSON.stringify(job));
+  await world.poll();
+  const note = await world.h.call('GET', `/v1/credit-notes/${created.data.id}`, { key: main.key });
+  assert.deepEqual([note.data.status, note.data.transmissionStatus], ['approved', 'approved']);
+  assert.ok(note.data.einvoicing.paFlowId);
+  const types = await eventTypes(world, main, created.data.id);
+  assert.deepEqual(types.slice(types.indexOf('credit_note.sent')), [
+    'credit_note.sent',
+    'credit_note.credit_deposited',
+    'credit_note.credit_transmitted',
+    'credit_note.credit_approved',
+  ]);
+});
+
+// Last: the company's sandbox clock stays an hour ahead (its later finalizations queue their files then).
 test('the platform down for an hour of sandbox clock, then back: retried on that clock, deposited once', async () => {
   const before = platform.simulator.stats();
   const invoice = await readyInvoice(world, main);
@@ -437,38 +474,4 @@ test('the platform down for an hour of sandbox clock, then back: retried on that
   assert.deepEqual([stats.deposits - before.deposits, stats.flowsByInvoice[invoice.number]], [1, 1]);
   await world.poll();
   assert.equal((await read(world, main, invoice.id)).status, 'approved');
-});
-
-test('a credit note: credit_note.sent, then its own events as the platform and the buyer report', async () => {
-  const invoice = await readyInvoice(world, main);
-  const lines = invoice.lines.map((line: any) => ({
-    description: line.description,
-    quantity: line.quantity,
-    unitPrice: line.unitPrice,
-    nature: line.nature,
-  }));
-  const taken = await decision(world.h, main.key, { customerId: invoice.customerId }, lines);
-  const created = await world.h.call('POST', '/v1/credit-notes', {
-    key: main.key,
-    body: { relatedInvoiceId: invoice.id, taxDecisionId: taken.id },
-  });
-  assert.equal(created.statusCode, 201, created.body);
-  const finalized = await world.h.call('POST', `/v1/credit-notes/${created.data.id}/finalize`, { key: main.key });
-  assert.equal(finalized.statusCode, 200, finalized.body);
-  await world.files.drain();
-  const sent = await world.h.call('POST', `/v1/credit-notes/${created.data.id}/send`, { key: main.key });
-  assert.equal(sent.statusCode, 200, sent.body);
-  assert.equal(sent.data.einvoicing.paTrackingId, `${created.data.id}-a1`);
-  await world.deposits.drain();
-  await world.poll();
-  const note = await world.h.call('GET', `/v1/credit-notes/${created.data.id}`, { key: main.key });
-  assert.deepEqual([note.data.status, note.data.transmissionStatus], ['approved', 'approved']);
-  assert.ok(note.data.einvoicing.paFlowId);
-  const types = await eventTypes(world, main, created.data.id);
-  assert.deepEqual(types.slice(types.indexOf('credit_note.sent')), [
-    'credit_note.sent',
-    'credit_note.credit_deposited',
-    'credit_note.credit_transmitted',
-    'credit_note.credit_approved',
-  ]);
 });

@@ -39,7 +39,7 @@ export async function startWorld(): Promise<World> {
   const companyIds: string[] = [];
   const files = createFileWorker(h.deps, { cacheDir: testCacheDir, validators: 1, companyIds });
   const depositWorker = (options: DepositWorkerOptions = {}) =>
-    createDepositWorker(h.deps, { companyIds, retryBudgetMs: 0, filesWaitMs: 0, ...options });
+    createDepositWorker(h.deps, { companyIds, retryBudgetMs: 0, filesWaitMs: 60_000, ...options });
   const deposits = depositWorker();
   return {
     h,
