@@ -23,7 +23,7 @@ import {
   type ConnectedSeller,
   type World,
 } from './support.js';
-import { customer, decision, finalizedInvoice, sellerProfile } from '../invoices/support.js';
+import { customer, decision, finalizedInvoice, seller, sellerProfile } from '../invoices/support.js';
 
 let world: World;
 let platform: CheckedSimulator;
@@ -449,6 +449,29 @@ test('a credit note: credit_note.sent, then its own events as the platform and t
     'credit_note.credit_transmitted',
     'credit_note.credit_approved',
   ]);
+});
+
+test('live: a connected live establishment deposits the same way', async () => {
+  const { companyId, key } = await seller(world.h, { env: 'live' });
+  world.companyIds.push(companyId);
+  const head = (await world.h.call('GET', '/v1/establishments', { key })).data.data.find(
+    (establishment: any) => establishment.siret === '10000000900017',
+  );
+  platform.simulator.seedDirectory([{ siren: '100000009', siret: '10000000900017' }]);
+  const connected = await world.h.call('POST', `/v1/establishments/${head.id}`, {
+    key,
+    body: { platform: { baseUrl: platform.url, ...platform.simulator.clients[0]! }, depositEnabled: true },
+  });
+  assert.equal(connected.statusCode, 200, connected.body);
+  const invoice = await finalizedInvoice(world.h, key, { customerId: await customer(world.h, key, addressedBuyer) });
+  await world.files.drain();
+  const sent = await world.h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
+  assert.equal(sent.statusCode, 200, sent.body);
+  assert.equal(await world.deposits.drain(), 1);
+  await world.poll();
+  const approved = await world.h.call('GET', `/v1/invoices/${invoice.id}`, { key });
+  assert.deepEqual([approved.data.livemode, approved.data.status], [true, 'approved']);
+  assert.equal(platform.simulator.stats().flowsByInvoice[invoice.number], 1);
 });
 
 // Last: the company's sandbox clock stays an hour ahead (its later finalizations queue their files then).
