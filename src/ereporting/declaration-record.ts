@@ -26,9 +26,10 @@ export function declarationObligation(row: DeclarationRow): DeclarationObligatio
   ): DeclarationObligation => ({ state: 'waiting', reasonCode, reasonSource, owner, action, nextAttemptAt });
   switch (row.state as DeclarationState) {
     case 'reserved':
-      // Live: no platform connection yet; test: the next pass sends it once its period is over.
-      return row.livemode
-        ? waiting('ereporting_not_enabled', 'service', 'client')
+      // Its establishment does not transmit (the client's move: connect it, allow e-reporting);
+      // otherwise the pass sends it once its period is over.
+      return row.transmissionBlock
+        ? waiting(row.transmissionBlock, 'service', 'client')
         : waiting('not_sent', 'service', 'service', 'send', row.dueAt.toISOString());
     case 'submitted':
       return waiting('awaiting_platform', 'service', 'platform');
@@ -116,6 +117,11 @@ export function submittedEventData(row: DeclarationRow): Record<string, unknown>
     period: row.period,
     attempt: row.attempt,
   };
+}
+
+/** `ereporting.obligation_updated`: the contract's obligation-event fields. */
+export function obligationEventData(row: DeclarationRow, reason: string | null): Record<string, unknown> {
+  return { id: row.id, object: 'ereporting', status: row.state, obligation: declarationObligation(row), reason };
 }
 
 /** `ereporting.accepted` and `ereporting.rejected`: the submitted fields, the obligation and the platform's words. */

@@ -39,6 +39,11 @@ export const ereportingDeclarations = pgTable(
     flowId: text('flow_id'),
     paRejectionCode: text('pa_rejection_code'),
     paRejectionReason: text('pa_rejection_reason'),
+    /**
+     * Why a reserved declaration cannot leave (`ereporting_not_enabled`: its establishment has no
+     * platform connection or does not allow e-reporting), or null. Kept up to date by the pass.
+     */
+    transmissionBlock: text('transmission_block'),
     /** A submission in progress: who holds it, until when. */
     lockToken: text('lock_token'),
     lockedUntil: instant('locked_until'),

@@ -15,6 +15,7 @@ import { pageEreportableDocuments, pageEreportableRefunds, paymentInvoiceFacts }
 import { pageEreportablePayments } from '../payments/service.js';
 import type { PlatformConnector } from '../platform/connector.js';
 import { reportingChannel } from './channel.js';
+import { ereportingTransmits } from '../establishments/platform-access.js';
 import {
   paymentFlow,
   ReportBuilder,
@@ -28,6 +29,7 @@ import { dueAtOf, paymentPeriodicity, periodOf, type Periodicity } from './perio
 import { reportProblems, reportXml } from './report-xml.js';
 import {
   submittedEventData,
+  obligationEventData,
   toDeclaration,
   verdictEventData,
   type Declaration,
@@ -46,6 +48,7 @@ import {
   reportedSources,
   setEventKeyEvent,
   takeEventKey,
+  reservedDeclarations,
   updateDeclaration,
   type DeclarationRow,
   type OperationRow,
@@ -121,6 +124,13 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
     return sellers.get(date)!;
   };
 
+  const transmits = new Map<string, boolean>();
+  const blockOf = async (establishment: string | null): Promise<string | null> => {
+    const key = establishment ?? '';
+    if (!transmits.has(key)) transmits.set(key, await ereportingTransmits(tx, scope, establishment));
+    return transmits.get(key) ? null : 'ereporting_not_enabled';
+  };
+
   const targets = new Map<string, Target | null>();
   const targetOf = async (flow: Flow, date: string, currency: string): Promise<Target | null> => {
     const seller = await sellerOn(date);
@@ -159,6 +169,7 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
             flowId: null,
             paRejectionCode: null,
             paRejectionReason: null,
+            transmissionBlock: await blockOf(seller.establishment),
             lockToken: null,
             lockedUntil: null,
             submittedAt: null,
@@ -516,8 +527,12 @@ export async function transmit(
   const first = await inTransaction(deps.db, ctx, (tx) => findDeclaration(tx, ctx.scope, id));
   if (!first) throw notFound(id);
   const channel = await reportingChannel(deps, deps.db, ctx.scope, first.establishment);
-  if (!channel.enabled)
-    return { row: first, refusal: refuse('ereporting_not_enabled', channel.detail, { param: 'id' }) };
+  if (!channel.enabled) {
+    const row = await inTransaction(deps.db, ctx, (tx) =>
+      setTransmissionBlock(tx, ctx, first.id, 'ereporting_not_enabled', channel.detail),
+    );
+    return { row: row ?? first, refusal: refuse('ereporting_not_enabled', channel.detail, { param: 'id' }) };
+  }
 
   const claim = await claimSubmission(deps, ctx, id, company.siren);
   if (claim.kind === 'busy') return { row: claim.row, refusal: null };
@@ -649,6 +664,56 @@ export async function retryDeclaration(
   });
 }
 
+// What keeps a reserved declaration from leaving.
+
+/**
+ * Records why a reserved declaration cannot leave (null: it can), and tells a change with
+ * `ereporting.obligation_updated` in the same transaction. Returns the row, or null when it is no
+ * longer reserved (nothing to say).
+ */
+async function setTransmissionBlock(
+  tx: Tx,
+  ctx: CallContext,
+  id: string,
+  block: string | null,
+  reason: string | null,
+): Promise<DeclarationRow | null> {
+  await lockScopeReporting(tx, ctx.scope);
+  const row = await findDeclaration(tx, ctx.scope, id);
+  if (!row || row.state !== 'reserved') return null;
+  if (row.transmissionBlock === block) return row;
+  const updated = await updateDeclaration(
+    tx,
+    ctx.scope,
+    id,
+    { transmissionBlock: block, updated: ctx.now },
+    {
+      state: 'reserved',
+    },
+  );
+  if (updated)
+    await recordEvent(tx, ctx, 'ereporting.obligation_updated', obligationEventData(updated, reason), ctx.now);
+  return updated ?? row;
+}
+
+/** The pass: each reserved declaration's block follows its establishment's switches (connected, enabled). */
+async function refreshTransmissionBlocks(tx: Tx, ctx: CallContext): Promise<number> {
+  const transmits = new Map<string, boolean>();
+  let changed = 0;
+  for (const row of await reservedDeclarations(tx, ctx.scope)) {
+    const key = row.establishment ?? '';
+    if (!transmits.has(key)) transmits.set(key, await ereportingTransmits(tx, ctx.scope, row.establishment));
+    const block = transmits.get(key) ? null : 'ereporting_not_enabled';
+    if (block === row.transmissionBlock) continue;
+    const reason =
+      block === null
+        ? `Establishment ${row.establishment ?? '(default)'} transmits e-reporting now: the declaration leaves once its period is over.`
+        : `Establishment ${row.establishment ?? '(default)'} does not transmit e-reporting (no platform connection, or \`ereportingEnabled: false\`).`;
+    if (await setTransmissionBlock(tx, ctx, row.id, block, reason)) changed += 1;
+  }
+  return changed;
+}
+
 // The pass.
 
 /**
@@ -665,6 +730,7 @@ export async function runEreportingPass(deps: Deps, companyIds?: string[]): Prom
       const now = scopeTime(deps.clock.now(), livemode, company.sandboxClockOffsetMs);
       const ctx = workerContext(scope, now);
       handled += await inTransaction(deps.db, ctx, (tx) => gatherOperations(tx, scope, now));
+      handled += await inTransaction(deps.db, ctx, (tx) => refreshTransmissionBlocks(tx, ctx));
       const due = await inTransaction(deps.db, ctx, (tx) => actionableDeclarations(tx, scope, now));
       for (const row of due) {
         try {

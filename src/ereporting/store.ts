@@ -108,6 +108,16 @@ export async function actionableDeclarations(db: Executor, scope: Scope, now: Da
     .limit(100);
 }
 
+/** The scope's reserved declarations no submission holds (the pass refreshes what keeps them back). */
+export async function reservedDeclarations(db: Executor, scope: Scope): Promise<DeclarationRow[]> {
+  return db
+    .select()
+    .from(d)
+    .where(and(inScope(d, scope), eq(d.state, 'reserved'), sql`${d.lockToken} is null`))
+    .orderBy(asc(d.id))
+    .limit(1000);
+}
+
 /** Of these sources, the ones already reported. */
 export async function reportedSources(
   db: Executor,

@@ -90,3 +90,14 @@ export async function platformAccess(
     connectionKey: connectionKeyOf(connection),
   };
 }
+
+/**
+ * Whether an establishment's e-reporting leaves automatically: its own connection with
+ * `ereportingEnabled`, or the sandbox's platform for a test establishment without one. Read from
+ * the stored switches alone (no secret opened): the pass asks it for every reserved declaration.
+ */
+export async function ereportingTransmits(db: Executor, scope: Scope, siret: string | null): Promise<boolean> {
+  const row = await establishmentOf(db, scope, { siret });
+  if (row?.platformBaseUrl) return row.ereportingEnabled;
+  return !scope.livemode;
+}

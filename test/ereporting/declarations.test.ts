@@ -211,6 +211,7 @@ test('live, once the establishment is connected: ereporting_not_enabled until it
   await consumerSale(h, key, consumer);
   await runEreportingPass(h.deps, [companyId]);
   const [declaration] = await declarations(h, key);
+  assert.equal(declaration.obligation.reasonCode, 'ereporting_not_enabled');
   const refused = await h.call('POST', `/v1/ereporting/declarations/${declaration.id}/submit`, { key });
   assert.equal(refused.statusCode, 400, refused.body);
   assert.equal(refused.data.error.code, 'ereporting_not_enabled');
@@ -218,6 +219,35 @@ test('live, once the establishment is connected: ereporting_not_enabled until it
   assert.equal(sim.simulator.stats().deposits, 0);
   const enabled = await h.call('POST', `/v1/establishments/${head.id}`, { key, body: { ereportingEnabled: true } });
   assert.equal(enabled.data.ereportingEnabled, true);
+  // The pass sees the switch before the period is over: the obligation is the service's again,
+  // told by ereporting.obligation_updated.
+  await runEreportingPass(h.deps, [companyId]);
+  const waiting = (await h.call('GET', `/v1/ereporting/declarations/${declaration.id}`, { key })).data;
+  assert.equal(waiting.status, 'reserved');
+  assert.deepEqual(waiting.obligation, {
+    state: 'waiting',
+    reasonCode: 'not_sent',
+    reasonSource: 'service',
+    owner: 'service',
+    action: 'send',
+    nextAttemptAt: declaration.dueAt,
+  });
+  const updates = await eventsOf(h, key, 'ereporting.obligation_updated');
+  assert.equal(updates.length, 1, JSON.stringify(updates));
+  assert.equal(updates[0].data.id, declaration.id);
+  assert.equal(updates[0].data.object, 'ereporting');
+  assert.equal(updates[0].data.obligation.reasonCode, 'not_sent');
+  // Switched off again: back on the client, told once more; on again for the sending below.
+  await h.call('POST', `/v1/establishments/${head.id}`, { key, body: { ereportingEnabled: false } });
+  await runEreportingPass(h.deps, [companyId]);
+  await runEreportingPass(h.deps, [companyId]);
+  const off = await eventsOf(h, key, 'ereporting.obligation_updated');
+  assert.equal(off.length, 2);
+  assert.equal(
+    (await h.call('GET', `/v1/ereporting/declarations/${declaration.id}`, { key })).data.obligation.reasonCode,
+    'ereporting_not_enabled',
+  );
+  await h.call('POST', `/v1/establishments/${head.id}`, { key, body: { ereportingEnabled: true } });
   // The pass sends it once its period is over, through the establishment's own connection.
   h.clock.set(new Date('2026-11-05T00:00:00Z'));
   await runEreportingPass(h.deps, [companyId]);
