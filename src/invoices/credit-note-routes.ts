@@ -152,7 +152,7 @@ export async function creditNoteRoutes(parent: FastifyInstance, { deps }: { deps
         tags,
         summary: 'Send a finalized credit note through the approved platform',
         description:
-          'As for invoices: `credit_note.sent` (with `paStatus`, `paInvoiceId`). Test credit notes go to the simulated platform; live: `pa_not_configured` until a platform is connected.',
+          'As for invoices: `credit_note.sent` (with `paStatus`, and `paInvoiceId` null: the platform has not received it yet; `einvoicing.paFlowId` names it once deposited). Deposited through the connected platform of the establishment; a test establishment without one uses the simulated platform; live without one: `pa_not_configured`.',
         params: idParams,
         response: { 200: Type.Ref('CreditNote') },
       },

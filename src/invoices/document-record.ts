@@ -38,6 +38,10 @@ export interface Submission extends RejectionFields {
 
 export interface Einvoicing extends RejectionFields {
   previousSubmissions: Submission[];
+  /** The platform's id of the flow deposited for the current attempt (absent before a deposit, and on older documents). */
+  paFlowId?: string | null;
+  /** The service's tracking id of the current attempt's deposit, the key of its proof of reception. */
+  paTrackingId?: string | null;
 }
 
 export const noRejection: RejectionFields = {

@@ -37,7 +37,7 @@ function beingGenerated(row: DocumentRow, kind: DocumentKind): ApiError {
   });
 }
 
-function generationFailed(row: DocumentRow, summary: FilesSummary): ApiError {
+export function generationFailed(row: DocumentRow, summary: FilesSummary): ApiError {
   const rules = summary.failure?.rules ?? [];
   return refuse(
     'schematron_validation_failed',

@@ -9,6 +9,9 @@ import { invoiceRoutes } from './routes.js';
 import { archiveVerificationSchema, documentFileRoutes } from './files-routes.js';
 import { createFileWorker } from './generation.js';
 import { purgeTestDocuments } from './service.js';
+import { createDepositWorker } from './deposits.js';
+import { pollPlatformStatuses } from './platform-statuses.js';
+import { statusCallbackRoutes } from './platform-callback-routes.js';
 
 /**
  * Invoices and credit notes: invoice-type documents sharing one table, the three axes and the
@@ -23,6 +26,7 @@ export const invoicesCapability: Capability = {
     await creditNoteRoutes(app, options);
     await documentFileRoutes(app, options);
   },
+  pages: { routes: statusCallbackRoutes },
   schemas: [invoiceSchema, creditNoteSchema, refundSchema, archiveVerificationSchema],
   published: ['buyer.ts', 'lines.ts', 'document-fields.ts', 'resource-schema.ts', 'document-axes.ts'],
   purgeTestData: async (tx, ctx) => ({
@@ -30,13 +34,24 @@ export const invoicesCapability: Capability = {
     refunds: await purgeTestRefunds(tx, ctx.scope),
   }),
   seedFixtures: (tx, ctx) => seedInvoiceFixtures(tx, ctx),
-  workers: [(deps) => createFileWorker(deps)],
+  workers: [(deps) => createFileWorker(deps), (deps) => createDepositWorker(deps)],
   passes: [
     {
       name: 'invoices.overdue',
       everyMs: 60_000,
       followsSandboxClock: true,
       run: (deps, companyIds) => markOverdueInvoices(deps, companyIds ? { companyIds } : {}),
+    },
+    {
+      // The statuses of the deposits, read from each establishment's platform (callbacks come at once).
+      name: 'invoices.platform_statuses',
+      everyMs: 60_000,
+      followsSandboxClock: true,
+      run: (deps, companyIds) =>
+        pollPlatformStatuses(deps, {
+          ...(companyIds ? { companyIds } : {}),
+          callbackBaseUrl: deps.config.publicUrlSet ? deps.config.publicUrl : null,
+        }),
     },
   ],
   dataExport: [

@@ -89,6 +89,22 @@ const rejectionFields = {
 
 const einvoicingSchema = Type.Object({
   ...rejectionFields,
+  paFlowId: Type.Optional(
+    nullable(
+      Type.String({
+        description:
+          "The approved platform's id of the flow deposited for the current attempt (AFNOR `flowId`); null until the platform holds it.",
+      }),
+    ),
+  ),
+  paTrackingId: Type.Optional(
+    nullable(
+      Type.String({
+        description:
+          "The service's tracking id of the current attempt's deposit (AFNOR `trackingId`): the key of the proof of reception.",
+      }),
+    ),
+  ),
   previousSubmissions: Type.Array(
     Type.Object({
       ...rejectionFields,

@@ -167,3 +167,87 @@ export const documentFiles = pgTable(
       .where(sql`state in ('pending', 'generating')`),
   ],
 );
+
+/**
+ * The deposit of a document on its platform, one row per attempt (1, then one more per
+ * resubmission or resumption): the send writes it `pending` in its own transaction (an outbox, a
+ * crash loses no deposit), the deposit worker claims it (leased), waits for the files, checks the
+ * buyer in the directory, then deposits the Factur-X under `trackingId` (stable for the attempt:
+ * a deposit after a crash or a lost lease first searches the platform for it, so there is exactly
+ * one platform deposit per attempt).
+ *
+ *   pending             due at `nextAttemptAt` (first try, files not ready yet, platform unavailable)
+ *   waiting_directory   the buyer had no active address: the document is rejected locally, and
+ *                       the directory is looked at again at `nextAttemptAt` (every hour)
+ *   deposited           the platform holds the flow (`flowId`); the statuses come by poll or callback
+ *   rejected            the platform refused it (or the files failed): a resubmission opens a new attempt
+ *   resumed             the directory answered at last: the next attempt carries on
+ */
+export const documentDeposits = pgTable(
+  'document_deposits',
+  {
+    ...tenantColumns(),
+    documentId: text('document_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    documentKind: text('document_kind').notNull(),
+    establishmentId: text('establishment_id').notNull(),
+    state: text('state').notNull(),
+    trackingId: text('tracking_id').notNull(),
+    /** Claims of this row so far: a claim after the first looks for an earlier deposit before depositing. */
+    tries: integer('tries').notNull().default(0),
+    /** Answers `duplicate` with no proof of reception found: bounded before the attempt is rejected. */
+    duplicates: integer('duplicates').notNull().default(0),
+    /** On the scope's clock (the sandbox clock for test rows). */
+    nextAttemptAt: instant('next_attempt_at'),
+    lockedUntil: instant('locked_until'),
+    lockToken: text('lock_token'),
+    flowId: text('flow_id'),
+    lastError: text('last_error'),
+    created: instant('created').notNull(),
+    updated: instant('updated').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.livemode, t.documentId, t.attempt] }),
+    uniqueIndex('document_deposits_tracking').on(t.companyId, t.livemode, t.trackingId),
+    index('document_deposits_due')
+      .on(t.nextAttemptAt)
+      .where(sql`state in ('pending', 'waiting_directory')`),
+  ],
+);
+
+/**
+ * Where the reading of an establishment's platform stands: the life-cycle cursor (polling), the
+ * webhook subscription (its signing key sealed), leased so that one reader at a time moves it. A
+ * connection that changes (`connectionKey`) starts again from the beginning: events are applied
+ * once whatever is read again (`platform_status_receipts`).
+ */
+export const platformReaders = pgTable(
+  'platform_readers',
+  {
+    ...tenantColumns(),
+    establishmentId: text('establishment_id').notNull(),
+    connectionKey: text('connection_key').notNull(),
+    cursor: text('cursor'),
+    webhookId: text('webhook_id'),
+    /** The key the platform signs its callbacks with, sealed (kernel/sealed-secret.ts). */
+    signingKey: text('signing_key'),
+    lockedUntil: instant('locked_until'),
+    lockToken: text('lock_token'),
+    lastPolledAt: instant('last_polled_at'),
+    lastError: text('last_error'),
+    created: instant('created').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.livemode, t.establishmentId] })],
+);
+
+/** Each life-cycle event the platform reported (its stable `key`), applied once whatever its repeats. */
+export const platformStatusReceipts = pgTable(
+  'platform_status_receipts',
+  {
+    ...tenantColumns(),
+    eventKey: text('event_key').notNull(),
+    documentId: text('document_id'),
+    created: instant('created').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.livemode, t.eventKey] })],
+);

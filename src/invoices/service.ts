@@ -32,6 +32,7 @@ import { sendDocument, simulateStatus, type SendOptions, type SimulateInput } fr
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
 import { deleteScopeFiles, filesSummaries } from './files-store.js';
 import { releaseStorage } from '../subscriptions/service.js';
+import { deleteScopeDeposits } from './deposit-store.js';
 
 /**
  * The invoices capability: invoices and, through the same documents, what the credit notes,
@@ -134,6 +135,7 @@ export async function purgeTestDocuments(tx: Executor, scope: Scope): Promise<nu
   if (scope.livemode) throw new Error('refusing to purge live invoices');
   const files = await deleteScopeFiles(tx, scope);
   await releaseStorage(tx, scope, files.bytes);
+  await deleteScopeDeposits(tx, scope);
   return deleteScopeDocuments(tx, scope);
 }
 

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { Type, type Static } from 'typebox';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/database.js';
@@ -6,18 +5,15 @@ import { inTransaction, type CallContext } from '../db/transaction.js';
 import { refuse } from '../kernel/errors.js';
 import { recordEvent } from '../webhooks/service.js';
 import type { Axes, DocumentKind } from './document-axes.js';
-import {
-  axesColumns,
-  axesOf,
-  documentEventData,
-  obligationEventData,
-  obligationOf,
-  type DocumentRow,
-  type HistoryEntry,
-} from './document-record.js';
+import { axesColumns, axesOf, documentEventData, type DocumentRow } from './document-record.js';
 import { notFound } from './drafts.js';
-import { applyLifecycleStatus, lifecycleCodes, type LifecycleCode } from './lifecycle-status.js';
-import { archiveAttempt, rejectionAfter, sendMove } from './submission.js';
+import { lifecycleCodes, type LifecycleCode } from './lifecycle-status.js';
+import { archiveAttempt, sendMove } from './submission.js';
+import { applyReportedStatus } from './reported-status.js';
+import { platformAccess } from '../establishments/platform-access.js';
+import { filesSummaries, queueGeneration } from './files-store.js';
+import { generationFailed } from './files.js';
+import { queueDeposit } from './deposit-store.js';
 
 import { later } from '../kernel/clock.js';
 import { findAnyDocument, findDocument, updateDocument } from './store.js';
@@ -35,9 +31,17 @@ export interface SendOptions {
   beforeCommit?: (tx: Tx, sent: DocumentRow) => Promise<void>;
 }
 
-/** `POST /v1/invoices/:id/send` and `POST /v1/credit-notes/:id/send`. */
+/**
+ * `POST /v1/invoices/:id/send` and `POST /v1/credit-notes/:id/send`. The guards in the contract's
+ * order: the document's own state (draft, cancelled, already on its way, `not_einvoicing_channel`),
+ * then the platform of the seller's establishment (`pa_not_configured`, `deposit_not_enabled`),
+ * then its files (failed validation: refused; still generating: the deposit job waits for them).
+ * A connected establishment (live, or a test one pointed at a platform) gets a durable deposit job
+ * in this transaction (deposits.ts); a test establishment without a connection keeps the in-process
+ * sandbox, whose statuses come from the simulate route.
+ */
 export async function sendDocument(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'config'>,
   ctx: CallContext,
   kind: DocumentKind,
   id: string,
@@ -47,16 +51,43 @@ export async function sendDocument(
     const row = await findDocument(tx, ctx.scope, kind, id, true);
     if (!row) throw notFound(kind, id);
     const move = sendMove(row);
-    if (ctx.scope.livemode) {
+    const access = await platformAccess(deps, tx, ctx.scope, { siret: row.seller?.siret ?? null });
+    if (access.state === 'not_configured') {
       throw explained(
         'pa_not_configured',
-        'No approved platform is connected for this establishment yet: live documents cannot be deposited. Test the flow with a test key.',
+        'No approved platform is connected for this establishment yet: live documents cannot be deposited. Connect it (`POST /v1/establishments/:id` with `platform`), or test the flow with a test key.',
         { param: 'id' },
       );
     }
+    if (access.state === 'connected') {
+      if (!access.depositEnabled)
+        throw explained(
+          'deposit_not_enabled',
+          `Establishment ${access.establishmentId} (SIRET ${access.siret}) has a platform but deposits are off: set \`depositEnabled\` on it.`,
+          { param: 'id' },
+        );
+      const files = (await filesSummaries(tx, ctx.scope, [row.id])).get(row.id);
+      if (files?.state === 'failed') throw generationFailed(row, files);
+      // A document finalized before files existed gets its generation now; the job waits for it.
+      if (!files) await queueGeneration(tx, ctx.scope, row.id, row.kind, ctx.now);
+    }
     const before = axesOf(row);
     const axes: Axes = { ...before, transmissionStatus: 'sending', transmissionDetail: null };
-    const einvoicing = move === 'resubmission' ? archiveAttempt(row.einvoicing, before, ctx.now) : row.einvoicing;
+    let einvoicing = move === 'resubmission' ? archiveAttempt(row.einvoicing, before, ctx.now) : row.einvoicing;
+    if (access.state === 'connected') {
+      const job = await queueDeposit(
+        tx,
+        ctx.scope,
+        {
+          documentId: row.id,
+          documentKind: row.kind,
+          establishmentId: access.establishmentId,
+          connectionKey: access.connectionKey,
+        },
+        ctx.now,
+      );
+      einvoicing = { ...einvoicing, paFlowId: null, paTrackingId: job.trackingId };
+    }
     const sent = await updateDocument(tx, ctx.scope, id, { ...axesColumns(axes, kind), einvoicing, updated: ctx.now });
     if (kind === 'invoice') {
       await recordEvent(tx, ctx, 'invoice.sent', documentEventData(sent, row.status), ctx.now);
@@ -143,45 +174,11 @@ export async function simulateStatus(
         `${row.id} was not sent yet: send it (\`POST /v1/invoices/${row.id}/send\`) before the platform can report on it.`,
         { param: 'id' },
       );
-    const kind = row.kind as DocumentKind;
-    const applied = applyLifecycleStatus(axesOf(row), kind, {
+    return applyReportedStatus(tx, ctx, row, {
       code,
       reasonCode: input.reasonCode ?? null,
       reason: input.reason ?? null,
       notes,
     });
-    const entry: HistoryEntry = {
-      status: `fr:${code}`,
-      reasonCode: input.reasonCode ?? null,
-      reason: input.reason ?? null,
-      notes,
-      receivedAt: ctx.now.toISOString(),
-      applied: applied.changed,
-      event: applied.event,
-    };
-    const history = [...row.history, entry];
-    if (!applied.changed) return updateDocument(tx, ctx.scope, id, { history });
-    const updated = await updateDocument(tx, ctx.scope, id, {
-      ...axesColumns(applied.axes, kind),
-      einvoicing: rejectionAfter(row.einvoicing, applied.axes, applied.rejection, code),
-      history,
-      updated: ctx.now,
-    });
-    if (applied.event) await recordEvent(tx, ctx, applied.event, documentEventData(updated, row.status), ctx.now);
-    else {
-      // A move without an event of its own (a credit note rejected by the platform, or made
-      // available) still tells a changed obligation: `<kind>.obligation_updated` (LIFECYCLE.md).
-      const obligation = obligationOf(updated);
-      if (obligation && !isDeepStrictEqual(obligation, obligationOf(row))) {
-        await recordEvent(
-          tx,
-          ctx,
-          `${kind}.obligation_updated`,
-          obligationEventData(updated, obligation, input.reason ?? null),
-          ctx.now,
-        );
-      }
-    }
-    return updated;
   });
 }

@@ -134,7 +134,11 @@ export function acknowledgementEvent(flow: PlatformFlow): LifecycleEvent {
 }
 
 /** The statuses of a CDAR carried by a life-cycle flow, as events (the refusals and rejections classified). */
-export function statusEvents(flowId: string, statuses: CdarStatus[]): LifecycleEvent[] {
+export function statusEvents(
+  flowId: string,
+  statuses: CdarStatus[],
+  trackingId: string | null = null,
+): LifecycleEvent[] {
   return statuses.map((status) => {
     const reason = status.reasons[0] ?? null;
     const rejection = rejectionStatuses.has(status.statusCode)
@@ -149,6 +153,7 @@ export function statusEvents(flowId: string, statuses: CdarStatus[]): LifecycleE
       kind: 'status',
       key: `status:${status.messageId ?? flowId}:${status.invoiceNumber ?? ''}:${status.statusCode}`,
       flowId,
+      trackingId,
       status,
       rejection,
     };
@@ -542,7 +547,7 @@ export class AfnorConnector implements PlatformConnector {
       return {
         ok: true,
         attempts: result.attempts,
-        value: statusEvents(flow.flowId, parseCdarMessage(result.answer.body.toString('utf8'))),
+        value: statusEvents(flow.flowId, parseCdarMessage(result.answer.body.toString('utf8')), flow.trackingId),
       };
     } catch (error) {
       if (!(error instanceof CdarParseError)) throw error;

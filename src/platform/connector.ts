@@ -109,6 +109,8 @@ export type LifecycleEvent =
       key: string;
       /** The life-cycle flow that carried it. */
       flowId: string;
+      /** The tracking id that flow echoes (the deposit it reports on), when the platform gives it. */
+      trackingId: string | null;
       status: CdarStatus;
       /** For 206, 207, 208, 210, 213, 221, 501: how it is classified and what follows. */
       rejection: Rejection | null;

@@ -1,0 +1,324 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
+import { claimLeased } from '../db/leased-claim.js';
+import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
+import { documentDeposits, platformReaders, platformStatusReceipts } from './schema.js';
+
+/** The deposit jobs, the platform readers (cursor, subscription) and the receipts of the statuses applied. */
+
+export type DepositRow = typeof documentDeposits.$inferSelect;
+export type ReaderRow = typeof platformReaders.$inferSelect;
+
+/** Wakes the deposit workers of every node once a send that queued a deposit commits. */
+export const depositsChannel = 'facteur_document_deposits';
+
+const row = { companyId: sql.raw('t.company_id'), livemode: sql.raw('t.livemode') };
+
+/** The tracking id of a document's attempt: stable, so a deposit run again finds the first one. */
+export const trackingIdOf = (documentId: string, attempt: number) => `${documentId}-a${attempt}`;
+
+/**
+ * A new attempt's deposit job, in the send's transaction: the attempt after the last one; the
+ * earlier attempt's job stops (a resubmission replaces a deposit that waits for the directory).
+ * The establishment's reader is made on its first deposit, so that its statuses are polled.
+ */
+export async function queueDeposit(
+  db: Executor,
+  scope: Scope,
+  job: { documentId: string; documentKind: string; establishmentId: string; connectionKey: string },
+  now: Date,
+): Promise<DepositRow> {
+  const [last] = await db
+    .select({ attempt: documentDeposits.attempt })
+    .from(documentDeposits)
+    .where(and(ofScope(scope), eq(documentDeposits.documentId, job.documentId)))
+    .orderBy(desc(documentDeposits.attempt))
+    .limit(1);
+  const attempt = (last?.attempt ?? 0) + 1;
+  await db
+    .update(documentDeposits)
+    .set({ state: 'superseded', nextAttemptAt: null, updated: now })
+    .where(
+      and(
+        ofScope(scope),
+        eq(documentDeposits.documentId, job.documentId),
+        inArray(documentDeposits.state, ['pending', 'waiting_directory']),
+      ),
+    );
+  const [queued] = await db
+    .insert(documentDeposits)
+    .values({
+      ...scope,
+      documentId: job.documentId,
+      documentKind: job.documentKind,
+      establishmentId: job.establishmentId,
+      attempt,
+      state: 'pending',
+      trackingId: trackingIdOf(job.documentId, attempt),
+      nextAttemptAt: now,
+      created: now,
+      updated: now,
+    })
+    .returning();
+  await ensureReader(db, scope, job.establishmentId, job.connectionKey, now);
+  await db.execute(sql`select pg_notify(${depositsChannel}, '')`);
+  return queued!;
+}
+
+/** The establishment's reader; a changed connection reads its platform from the beginning. */
+export async function ensureReader(
+  db: Executor,
+  scope: Scope,
+  establishmentId: string,
+  connectionKey: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .insert(platformReaders)
+    .values({ ...scope, establishmentId, connectionKey, created: now })
+    .onConflictDoUpdate({
+      target: [platformReaders.companyId, platformReaders.livemode, platformReaders.establishmentId],
+      set: { connectionKey, cursor: null, webhookId: null, signingKey: null },
+      setWhere: sql`${platformReaders.connectionKey} <> ${connectionKey}`,
+    });
+}
+
+const ofScope = (scope: Scope) =>
+  and(eq(documentDeposits.companyId, scope.companyId), eq(documentDeposits.livemode, scope.livemode));
+
+export interface ClaimedDeposit {
+  companyId: string;
+  livemode: boolean;
+  documentId: string;
+  attempt: number;
+  documentKind: string;
+  establishmentId: string;
+  state: 'pending' | 'waiting_directory';
+  trackingId: string;
+  tries: number;
+  duplicates: number;
+  /** The company's sandbox offset (0 live): the scope's clock is the worker's plus it. */
+  offsetMs: number;
+  token: string;
+}
+
+/** Due deposit jobs (on their scope's clock), leased to `token`; each claim counts a try. */
+export async function claimDeposits(
+  db: Executor,
+  lease: { now: Date; limit: number; leaseMs: number; token: string },
+  companyIds?: readonly string[],
+): Promise<ClaimedDeposit[]> {
+  const rows = await claimLeased(
+    db,
+    {
+      table: 'document_deposits',
+      key: ['company_id', 'livemode', 'document_id', 'attempt'],
+      due: sql`t.state in ('pending', 'waiting_directory') and ${dueOnScopeClock(sql.raw('t.next_attempt_at'), row, lease.now)}`,
+      order: sql`t.next_attempt_at`,
+      set: sql`tries = t.tries + 1`,
+      returning: sql`t.company_id, t.livemode, t.document_id, t.attempt, t.document_kind, t.establishment_id, t.state,
+        t.tracking_id, t.tries, t.duplicates, ${sandboxOffsetMs(row)} as offset_ms`,
+      companyIds,
+    },
+    lease,
+  );
+  return rows.map((found) => ({
+    companyId: found.company_id as string,
+    livemode: found.livemode as boolean,
+    documentId: found.document_id as string,
+    attempt: Number(found.attempt),
+    documentKind: found.document_kind as string,
+    establishmentId: found.establishment_id as string,
+    state: found.state as ClaimedDeposit['state'],
+    trackingId: found.tracking_id as string,
+    tries: Number(found.tries),
+    duplicates: Number(found.duplicates),
+    offsetMs: Number(found.offset_ms),
+    token: lease.token,
+  }));
+}
+
+const ofClaim = (claim: ClaimedDeposit) =>
+  and(
+    eq(documentDeposits.companyId, claim.companyId),
+    eq(documentDeposits.livemode, claim.livemode),
+    eq(documentDeposits.documentId, claim.documentId),
+    eq(documentDeposits.attempt, claim.attempt),
+    eq(documentDeposits.lockToken, claim.token),
+  );
+
+/** Ends a claim: the job's next state; false when the lease was lost (another worker has the row). */
+export async function settleDeposit(
+  db: Executor,
+  claim: ClaimedDeposit,
+  changes: Partial<Pick<DepositRow, 'state' | 'nextAttemptAt' | 'flowId' | 'lastError' | 'duplicates'>>,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(documentDeposits)
+    .set({ ...changes, lockedUntil: null, lockToken: null, updated: now })
+    .where(ofClaim(claim))
+    .returning({ attempt: documentDeposits.attempt });
+  return rows.length > 0;
+}
+
+/** The job of a tracking id. */
+export async function depositByTracking(
+  db: Executor,
+  scope: Scope,
+  trackingId: string,
+): Promise<DepositRow | undefined> {
+  const [found] = await db
+    .select()
+    .from(documentDeposits)
+    .where(and(ofScope(scope), eq(documentDeposits.trackingId, trackingId)));
+  return found;
+}
+
+/** The document's latest attempt. */
+export async function latestDeposit(db: Executor, scope: Scope, documentId: string): Promise<DepositRow | undefined> {
+  const [found] = await db
+    .select()
+    .from(documentDeposits)
+    .where(and(ofScope(scope), eq(documentDeposits.documentId, documentId)))
+    .orderBy(desc(documentDeposits.attempt))
+    .limit(1);
+  return found;
+}
+
+/** A job's state, outside a claim (the life cycle ends it: a rejection acknowledged). */
+export async function markDeposit(
+  db: Executor,
+  scope: Scope,
+  key: { documentId: string; attempt: number },
+  changes: Partial<Pick<DepositRow, 'state' | 'flowId' | 'nextAttemptAt'>>,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(documentDeposits)
+    .set({ ...changes, updated: now })
+    .where(
+      and(ofScope(scope), eq(documentDeposits.documentId, key.documentId), eq(documentDeposits.attempt, key.attempt)),
+    );
+}
+
+/** True the first time this event is seen in the scope: it is to be applied; false for a repeat. */
+export async function receiveEvent(
+  db: Executor,
+  scope: Scope,
+  eventKey: string,
+  documentId: string | null,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .insert(platformStatusReceipts)
+    .values({ ...scope, eventKey, documentId, created: now })
+    .onConflictDoNothing()
+    .returning({ key: platformStatusReceipts.eventKey });
+  return rows.length > 0;
+}
+
+export interface ClaimedReader {
+  companyId: string;
+  livemode: boolean;
+  establishmentId: string;
+  connectionKey: string;
+  cursor: string | null;
+  webhookId: string | null;
+  token: string;
+}
+
+/** A reader's key within a pass (`company|livemode|establishment`). */
+export const readerKey = (reader: Pick<ClaimedReader, 'companyId' | 'livemode' | 'establishmentId'>) =>
+  `${reader.companyId}|${reader.livemode}|${reader.establishmentId}`;
+
+/**
+ * The readers to poll (all, or these companies'), leased so that one poll at a time moves a
+ * cursor; each once per pass (`done`: the keys the pass polled already).
+ */
+export async function claimReaders(
+  db: Executor,
+  lease: { now: Date; limit: number; leaseMs: number; token: string },
+  done: readonly string[],
+  companyIds?: readonly string[],
+): Promise<ClaimedReader[]> {
+  const rows = await claimLeased(
+    db,
+    {
+      table: 'platform_readers',
+      key: ['company_id', 'livemode', 'establishment_id'],
+      due:
+        done.length === 0
+          ? sql`true`
+          : sql`(t.company_id || '|' || t.livemode::text || '|' || t.establishment_id) not in (${sql.join(
+              done.map((key) => sql`${key}`),
+              sql`, `,
+            )})`,
+      order: sql`t.last_polled_at nulls first`,
+      returning: sql`t.company_id, t.livemode, t.establishment_id, t.connection_key, t.cursor, t.webhook_id`,
+      companyIds,
+    },
+    lease,
+  );
+  return rows.map((found) => ({
+    companyId: found.company_id as string,
+    livemode: found.livemode as boolean,
+    establishmentId: found.establishment_id as string,
+    connectionKey: found.connection_key as string,
+    cursor: (found.cursor as string | null) ?? null,
+    webhookId: (found.webhook_id as string | null) ?? null,
+    token: lease.token,
+  }));
+}
+
+const ofReader = (reader: ClaimedReader) =>
+  and(
+    eq(platformReaders.companyId, reader.companyId),
+    eq(platformReaders.livemode, reader.livemode),
+    eq(platformReaders.establishmentId, reader.establishmentId),
+    eq(platformReaders.lockToken, reader.token),
+  );
+
+/** Moves a claimed reader (its cursor after a page applied, its subscription); false when the lease was lost. */
+export async function updateReader(
+  db: Executor,
+  reader: ClaimedReader,
+  changes: Partial<Pick<ReaderRow, 'cursor' | 'webhookId' | 'signingKey' | 'lastPolledAt' | 'lastError'>>,
+  release = false,
+): Promise<boolean> {
+  const rows = await db
+    .update(platformReaders)
+    .set({ ...changes, ...(release ? { lockedUntil: null, lockToken: null } : {}) })
+    .where(ofReader(reader))
+    .returning({ id: platformReaders.establishmentId });
+  return rows.length > 0;
+}
+
+/** An establishment's reader (the callback reads its signing key). */
+export async function readerOf(db: Executor, scope: Scope, establishmentId: string): Promise<ReaderRow | undefined> {
+  const [found] = await db
+    .select()
+    .from(platformReaders)
+    .where(
+      and(
+        eq(platformReaders.companyId, scope.companyId),
+        eq(platformReaders.livemode, scope.livemode),
+        eq(platformReaders.establishmentId, establishmentId),
+      ),
+    );
+  return found;
+}
+
+/** Sandbox reset: the scope's deposits, readers and receipts go with its documents. */
+export async function deleteScopeDeposits(db: Executor, scope: Scope): Promise<void> {
+  await db.delete(documentDeposits).where(ofScope(scope));
+  await db
+    .delete(platformReaders)
+    .where(and(eq(platformReaders.companyId, scope.companyId), eq(platformReaders.livemode, scope.livemode)));
+  await db
+    .delete(platformStatusReceipts)
+    .where(
+      and(eq(platformStatusReceipts.companyId, scope.companyId), eq(platformStatusReceipts.livemode, scope.livemode)),
+    );
+}

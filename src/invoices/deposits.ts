@@ -1,0 +1,338 @@
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../deps.js';
+import type { Scope } from '../db/scope.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
+import { currentVersion } from '../kernel/api-version.js';
+import { later } from '../kernel/clock.js';
+import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
+import { recordEvent } from '../webhooks/service.js';
+import { platformAccess } from '../establishments/platform-access.js';
+import type { DirectoryLookup, PlatformConnector, PlatformFailure } from '../platform/connector.js';
+import type { DocumentKind } from './document-axes.js';
+import {
+  axesColumns,
+  axesOf,
+  documentEventData,
+  obligationEventData,
+  obligationOf,
+  type DocumentRow,
+} from './document-record.js';
+import { fileBytes, documentRow } from './files-store.js';
+import type { Rejection } from './lifecycle-status.js';
+import { applyReportedStatus } from './reported-status.js';
+import { archiveAttempt } from './submission.js';
+import { findAnyDocument, updateDocument } from './store.js';
+import { claimDeposits, depositsChannel, queueDeposit, settleDeposit, type ClaimedDeposit } from './deposit-store.js';
+
+/**
+ * The deposit worker: claims the deposit jobs the sends queued (leased, on the scope's clock),
+ * and for each attempt of a document:
+ *
+ * 1. waits (reschedules) while its files are being generated; failed files reject it locally;
+ * 2. the directory pre-check: no active address for the buyer (SIRET, else SIREN) rejects the
+ *    document locally, without a platform call (`buyer_not_in_directory`, source `service`), and
+ *    the job looks at the directory again every hour; when an address appears, a new attempt
+ *    carries on (the rejection archived in `previousSubmissions`);
+ * 3. deposits the Factur-X under the attempt's tracking id. A claim after the first (a worker that
+ *    died, a lease that lapsed) first searches the platform for that tracking id: exactly one
+ *    platform deposit per attempt. The platform's answer goes by its category's next step:
+ *    `platform_unavailable` comes back at `retryAt` (durable backoff), `duplicate` searches the
+ *    proof of reception, anything else rejects the document with the platform's classification.
+ *
+ * The statuses that follow the deposit come by polling or the platform's callback (platform-statuses.ts).
+ */
+
+/** Longer than a deposit call; a lapsed lease means the worker died. */
+export const depositLeaseMs = 120_000;
+/** How often a buyer missing from the directory is looked up again (on the scope's clock). */
+export const directoryRecheckMs = 3_600_000;
+/** Answers `duplicate` without a proof of reception before the attempt is rejected as a duplicate. */
+const maxUnprovenDuplicates = 3;
+
+/** Waits of a durable retry when the platform gives no time of its own: 30 s, 1, 2, 5, 10, 30 min, then hourly. */
+export function depositRetryDelayMs(tries: number): number {
+  return [30, 60, 120, 300, 600, 1800, 3600][Math.min(Math.max(tries, 1), 7) - 1]! * 1000;
+}
+
+export interface DepositWorkerOptions {
+  /** Only these companies' jobs (tests). */
+  companyIds?: readonly string[];
+  /** How long one platform call may wait between its attempts before the job comes back later (ms). */
+  retryBudgetMs?: number;
+  /** Test seam: runs once the platform accepted the deposit, before the service records it. */
+  afterDeposit?: (claim: ClaimedDeposit) => Promise<void>;
+  /** Waits while the files are generated (ms, default 2000). */
+  filesWaitMs?: number;
+}
+
+export interface DepositWorker extends ClaimLoop {
+  /** Handles one claimed job (tests drive it directly to simulate a crash). */
+  handle(claim: ClaimedDeposit): Promise<void>;
+  /** Claims the due jobs now (tests). */
+  claim(limit?: number): Promise<ClaimedDeposit[]>;
+}
+
+type DepositDeps = Pick<Deps, 'db' | 'pool' | 'log' | 'clock' | 'config'>;
+
+const contextOf = (scope: Scope, now: Date): CallContext => ({
+  scope,
+  requestId: null,
+  idempotencyKey: null,
+  apiVersion: currentVersion,
+  now,
+});
+
+/** The next hour on the clock after `at` (the directory's re-check). */
+const nextHour = (at: Date) => new Date(Math.floor(at.getTime() / directoryRecheckMs + 1) * directoryRecheckMs);
+
+/** Another worker took the job over (its lease lapsed): this one's outcome is dropped. */
+class LeaseLost extends Error {}
+
+export function buyerLookup(row: Pick<DocumentRow, 'buyer'>): DirectoryLookup | null {
+  const buyer = row.buyer;
+  if (buyer?.siret) return { by: 'siret', siret: buyer.siret };
+  if (buyer?.siren) return { by: 'siren', siren: buyer.siren };
+  return null;
+}
+
+/** The rejection fields of a failure the platform answered to a deposit (no life-cycle status). */
+function platformRefusal(failure: PlatformFailure): Rejection {
+  return {
+    rejectionReason: failure.message.slice(0, 2000),
+    rejectionNote: null,
+    rejectionCode:
+      failure.errorCode ?? (failure.httpStatus !== null ? String(failure.httpStatus) : failure.paErrorCode),
+    rejectionSource: 'platform',
+    rejectionCategory: failure.category,
+  };
+}
+
+export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOptions = {}): DepositWorker {
+  const scopeNow = (claim: ClaimedDeposit) => new Date(deps.clock.now().getTime() + claim.offsetMs);
+  const retryBudgetMs = options.retryBudgetMs ?? 10_000;
+
+  /** The job comes back at `at` (the scope's clock). */
+  async function reschedule(claim: ClaimedDeposit, at: Date, lastError: string | null, extra = {}) {
+    await settleDeposit(deps.db, claim, { nextAttemptAt: at, lastError, ...extra }, scopeNow(claim));
+  }
+
+  /**
+   * The document rejected for this attempt, in one transaction with the job's end: the platform's
+   * refusal of the deposit, or the service's own (buyer not in the directory, failed files).
+   */
+  async function reject(
+    claim: ClaimedDeposit,
+    rejection: Rejection,
+    paErrorCode: string,
+    jobState: 'rejected' | 'waiting_directory',
+    nextAttemptAt: Date | null,
+  ) {
+    const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
+    const now = scopeNow(claim);
+    await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
+      if (
+        !(await settleDeposit(tx, claim, { state: jobState, nextAttemptAt, lastError: rejection.rejectionCode }, now))
+      )
+        throw new LeaseLost();
+      const row = await findAnyDocument(tx, scope, claim.documentId, true);
+      if (!row || row.transmissionStatus !== 'sending') return;
+      await applyReportedStatus(tx, contextOf(scope, now), row, {
+        code: '213',
+        reasonCode: rejection.rejectionCode,
+        reason: rejection.rejectionReason,
+        notes: [],
+        rejection,
+        paErrorCode,
+        // Not a status the platform reported: the rejection fields say it, the history does not.
+        historyStatus: null,
+      });
+    });
+  }
+
+  async function notInDirectory(claim: ClaimedDeposit) {
+    const now = scopeNow(claim);
+    await reject(
+      claim,
+      {
+        rejectionReason: 'No active directory address was found for the buyer.',
+        rejectionNote: null,
+        rejectionCode: 'buyer_not_in_directory',
+        rejectionSource: 'service',
+        rejectionCategory: 'buyer_not_in_directory',
+      },
+      'buyer_not_in_directory',
+      'waiting_directory',
+      nextHour(now),
+    );
+  }
+
+  /** The directory answered at last: the local rejection is archived and a new attempt carries on. */
+  async function resume(claim: ClaimedDeposit, connectionKey: string) {
+    const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
+    const now = scopeNow(claim);
+    await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
+      if (!(await settleDeposit(tx, claim, { state: 'resumed', nextAttemptAt: null, lastError: null }, now)))
+        throw new LeaseLost();
+      const row = await findAnyDocument(tx, scope, claim.documentId, true);
+      if (!row || row.transmissionStatus !== 'rejected' || row.einvoicing.rejectionCode !== 'buyer_not_in_directory')
+        return;
+      const kind = row.kind as DocumentKind;
+      const before = axesOf(row);
+      // After the rejection it resumes from, whatever the clocks.
+      const at = new Date(Math.max(now.getTime(), row.updated.getTime() + 2));
+      const job = await queueDeposit(
+        tx,
+        scope,
+        {
+          documentId: row.id,
+          documentKind: row.kind,
+          establishmentId: claim.establishmentId,
+          connectionKey,
+        },
+        now,
+      );
+      const sending = await updateDocument(tx, scope, row.id, {
+        ...axesColumns({ ...before, transmissionStatus: 'sending', transmissionDetail: null }, kind),
+        einvoicing: { ...archiveAttempt(row.einvoicing, before, now), paFlowId: null, paTrackingId: job.trackingId },
+        updated: at,
+      });
+      const ctx = contextOf(scope, now);
+      if (kind === 'invoice') await recordEvent(tx, ctx, 'invoice.sending', documentEventData(sending, row.status), at);
+      else {
+        const obligation = obligationOf(sending);
+        if (obligation)
+          await recordEvent(
+            tx,
+            ctx,
+            'credit_note.obligation_updated',
+            obligationEventData(sending, obligation, null),
+            now,
+          );
+      }
+    });
+  }
+
+  /** The platform holds the flow: its references on the job and the document. */
+  async function deposited(claim: ClaimedDeposit, flowId: string) {
+    const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
+    const now = scopeNow(claim);
+    await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
+      if (!(await settleDeposit(tx, claim, { state: 'deposited', flowId, nextAttemptAt: null, lastError: null }, now)))
+        throw new LeaseLost();
+      const row = await findAnyDocument(tx, scope, claim.documentId, true);
+      if (!row || row.einvoicing.paTrackingId !== claim.trackingId) return;
+      await updateDocument(tx, scope, row.id, { einvoicing: { ...row.einvoicing, paFlowId: flowId } });
+    });
+  }
+
+  async function failed(claim: ClaimedDeposit, connector: PlatformConnector, failure: PlatformFailure) {
+    const now = scopeNow(claim);
+    if (failure.category === 'platform_unavailable') {
+      // The platform's own time (Retry-After, the retry table), else the job's backoff; on the scope's clock.
+      // (`retryAt` is on the connector's clock, real time.)
+      const wait = failure.retryAt
+        ? Math.max(0, failure.retryAt.getTime() - Date.now())
+        : depositRetryDelayMs(claim.tries);
+      return reschedule(claim, later(now, wait), `${failure.paErrorCode}: ${failure.message}`.slice(0, 500));
+    }
+    if (failure.category === 'duplicate') {
+      const proof = await connector.findDeposit(claim.trackingId, { retryBudgetMs });
+      if (proof.ok && proof.value && proof.value.ackStatus !== 'Error') return deposited(claim, proof.value.flowId);
+      if (claim.duplicates + 1 < maxUnprovenDuplicates)
+        return reschedule(claim, later(now, depositRetryDelayMs(claim.duplicates + 1)), failure.paErrorCode, {
+          duplicates: claim.duplicates + 1,
+        });
+    }
+    return reject(claim, platformRefusal(failure), failure.paErrorCode, 'rejected', null);
+  }
+
+  async function handle(claim: ClaimedDeposit): Promise<void> {
+    const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
+    try {
+      const row = await documentRow(deps.db, scope, claim.documentId);
+      if (!row || row.number === null) throw new Error(`document ${claim.documentId} is not finalized`);
+      const access = await platformAccess(deps, deps.db, scope, { establishmentId: claim.establishmentId });
+      if (access.state !== 'connected') {
+        // The connection was removed meanwhile: the job waits for it to come back.
+        return reschedule(claim, later(scopeNow(claim), directoryRecheckMs), 'pa_not_configured');
+      }
+      const connector = access.connector;
+      const lookup = buyerLookup(row);
+
+      if (claim.state === 'waiting_directory') {
+        if (!lookup) return resume(claim, access.connectionKey);
+        const answer = await connector.lookupDirectory(lookup, { retryBudgetMs });
+        if (answer.ok && answer.value.address?.active) return resume(claim, access.connectionKey);
+        return reschedule(claim, nextHour(scopeNow(claim)), answer.ok ? 'buyer_not_in_directory' : answer.paErrorCode);
+      }
+
+      const file = await fileBytes(deps.db, scope, claim.documentId, 'facturx');
+      if (file?.state === 'failed')
+        return reject(
+          claim,
+          {
+            rejectionReason: file.failure?.message ?? 'The files failed validation.',
+            rejectionNote: null,
+            rejectionCode: 'schematron_validation_failed',
+            rejectionSource: 'service',
+            rejectionCategory: 'format_invalid',
+          },
+          'schematron_validation_failed',
+          'rejected',
+          null,
+        );
+      if (!file?.bytes || file.state !== 'ready')
+        return reschedule(claim, later(scopeNow(claim), options.filesWaitMs ?? 2000), 'files_pending');
+
+      if (lookup) {
+        const answer = await connector.lookupDirectory(lookup, { retryBudgetMs });
+        if (!answer.ok) return failed(claim, connector, answer);
+        if (!answer.value.address?.active) return notInDirectory(claim);
+      }
+
+      // A try after the first may follow a deposit whose answer was never recorded: look for it first.
+      if (claim.tries > 1) {
+        const found = await connector.findDeposit(claim.trackingId, { retryBudgetMs });
+        if (!found.ok) return failed(claim, connector, found);
+        if (found.value) return deposited(claim, found.value.flowId);
+      }
+      const result = await connector.deposit(
+        { file: file.bytes, name: `${row.number}.pdf`, syntax: 'Factur-X', trackingId: claim.trackingId },
+        { retryBudgetMs },
+      );
+      if (!result.ok) return failed(claim, connector, result);
+      await options.afterDeposit?.(claim);
+      return deposited(claim, result.value.flowId);
+    } catch (error) {
+      if (error instanceof LeaseLost) return;
+      deps.log.warn({ err: error, document: claim.documentId, attempt: claim.attempt }, 'deposit not done yet');
+      // The lease lapses on its own when the worker died; an error here comes back after a backoff.
+      await reschedule(
+        claim,
+        later(scopeNow(claim), depositRetryDelayMs(claim.tries)),
+        String(error).slice(0, 500),
+      ).catch(() => undefined);
+    }
+  }
+
+  const claim = (limit = 10) =>
+    inTransaction(deps.db, null, (tx) =>
+      claimDeposits(
+        tx,
+        { now: deps.clock.now(), limit, leaseMs: depositLeaseMs, token: randomUUID() },
+        options.companyIds,
+      ),
+    );
+
+  const loop = createClaimLoop<ClaimedDeposit>({
+    pool: deps.pool,
+    channel: depositsChannel,
+    log: deps.log,
+    concurrency: 8,
+    pollMs: 1000,
+    claim,
+    handle,
+    describe: (item) => ({ document: item.documentId, attempt: item.attempt }),
+  });
+  return { ...loop, handle, claim };
+}

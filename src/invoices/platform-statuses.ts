@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { Deps } from '../deps.js';
+import type { Executor } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
+import { currentVersion } from '../kernel/api-version.js';
+import { later } from '../kernel/clock.js';
+import { encryptionKeyOf, openSecret, sealSecret } from '../kernel/sealed-secret.js';
+import { platformAccess } from '../establishments/platform-access.js';
+import { getCompany } from '../companies/service.js';
+import { readPushedFlow } from '../platform/afnor-connector.js';
+import type { LifecycleEvent } from '../platform/connector.js';
+import { lifecycleCodes, rejectionNoteOf, type LifecycleCode } from './lifecycle-status.js';
+import { applyReportedStatus } from './reported-status.js';
+import { invoices } from './schema.js';
+import { findAnyDocument } from './store.js';
+import {
+  claimReaders,
+  depositByTracking,
+  latestDeposit,
+  markDeposit,
+  readerOf,
+  readerKey,
+  receiveEvent,
+  updateReader,
+  type ClaimedReader,
+  type DepositRow,
+} from './deposit-store.js';
+
+/**
+ * The statuses back from the platform: what it acknowledged of a deposit, and the CDAR life-cycle
+ * statuses of the platforms and the buyer. Two ways in, one way to apply them:
+ *
+ * - polling: a pass over the establishments that deposited (`platform_readers`), each leased,
+ *   reading the life cycle from its stored cursor; the cursor moves once a page is applied;
+ * - the platform's callback (`/platform-callbacks/statuses/...`), signed with the key of the
+ *   subscription the poll made for the connection; its flow's events are read and applied at once.
+ *
+ * Each event is tied to its document by the deposit's tracking id (else the invoice number) and
+ * applied once, whatever the order and repetition of arrival (`platform_status_receipts` on the
+ * event's key), through the same function as the sandbox's simulate route.
+ */
+
+const contextOf = (scope: Scope, now: Date): CallContext => ({
+  scope,
+  requestId: null,
+  idempotencyKey: null,
+  apiVersion: currentVersion,
+  now,
+});
+
+const isLifecycleCode = (code: string): code is LifecycleCode => (lifecycleCodes as readonly string[]).includes(code);
+
+/** The document's deposit an event reports on. */
+async function depositOfEvent(db: Executor, scope: Scope, event: LifecycleEvent): Promise<DepositRow | undefined> {
+  const trackingId = event.kind === 'acknowledgement' ? event.flow.trackingId : event.trackingId;
+  if (trackingId) {
+    const found = await depositByTracking(db, scope, trackingId);
+    if (found) return found;
+  }
+  if (event.kind !== 'status' || !event.status.invoiceNumber) return undefined;
+  const [document] = await db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.companyId, scope.companyId),
+        eq(invoices.livemode, scope.livemode),
+        eq(invoices.number, event.status.invoiceNumber),
+      ),
+    );
+  return document ? latestDeposit(db, scope, document.id) : undefined;
+}
+
+/** Applies one event, once; answers whether it changed anything. */
+export async function applyPlatformEvent(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  event: LifecycleEvent,
+  now: Date,
+): Promise<boolean> {
+  if (event.kind === 'acknowledgement' && event.flow.ackStatus !== 'Error') return false;
+  const ctx = contextOf(scope, now);
+  return inTransaction(deps.db, ctx, async (tx) => {
+    const deposit = await depositOfEvent(tx, scope, event);
+    if (!(await receiveEvent(tx, scope, event.key, deposit?.documentId ?? null, now))) return false;
+    if (!deposit) return false;
+    const row = await findAnyDocument(tx, scope, deposit.documentId, true);
+    if (!row || row.documentStatus !== 'finalized' || row.transmissionStatus === 'pending') return false;
+    // A late word on an earlier attempt does not move the current one.
+    const latest = await latestDeposit(tx, scope, deposit.documentId);
+    if (latest && latest.attempt !== deposit.attempt) return false;
+    if (event.kind === 'acknowledgement') {
+      const rejection = event.rejection!;
+      await markDeposit(tx, scope, deposit, { state: 'rejected', nextAttemptAt: null }, now);
+      const updated = await applyReportedStatus(tx, ctx, row, {
+        code: '213',
+        reasonCode: rejection.code,
+        reason: rejection.reason,
+        notes: rejection.notes,
+        rejection: {
+          rejectionReason: rejection.reason,
+          rejectionNote: rejectionNoteOf(rejection.notes),
+          rejectionCode: rejection.code,
+          rejectionSource: rejection.source,
+          rejectionCategory: rejection.category,
+        },
+        paErrorCode: rejection.code,
+        // The acknowledgement is not a life-cycle status: the rejection fields carry it.
+        historyStatus: null,
+      });
+      return updated !== row;
+    }
+    const code = event.status.statusCode;
+    if (!isLifecycleCode(code)) return false;
+    const reason = event.status.reasons[0] ?? null;
+    const updated = await applyReportedStatus(tx, ctx, row, {
+      code,
+      reasonCode: reason?.code ?? null,
+      reason: reason?.text ?? null,
+      notes: event.status.notes,
+    });
+    return updated.status !== row.status || updated.transmissionDetail !== row.transmissionDetail;
+  });
+}
+
+export interface StatusPollOptions {
+  /** Only these companies' establishments. */
+  companyIds?: readonly string[];
+  /** The callback base (`https://api.example.com`): a connection without a subscription gets one. */
+  callbackBaseUrl?: string | null;
+}
+
+/** The callback URL of an establishment's statuses. */
+export function statusCallbackUrl(base: string, scope: Scope, establishmentId: string): string {
+  return `${base.replace(/\/$/, '')}/platform-callbacks/statuses/${encodeURIComponent(scope.companyId)}/${scope.livemode ? 'live' : 'test'}/${encodeURIComponent(establishmentId)}`;
+}
+
+/** The sandbox clock of a test scope, or real time. */
+async function scopeNow(deps: Pick<Deps, 'db' | 'clock'>, scope: Scope): Promise<Date> {
+  const now = deps.clock.now();
+  if (scope.livemode) return now;
+  const company = await getCompany(deps, scope.companyId);
+  return new Date(now.getTime() + company.sandboxClockOffsetMs);
+}
+
+async function pollReader(
+  deps: Pick<Deps, 'db' | 'config' | 'clock' | 'log'>,
+  reader: ClaimedReader,
+  options: StatusPollOptions,
+): Promise<number> {
+  const scope: Scope = { companyId: reader.companyId, livemode: reader.livemode };
+  const access = await platformAccess(deps, deps.db, scope, { establishmentId: reader.establishmentId });
+  if (access.state !== 'connected') {
+    await updateReader(deps.db, reader, { lastError: 'pa_not_configured', lastPolledAt: deps.clock.now() }, true);
+    return 0;
+  }
+  const connector = access.connector;
+  // A connection that changed reads its platform from the start (what was applied stays applied).
+  let cursor = access.connectionKey === reader.connectionKey ? reader.cursor : null;
+  if (options.callbackBaseUrl && !reader.webhookId) {
+    const subscribed = await connector.subscribe(
+      statusCallbackUrl(options.callbackBaseUrl, scope, reader.establishmentId),
+      { retryBudgetMs: 0 },
+    );
+    if (subscribed.ok)
+      await updateReader(deps.db, reader, {
+        webhookId: subscribed.value.webhookId,
+        signingKey: sealSecret(encryptionKeyOf(deps.config), subscribed.value.signingKey),
+      });
+  }
+  let applied = 0;
+  for (let page = 0; page < 50; page += 1) {
+    const read = await connector.readLifecycle(cursor, { limit: 100, retryBudgetMs: 0 });
+    if (!read.ok) {
+      await updateReader(deps.db, reader, { lastError: `${read.paErrorCode}: ${read.message}`.slice(0, 500) });
+      break;
+    }
+    const now = await scopeNow(deps, scope);
+    // Each event a millisecond after the one before: the events they emit keep the platform's order.
+    for (const [index, event] of read.value.events.entries())
+      if (await applyPlatformEvent(deps, scope, event, later(now, index))) applied += 1;
+    cursor = read.value.cursor;
+    // The cursor moves once the page is applied: a crash reads the page again, applied once anyway.
+    if (!(await updateReader(deps.db, reader, { cursor, lastError: null }))) return applied;
+    if (!read.value.hasMore) break;
+  }
+  await updateReader(deps.db, reader, { lastPolledAt: deps.clock.now() }, true);
+  return applied;
+}
+
+/** The polling pass: every establishment that deposited (or these companies'); returns the events that changed a document. */
+export async function pollPlatformStatuses(
+  deps: Pick<Deps, 'db' | 'config' | 'clock' | 'log'>,
+  options: StatusPollOptions = {},
+): Promise<number> {
+  let applied = 0;
+  const done: string[] = [];
+  for (;;) {
+    const readers = await inTransaction(deps.db, null, (tx) =>
+      claimReaders(
+        tx,
+        { now: deps.clock.now(), limit: 10, leaseMs: 300_000, token: randomUUID() },
+        done,
+        options.companyIds,
+      ),
+    );
+    if (readers.length === 0) return applied;
+    for (const reader of readers) {
+      done.push(readerKey(reader));
+      try {
+        applied += await pollReader(deps, reader, options);
+      } catch (error) {
+        deps.log.warn({ err: error, establishment: reader.establishmentId }, 'platform statuses not polled');
+        await updateReader(
+          deps.db,
+          reader,
+          { lastError: String(error).slice(0, 500), lastPolledAt: deps.clock.now() },
+          true,
+        );
+      }
+    }
+  }
+}
+
+export type StatusCallbackOutcome =
+  { kind: 'unknown' } | { kind: 'refused'; reason: string } | { kind: 'accepted'; applied: number };
+
+/**
+ * A callback of an establishment's platform: its signature checked with the subscription's key,
+ * then the pushed flow's events read (a life-cycle flow's CDAR downloaded) and applied once.
+ */
+export async function statusCallback(
+  deps: Pick<Deps, 'db' | 'config' | 'clock' | 'log'>,
+  scope: Scope,
+  establishmentId: string,
+  rawBody: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<StatusCallbackOutcome> {
+  const reader = await readerOf(deps.db, scope, establishmentId);
+  if (!reader?.signingKey) return { kind: 'unknown' };
+  const access = await platformAccess(deps, deps.db, scope, { establishmentId });
+  if (access.state !== 'connected') return { kind: 'unknown' };
+  const signingKey = openSecret(encryptionKeyOf(deps.config), reader.signingKey);
+  const pushed = readPushedFlow(rawBody, headers, signingKey, Math.floor(deps.clock.now().getTime() / 1000));
+  if (!pushed.ok) return { kind: 'refused', reason: pushed.reason };
+  const events = await access.connector.eventsOfFlow(pushed.value.flow, { retryBudgetMs: 0 });
+  if (!events.ok) throw new Error(`the platform did not give flow ${pushed.value.flow.flowId}: ${events.message}`);
+  const now = await scopeNow(deps, scope);
+  let applied = 0;
+  for (const [index, event] of events.value.entries())
+    if (await applyPlatformEvent(deps, scope, event, later(now, index))) applied += 1;
+  return { kind: 'accepted', applied };
+}

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { startHarness, type Harness } from '../support/harness.js';
+import { customer, finalizedInvoice, frenchBuyer, seller } from '../invoices/support.js';
+import { createFileWorker, type FileWorker } from '../../src/invoices/generation.js';
+import { createDepositWorker, type DepositWorker, type DepositWorkerOptions } from '../../src/invoices/deposits.js';
+import { pollPlatformStatuses } from '../../src/invoices/platform-statuses.js';
+import { testCacheDir } from '../documents/support.js';
+import type { CheckedSimulator } from '../platform/support.js';
+
+/**
+ * The deposit tests' world: a harness whose calls move its clock a second each (as the document
+ * tests'), one file worker and one deposit worker for the test's companies, and a company whose
+ * head office is connected to a pa-simulator over HTTPS.
+ */
+
+/** A buyer the French rules accept as a B2B recipient: its electronic address starts with its SIREN (BR-FR-21). */
+export const addressedBuyer = { ...frenchBuyer, electronicAddress: '732829320' };
+export const buyerSiren = '732829320';
+export const sellerSiret = '10000000900017';
+
+export interface World {
+  h: Harness;
+  companyIds: string[];
+  files: FileWorker;
+  deposits: DepositWorker;
+  /** Another deposit worker (its own options) for the same companies. */
+  depositWorker(options?: DepositWorkerOptions): DepositWorker;
+  poll(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startWorld(): Promise<World> {
+  const h = await startHarness({ clockStart: '2026-10-15T10:00:00Z' });
+  const call = h.call.bind(h);
+  h.call = (...args) => {
+    h.clock.advance(1000);
+    return call(...args);
+  };
+  const companyIds: string[] = [];
+  const files = createFileWorker(h.deps, { cacheDir: testCacheDir, validators: 1, companyIds });
+  const depositWorker = (options: DepositWorkerOptions = {}) =>
+    createDepositWorker(h.deps, { companyIds, retryBudgetMs: 0, filesWaitMs: 60_000, ...options });
+  const deposits = depositWorker();
+  return {
+    h,
+    companyIds,
+    files,
+    deposits,
+    depositWorker,
+    poll: () => pollPlatformStatuses(h.deps, { companyIds }),
+    async close() {
+      await files.stop();
+      await h.close();
+    },
+  };
+}
+
+export interface ConnectedSeller {
+  companyId: string;
+  key: string;
+  establishmentId: string;
+  customerId: string;
+}
+
+/**
+ * A test company whose head office deposits on the simulator (or has it connected, deposits off),
+ * connected through the API (`POST /v1/establishments/:id` with `platform`, tried against it: the
+ * seller's SIRET is listed in its directory first).
+ */
+export async function connectedSeller(
+  world: World,
+  platform: CheckedSimulator,
+  options: { depositEnabled?: boolean } = {},
+): Promise<ConnectedSeller> {
+  const { h } = world;
+  const { companyId, key } = await seller(h);
+  world.companyIds.push(companyId);
+  const listed = await h.call('GET', '/v1/establishments', { key });
+  const head = (listed.data.data as any[]).find((establishment) => establishment.siret === sellerSiret);
+  assert.ok(head, 'the head office exists');
+  platform.simulator.seedDirectory([{ siren: sellerSiret.slice(0, 9), siret: sellerSiret }]);
+  const connected = await h.call('POST', `/v1/establishments/${head.id}`, {
+    key,
+    body: {
+      platform: { baseUrl: platform.url, ...platform.simulator.clients[0]! },
+      depositEnabled: options.depositEnabled ?? true,
+    },
+  });
+  assert.equal(connected.statusCode, 200, connected.body);
+  return { companyId, key, establishmentId: head.id, customerId: await customer(h, key, addressedBuyer) };
+}
+
+/** A finalized invoice of that seller to the addressed buyer, its files generated. */
+export async function readyInvoice(world: World, seller: ConnectedSeller): Promise<any> {
+  const invoice = await finalizedInvoice(world.h, seller.key, { customerId: seller.customerId });
+  await world.files.drain();
+  return invoice;
+}
+
+export async function send(world: World, seller: ConnectedSeller, id: string): Promise<any> {
+  const response = await world.h.call('POST', `/v1/invoices/${id}/send`, { key: seller.key });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.data;
+}
+
+export async function read(world: World, seller: ConnectedSeller, id: string): Promise<any> {
+  const response = await world.h.call('GET', `/v1/invoices/${id}`, { key: seller.key });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.data;
+}
+
+/** The document's events, oldest first: type and summary. */
+export async function eventTypes(world: World, seller: ConnectedSeller, id: string): Promise<string[]> {
+  const response = await world.h.call('GET', '/v1/events?limit=100', { key: seller.key });
+  return (response.data.data as any[])
+    .filter((event) => event.data.id === id)
+    .reverse()
+    .map((event) => event.type)
+    .filter((type) => type !== 'invoice.created' && type !== 'invoice.finalized');
+}
+
+/** The deposit jobs of a document, by attempt. */
+export async function depositRows(world: World, companyId: string, documentId: string) {
+  const { rows } = await world.h.deps.pool.query(
+    'select attempt, state, tries, tracking_id, flow_id, last_error, next_attempt_at from document_deposits where company_id = $1 and document_id = $2 order by attempt',
+    [companyId, documentId],
+  );
+  return rows as {
+    attempt: number;
+    state: string;
+    tries: number;
+    tracking_id: string;
+    flow_id: string | null;
+    last_error: string | null;
+    next_attempt_at: Date | null;
+  }[];
+}
