@@ -93,13 +93,19 @@ test('establishments: the platform connection (tried, sealed, never shown), the 
   });
 
   await t.test('a SIRET the platform directory does not know: 422 siret_not_found, nothing stored', async () => {
-    const { companyId, live, head } = await company();
-    const answer = await h.call('POST', `/v1/establishments/${head.id}`, { key: live, body: { platform } });
+    const { companyId, live, siren } = await company();
+    // A SIRET no subtest seeds in the simulator's directory (the harness draws SIRENs from a few).
+    const unknown = await h.call('POST', '/v1/establishments', {
+      key: live,
+      body: { siret: siretOf(siren, '0099'), address },
+    });
+    assert.equal(unknown.statusCode, 201, unknown.body);
+    const answer = await h.call('POST', `/v1/establishments/${unknown.data.id}`, { key: live, body: { platform } });
     assert.equal(answer.statusCode, 422, answer.body);
     assert.equal(answer.data.error.code, 'siret_not_found');
     assert.equal(answer.data.error.param, 'siret');
-    assert.match(answer.data.error.message, new RegExp(head.siret));
-    const row = (await findEstablishment(h.deps.db, { companyId, livemode: true }, head.id))!;
+    assert.match(answer.data.error.message, new RegExp(unknown.data.siret));
+    const row = (await findEstablishment(h.deps.db, { companyId, livemode: true }, unknown.data.id))!;
     assert.equal(row.platformBaseUrl, null);
   });
 
