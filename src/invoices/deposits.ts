@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Deps } from '../deps.js';
+import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { currentVersion } from '../kernel/api-version.js';
@@ -15,6 +17,7 @@ import {
   documentEventData,
   obligationEventData,
   obligationOf,
+  type DepositWait,
   type DocumentRow,
 } from './document-record.js';
 import { fileBytes, documentRow } from './files-store.js';
@@ -117,6 +120,51 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
   }
 
   /**
+   * The job comes back at `at`, and the document's obligation says why and when (`depositWait`):
+   * `<kind>.obligation_updated` when that is news (`announce`), silently when only the time of the
+   * next look moves (the directory's hourly re-check).
+   */
+  async function holdBack(
+    claim: ClaimedDeposit,
+    at: Date,
+    lastError: string,
+    wait: DepositWait,
+    announce: { reason: string | null } | null,
+  ) {
+    const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
+    const now = scopeNow(claim);
+    await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
+      if (!(await settleDeposit(tx, claim, { nextAttemptAt: at, lastError }, now))) throw new LeaseLost();
+      const row = await findAnyDocument(tx, scope, claim.documentId, true);
+      if (!row || row.einvoicing.paTrackingId !== claim.trackingId) return;
+      await changeWait(tx, contextOf(scope, now), row, wait, announce);
+    });
+  }
+
+  /** The document's `depositWait` set (or cleared), its obligation event written when announced and changed. */
+  async function changeWait(
+    tx: Executor,
+    ctx: CallContext,
+    row: DocumentRow,
+    wait: DepositWait | null,
+    announce: { reason: string | null } | null,
+  ) {
+    if (isDeepStrictEqual(row.einvoicing.depositWait ?? null, wait)) return;
+    const updated = await updateDocument(tx, ctx.scope, row.id, {
+      einvoicing: { ...row.einvoicing, depositWait: wait },
+    });
+    const obligation = obligationOf(updated);
+    if (!announce || !obligation || isDeepStrictEqual(obligation, obligationOf(row))) return;
+    await recordEvent(
+      tx,
+      ctx,
+      `${row.kind as DocumentKind}.obligation_updated`,
+      obligationEventData(updated, obligation, announce.reason),
+      ctx.now,
+    );
+  }
+
+  /**
    * The document rejected for this attempt, in one transaction with the job's end: the platform's
    * refusal of the deposit, or the service's own (buyer not in the directory, failed files).
    */
@@ -129,6 +177,11 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
   ) {
     const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
     const now = scopeNow(claim);
+    // Watching the directory, the service tries again on its own: the obligation says when.
+    const wait: DepositWait | null =
+      jobState === 'waiting_directory' && nextAttemptAt && rejection.rejectionCode
+        ? { reasonCode: rejection.rejectionCode, reasonSource: 'service', nextAttemptAt: nextAttemptAt.toISOString() }
+        : null;
     await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
       if (
         !(await settleDeposit(tx, claim, { state: jobState, nextAttemptAt, lastError: rejection.rejectionCode }, now))
@@ -136,16 +189,21 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
         throw new LeaseLost();
       const row = await findAnyDocument(tx, scope, claim.documentId, true);
       if (!row || row.transmissionStatus !== 'sending') return;
-      await applyReportedStatus(tx, contextOf(scope, now), row, {
-        code: '213',
-        reasonCode: rejection.rejectionCode,
-        reason: rejection.rejectionReason,
-        notes: [],
-        rejection,
-        paErrorCode,
-        // Not a status the platform reported: the rejection fields say it, the history does not.
-        historyStatus: null,
-      });
+      await applyReportedStatus(
+        tx,
+        contextOf(scope, now),
+        { ...row, einvoicing: { ...row.einvoicing, depositWait: wait } },
+        {
+          code: '213',
+          reasonCode: rejection.rejectionCode,
+          reason: rejection.rejectionReason,
+          notes: [],
+          rejection,
+          paErrorCode,
+          // Not a status the platform reported: the rejection fields say it, the history does not.
+          historyStatus: null,
+        },
+      );
     });
   }
 
@@ -221,7 +279,8 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
         throw new LeaseLost();
       const row = await findAnyDocument(tx, scope, claim.documentId, true);
       if (!row || row.einvoicing.paTrackingId !== claim.trackingId) return;
-      await updateDocument(tx, scope, row.id, { einvoicing: { ...row.einvoicing, paFlowId: flowId } });
+      const withFlow = await updateDocument(tx, scope, row.id, { einvoicing: { ...row.einvoicing, paFlowId: flowId } });
+      await changeWait(tx, contextOf(scope, now), withFlow, null, { reason: null });
     });
   }
 
@@ -233,7 +292,19 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
       const wait = failure.retryAt
         ? Math.max(0, failure.retryAt.getTime() - Date.now())
         : depositRetryDelayMs(claim.tries);
-      return reschedule(claim, later(now, wait), `${failure.paErrorCode}: ${failure.message}`.slice(0, 500));
+      const at = later(now, wait);
+      return holdBack(
+        claim,
+        at,
+        `${failure.paErrorCode}: ${failure.message}`.slice(0, 500),
+        {
+          reasonCode:
+            failure.errorCode ?? (failure.httpStatus !== null ? String(failure.httpStatus) : failure.paErrorCode),
+          reasonSource: 'platform',
+          nextAttemptAt: at.toISOString(),
+        },
+        { reason: failure.message.slice(0, 2000) },
+      );
     }
     if (failure.category === 'duplicate') {
       const proof = await connector.findDeposit(claim.trackingId, { retryBudgetMs });
@@ -263,7 +334,14 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
         if (!lookup) return resume(claim, access.connectionKey);
         const answer = await connector.lookupDirectory(lookup, { retryBudgetMs });
         if (answer.ok && answer.value.address?.active) return resume(claim, access.connectionKey);
-        return reschedule(claim, nextHour(scopeNow(claim)), answer.ok ? 'buyer_not_in_directory' : answer.paErrorCode);
+        const at = nextHour(scopeNow(claim));
+        return holdBack(
+          claim,
+          at,
+          answer.ok ? 'buyer_not_in_directory' : answer.paErrorCode,
+          { reasonCode: 'buyer_not_in_directory', reasonSource: 'service', nextAttemptAt: at.toISOString() },
+          null,
+        );
       }
 
       const file = await fileBytes(deps.db, scope, claim.documentId, 'facturx');

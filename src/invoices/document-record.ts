@@ -42,6 +42,17 @@ export interface Einvoicing extends RejectionFields {
   paFlowId?: string | null;
   /** The service's tracking id of the current attempt's deposit, the key of its proof of reception. */
   paTrackingId?: string | null;
+  /**
+   * Why the service holds the current attempt back and when it tries again (the platform
+   * unavailable, the buyer missing from the directory); internal, told by the `obligation`.
+   */
+  depositWait?: DepositWait | null;
+}
+
+export interface DepositWait {
+  reasonCode: string;
+  reasonSource: 'platform' | 'service';
+  nextAttemptAt: string;
 }
 
 export const noRejection: RejectionFields = {

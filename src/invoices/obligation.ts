@@ -1,5 +1,5 @@
 import type { Axes } from './document-axes.js';
-import type { RejectionFields, TaxSnapshot } from './document-record.js';
+import type { DepositWait, RejectionFields, TaxSnapshot } from './document-record.js';
 
 /**
  * The contract's `obligation` object on an invoice or a credit note: where the document stands
@@ -16,7 +16,9 @@ import type { RejectionFields, TaxSnapshot } from './document-record.js';
  * | not finalized (draft, cancelled)           | (no object: null)                                                                              |
  * | e-invoicing due, `pending`                 | `waiting`        | `not_sent`                          | `service`        | `client`   | `send`     |
  * | e-invoicing due, `sending`                 | `waiting`        | `awaiting_platform`                 | `service`        | `platform` | null       |
+ * | `sending`, the platform unavailable        | `waiting`        | the platform's code (`503`...)      | `platform`       | `service`  | `retry`    |
  * | e-invoicing due, rejected by the platform  | `waiting`        | the rejection code (`REJ_SEMAN`...) | `platform`       | `client`   | `resubmit` |
+ * | rejected: the buyer not in the directory   | `waiting`        | `buyer_not_in_directory`            | `service`        | `service`  | `retry`    |
  * | e-invoicing due, deposited or any later status, refused or suspended by the buyer included | `fulfilled` | null | null | null | null |
  * | e-reporting of the transaction due         | `waiting`        | `ereporting_not_enabled`            | `service`        | `client`   | null       |
  * | neither due (an exempt operation)          | `not_applicable` | the axis's reason                   | `service`        | null       | null       |
@@ -24,8 +26,8 @@ import type { RejectionFields, TaxSnapshot } from './document-record.js';
  * A deposit is the e-invoicing obligation met: what the buyer does afterwards (refusal, dispute) is
  * a commercial matter, settled by a credit note with its own obligation. This service does not yet
  * e-report (it is coming): until then an e-reporting obligation stays `waiting` with the contract's
- * `ereporting_not_enabled`, and the company declares by other means. Nothing is retried by the
- * service on its own yet, so `nextAttemptAt` is always null.
+ * `ereporting_not_enabled`, and the company declares by other means. `nextAttemptAt` is set when
+ * the service itself tries again (the `retry` rows: the deposit worker's `depositWait`).
  */
 
 export type ObligationState = 'waiting' | 'fulfilled' | 'not_applicable';
@@ -37,14 +39,16 @@ export interface Obligation {
   /** Who must act next: the API `client`, the `platform`, or the `service`. */
   owner: 'client' | 'platform' | 'service' | null;
   /** What that is: `send`, `resubmit`. */
-  action: 'send' | 'resubmit' | null;
+  action: 'send' | 'resubmit' | 'retry' | null;
   nextAttemptAt: string | null;
 }
 
 export interface ObligationFacts {
   axes: Pick<Axes, 'documentStatus' | 'transmissionStatus' | 'transmissionDetail'>;
   obligations: TaxSnapshot['obligations'];
-  einvoicing: Pick<RejectionFields, 'paErrorCode' | 'rejectionCode' | 'rejectionSource'>;
+  einvoicing: Pick<RejectionFields, 'paErrorCode' | 'rejectionCode' | 'rejectionSource'> & {
+    depositWait?: DepositWait | null;
+  };
 }
 
 const obligation = (
@@ -53,7 +57,12 @@ const obligation = (
   reasonSource: Obligation['reasonSource'] = null,
   owner: Obligation['owner'] = null,
   action: Obligation['action'] = null,
-): Obligation => ({ state, reasonCode, reasonSource, owner, action, nextAttemptAt: null });
+  nextAttemptAt: string | null = null,
+): Obligation => ({ state, reasonCode, reasonSource, owner, action, nextAttemptAt });
+
+/** The service holds the attempt back and tries again on its own. */
+const retriedByService = (wait: DepositWait): Obligation =>
+  obligation('waiting', wait.reasonCode, wait.reasonSource, 'service', 'retry', wait.nextAttemptAt);
 
 export function documentObligation({ axes, obligations, einvoicing }: ObligationFacts): Obligation | null {
   if (axes.documentStatus !== 'finalized') return null;
@@ -68,9 +77,12 @@ export function documentObligation({ axes, obligations, einvoicing }: Obligation
       case 'not_applicable':
         return obligation('waiting', 'not_sent', 'service', 'client', 'send');
       case 'sending':
+        if (einvoicing.depositWait) return retriedByService(einvoicing.depositWait);
         return obligation('waiting', 'awaiting_platform', 'service', 'platform');
       case 'rejected':
         if (axes.transmissionDetail === null) {
+          if (einvoicing.depositWait && einvoicing.rejectionCode === einvoicing.depositWait.reasonCode)
+            return retriedByService(einvoicing.depositWait);
           return obligation(
             'waiting',
             einvoicing.rejectionCode ?? einvoicing.paErrorCode ?? 'rejected',

@@ -134,9 +134,14 @@ export const obligationSchema = Type.Object(
     reasonSource: nullable(oneOf(['platform', 'buyer', 'service'])),
     owner: nullable(oneOf(['client', 'platform', 'service'], 'Who acts next.')),
     action: nullable(
-      oneOf(['send', 'resubmit'], 'What the owner does next: `send` the document, `resubmit` it corrected.'),
+      oneOf(
+        ['send', 'resubmit', 'retry'],
+        'What the owner does next: `send` the document, `resubmit` it corrected; the service `retry`s on its own (the platform unavailable, the buyer not in the directory yet).',
+      ),
     ),
-    nextAttemptAt: nullable(Type.String({ description: 'When the service tries again on its own; null today.' })),
+    nextAttemptAt: nullable(
+      Type.String({ description: 'When the service tries again on its own (action `retry`); null otherwise.' }),
+    ),
   },
   {
     description:

@@ -50,7 +50,8 @@ export function sendMove(
 
 /** A resubmission: the current attempt's rejection fields go to `previousSubmissions` and reset to null. */
 export function archiveAttempt(einvoicing: Einvoicing, axes: Axes, at: Date): Einvoicing {
-  const { previousSubmissions, ...current } = einvoicing;
+  // A new attempt is not held back by the last one's wait.
+  const { previousSubmissions, depositWait: _wait, ...current } = einvoicing;
   return {
     ...noRejection,
     previousSubmissions: [

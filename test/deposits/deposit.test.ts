@@ -15,6 +15,7 @@ import {
   buyerSiren,
   connectedSeller,
   depositRows,
+  documentEvents,
   eventTypes,
   read,
   readyInvoice,
@@ -227,12 +228,38 @@ test('503, then the platform is back: the deposit comes back at Retry-After time
   let [job] = await depositRows(world, main.companyId, invoice.id);
   assert.equal(job!.state, 'pending');
   assert.match(job!.last_error ?? '', /^pa_unavailable/);
-  assert.equal((await read(world, main, invoice.id)).transmissionStatus, 'sending', 'nothing rejected');
+  const waiting = await read(world, main, invoice.id);
+  assert.equal(waiting.transmissionStatus, 'sending', 'nothing rejected');
+  const retry = {
+    state: 'waiting',
+    reasonCode: 'RESOURCE_ERROR', // the platform's own code for its 503
+    reasonSource: 'platform',
+    owner: 'service',
+    action: 'retry',
+    nextAttemptAt: job!.next_attempt_at!.toISOString(),
+  };
+  assert.deepEqual(waiting.obligation, retry, 'the obligation says the service retries, and when');
   assert.equal(await world.deposits.drain(), 0, 'not due before the platform said');
   world.h.clock.advance(31_000);
   assert.equal(await world.deposits.drain(), 1);
   [job] = await depositRows(world, main.companyId, invoice.id);
   assert.equal(job!.state, 'deposited');
+  const deposited = await read(world, main, invoice.id);
+  assert.deepEqual(
+    [deposited.obligation.reasonCode, deposited.obligation.owner, deposited.obligation.nextAttemptAt],
+    ['awaiting_platform', 'platform', null],
+  );
+  const obligationEvents = (await documentEvents(world, main, invoice.id)).filter(
+    (event) => event.type === 'invoice.obligation_updated',
+  );
+  assert.deepEqual(
+    obligationEvents.map((event) => [event.data.obligation, event.data.object, typeof event.data.reason]),
+    [
+      [retry, 'invoice', 'string'],
+      [deposited.obligation, 'invoice', 'object'],
+    ],
+    'the wait and its end, each told once',
+  );
   const stats = platform.simulator.stats();
   assert.deepEqual([stats.depositRequests - before.depositRequests, stats.deposits - before.deposits], [2, 1]);
   await world.poll();
@@ -365,6 +392,31 @@ test('buyer not in the directory: rejected locally without a platform call, depo
   assert.deepEqual(await eventTypes(world, main, invoice.id), ['invoice.sent', 'invoice.sending', 'invoice.rejected']);
   let [job] = await depositRows(world, main.companyId, invoice.id);
   assert.equal(job!.state, 'waiting_directory');
+  const watching = {
+    state: 'waiting',
+    reasonCode: 'buyer_not_in_directory',
+    reasonSource: 'service',
+    owner: 'service',
+    action: 'retry',
+    nextAttemptAt: job!.next_attempt_at!.toISOString(),
+  };
+  assert.deepEqual(rejected.obligation, watching, 'the service watches the directory: it acts next, on the hour');
+  const [rejectedEvent] = (await documentEvents(world, main, invoice.id)).filter(
+    (event) => event.type === 'invoice.rejected',
+  );
+  assert.deepEqual(rejectedEvent.data.obligation, watching);
+
+  // Still absent on the hour: looked at again, the next look on the obligation, no event.
+  world.h.clock.advance(3_600_000);
+  await world.deposits.drain();
+  [job] = await depositRows(world, main.companyId, invoice.id);
+  assert.equal(job!.state, 'waiting_directory');
+  assert.deepEqual((await read(world, main, invoice.id)).obligation, {
+    ...watching,
+    nextAttemptAt: job!.next_attempt_at!.toISOString(),
+  });
+  assert.notEqual(job!.next_attempt_at!.toISOString(), watching.nextAttemptAt);
+  assert.deepEqual(await eventTypes(world, main, invoice.id), ['invoice.sent', 'invoice.sending', 'invoice.rejected']);
 
   platform.simulator.seedDirectory([{ siren: buyerSiren }]);
   assert.equal(await world.deposits.drain(), 0, 'looked at again on the hour, not before');

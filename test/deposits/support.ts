@@ -110,13 +110,16 @@ export async function read(world: World, seller: ConnectedSeller, id: string): P
 }
 
 /** The document's events, oldest first: type and summary. */
-export async function eventTypes(world: World, seller: ConnectedSeller, id: string): Promise<string[]> {
+/** The events of a document after its finalization, oldest first. */
+export async function documentEvents(world: World, seller: ConnectedSeller, id: string): Promise<any[]> {
   const response = await world.h.call('GET', '/v1/events?limit=100', { key: seller.key });
   return (response.data.data as any[])
-    .filter((event) => event.data.id === id)
-    .reverse()
-    .map((event) => event.type)
-    .filter((type) => type !== 'invoice.created' && type !== 'invoice.finalized');
+    .filter((event) => event.data.id === id && event.type !== 'invoice.created' && event.type !== 'invoice.finalized')
+    .reverse();
+}
+
+export async function eventTypes(world: World, seller: ConnectedSeller, id: string): Promise<string[]> {
+  return (await documentEvents(world, seller, id)).map((event) => event.type);
 }
 
 /** The deposit jobs of a document, by attempt. */

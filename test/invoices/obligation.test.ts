@@ -37,6 +37,16 @@ const o = (
 ): Obligation => ({ state, reasonCode, reasonSource, owner, action, nextAttemptAt: null });
 
 const fulfilled = o('fulfilled');
+const platformDown = {
+  reasonCode: 'RESOURCE_ERROR',
+  reasonSource: 'platform',
+  nextAttemptAt: '2026-10-15T10:01:41.000Z',
+} as const;
+const directoryWatch = {
+  reasonCode: 'buyer_not_in_directory',
+  reasonSource: 'service',
+  nextAttemptAt: '2026-10-15T11:00:00.000Z',
+} as const;
 const rows: [string, ObligationFacts, Obligation | null][] = [
   ['a draft has none', facts('not_applicable', null, null, noRejection, 'draft'), null],
   ['a cancelled draft has none', facts('not_applicable', null, null, noRejection, 'cancelled'), null],
@@ -46,6 +56,34 @@ const rows: [string, ObligationFacts, Obligation | null][] = [
     o('waiting', 'not_sent', 'service', 'client', 'send'),
   ],
   ['sending: the platform answers next', facts('sending'), o('waiting', 'awaiting_platform', 'service', 'platform')],
+  [
+    'sending, the platform unavailable: the service retries, at the time it says',
+    facts('sending', null, b2b, { ...noRejection, depositWait: platformDown }),
+    { ...o('waiting', 'RESOURCE_ERROR', 'platform', 'service', 'retry'), nextAttemptAt: platformDown.nextAttemptAt },
+  ],
+  [
+    'rejected locally, the buyer not in the directory: the service watches it and retries',
+    facts('rejected', null, b2b, {
+      paErrorCode: 'buyer_not_in_directory',
+      rejectionCode: 'buyer_not_in_directory',
+      rejectionSource: 'service',
+      depositWait: directoryWatch,
+    }),
+    {
+      ...o('waiting', 'buyer_not_in_directory', 'service', 'service', 'retry'),
+      nextAttemptAt: directoryWatch.nextAttemptAt,
+    },
+  ],
+  [
+    'a wait left from another rejection does not speak for this one',
+    facts('rejected', null, b2b, {
+      paErrorCode: 'REJ_SEMAN',
+      rejectionCode: 'REJ_SEMAN',
+      rejectionSource: 'platform',
+      depositWait: directoryWatch,
+    }),
+    o('waiting', 'REJ_SEMAN', 'platform', 'client', 'resubmit'),
+  ],
   ['deposited: met', facts('deposited'), fulfilled],
   ['transmitted: met', facts('transmitted'), fulfilled],
   ['made available: met', facts('transmitted', 'available'), fulfilled],
