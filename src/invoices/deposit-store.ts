@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
@@ -321,4 +321,30 @@ export async function deleteScopeDeposits(db: Executor, scope: Scope): Promise<v
     .where(
       and(eq(platformStatusReceipts.companyId, scope.companyId), eq(platformStatusReceipts.livemode, scope.livemode)),
     );
+}
+
+/** The deposit jobs of a scope in the order of their tracking id (the data-protection export). */
+export async function depositRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return db
+    .select()
+    .from(documentDeposits)
+    .where(and(ofScope(scope), after === null ? undefined : gt(documentDeposits.trackingId, after)))
+    .orderBy(asc(documentDeposits.trackingId))
+    .limit(limit);
+}
+
+/** The receipts of the statuses applied, in the order of their key (the data-protection export). */
+export async function statusReceiptsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
+  return db
+    .select()
+    .from(platformStatusReceipts)
+    .where(
+      and(
+        eq(platformStatusReceipts.companyId, scope.companyId),
+        eq(platformStatusReceipts.livemode, scope.livemode),
+        after === null ? undefined : gt(platformStatusReceipts.eventKey, after),
+      ),
+    )
+    .orderBy(asc(platformStatusReceipts.eventKey))
+    .limit(limit);
 }

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
+import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { documentFiles, invoices } from './schema.js';
 import type { FileFailure, FileKind, StoredFiles } from './document-files.js';
 import type { DocumentRow } from './document-record.js';
@@ -125,8 +126,12 @@ export interface ClaimedGeneration {
   documentId: string;
   documentKind: string;
   attempts: number;
+  /** The scope's sandbox clock offset (0 live): a retry is due on that clock. */
+  offsetMs: number;
   token: string;
 }
+
+const tenantRow = { companyId: sql.raw('t.company_id'), livemode: sql.raw('t.livemode') };
 
 /** Pending generations due now (and those whose worker died), leased to `token`; each claim is an attempt. */
 export async function claimGenerations(
@@ -134,16 +139,16 @@ export async function claimGenerations(
   lease: { now: Date; limit: number; leaseMs: number; token: string },
   companyIds?: readonly string[],
 ): Promise<ClaimedGeneration[]> {
-  const at = sql`${lease.now.toISOString()}::timestamptz`;
   const rows = await claimLeased(
     db,
     {
       table: 'document_files',
       key: ['company_id', 'document_id'],
-      due: sql`t.state in ('pending', 'generating') and t.next_attempt_at <= ${at}`,
+      // Queued on the scope's clock (the finalization's time: the sandbox clock for test documents).
+      due: sql`t.state in ('pending', 'generating') and ${dueOnScopeClock(sql.raw('t.next_attempt_at'), tenantRow, lease.now)}`,
       order: sql`t.next_attempt_at`,
       set: sql`attempts = t.attempts + 1, state = 'generating'`,
-      returning: sql`t.company_id, t.livemode, t.document_id, t.document_kind, t.attempts`,
+      returning: sql`t.company_id, t.livemode, t.document_id, t.document_kind, t.attempts, ${sandboxOffsetMs(tenantRow)} as offset_ms`,
       companyIds,
     },
     lease,
@@ -154,6 +159,7 @@ export async function claimGenerations(
     documentId: row.document_id as string,
     documentKind: row.document_kind as string,
     attempts: Number(row.attempts),
+    offsetMs: Number(row.offset_ms),
     token: lease.token,
   }));
 }

@@ -200,7 +200,8 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
       if (!last) {
         deps.log.warn({ err: error, document: claim.documentId, attempts: claim.attempts }, 'files not generated yet');
         documentFileGenerations.inc({ outcome: 'retry' });
-        await settleFailure(deps.db, claim, failure, new Date(now.getTime() + generationRetryDelayMs(claim.attempts)));
+        const retryAt = now.getTime() + claim.offsetMs + generationRetryDelayMs(claim.attempts);
+        await settleFailure(deps.db, claim, failure, new Date(retryAt));
         return;
       }
       const message = await alert(claim, row, failure, now);

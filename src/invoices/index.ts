@@ -1,5 +1,11 @@
 import type { Capability } from '../capability.js';
-import { creditNoteRecords, invoiceRecords, refundRecords } from './data-export.js';
+import {
+  creditNoteRecords,
+  depositRecords,
+  invoiceRecords,
+  refundRecords,
+  statusReceiptRecords,
+} from './data-export.js';
 import { creditNoteRoutes, refundSchema } from './credit-note-routes.js';
 import { purgeTestRefunds } from './credit-notes.js';
 import { seedInvoiceFixtures } from './fixtures.js';
@@ -58,5 +64,7 @@ export const invoicesCapability: Capability = {
     { name: 'invoices', page: invoiceRecords },
     { name: 'credit_notes', page: creditNoteRecords },
     { name: 'refunds', page: refundRecords },
+    { name: 'platform_deposits', page: depositRecords },
+    { name: 'platform_status_receipts', page: statusReceiptRecords },
   ],
 };

@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { recurringRecords } from './data-export.js';
 import { recurringInvoiceRoutes, recurringInvoiceSchema } from './routes.js';
 import { runRecurringInvoices } from './runs.js';
 import { purgeTestRecurring } from './service.js';
@@ -12,6 +13,7 @@ export const recurringCapability: Capability = {
   routes: recurringInvoiceRoutes,
   schemas: [recurringInvoiceSchema],
   purgeTestData: (tx, ctx) => purgeTestRecurring(tx, ctx.scope),
+  dataExport: [{ name: 'recurring_invoices', page: recurringRecords }],
   passes: [
     {
       name: 'recurring.runs',

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
 import { claimLeased } from '../db/leased-claim.js';
@@ -63,6 +63,21 @@ export async function pageRecurring(
     filters.customerId !== undefined ? eq(recurringInvoices.customerId, filters.customerId) : undefined,
   );
   return keysetPage(db, recurringInvoices, scope, page, { where });
+}
+
+/** The scope's recurring invoices in the order of their id (the data-protection export). */
+export async function recurringRowsAfter(
+  db: Executor,
+  scope: Scope,
+  after: string | null,
+  limit: number,
+): Promise<RecurringRow[]> {
+  return db
+    .select()
+    .from(recurringInvoices)
+    .where(and(inScope(recurringInvoices, scope), after === null ? undefined : gt(recurringInvoices.id, after)))
+    .orderBy(asc(recurringInvoices.id))
+    .limit(limit);
 }
 
 /**

@@ -9,6 +9,9 @@ import assert from 'node:assert/strict';
 import { startCheckedSimulator, type CheckedSimulator } from '../platform/support.js';
 import type { Scenario } from '../../src/platform/simulator/scenario.js';
 import { depositLeaseMs } from '../../src/invoices/deposits.js';
+import { registry } from '../../src/capabilities.js';
+import { inTransaction } from '../../src/db/transaction.js';
+import { currentVersion } from '../../src/kernel/api-version.js';
 import type { ClaimedDeposit } from '../../src/invoices/deposit-store.js';
 import {
   addressedBuyer,
@@ -549,4 +552,45 @@ test('the platform down for an hour of sandbox clock, then back: retried on that
   assert.deepEqual([stats.deposits - before.deposits, stats.flowsByInvoice[invoice.number]], [1, 1]);
   await world.poll();
   assert.equal((await read(world, main, invoice.id)).status, 'approved');
+});
+
+test('the data-protection export holds the deposits and the statuses received, of its scope only', async () => {
+  const { invoice } = await through();
+  const scope = { companyId: main.companyId, livemode: false };
+  const records = (name: string) => {
+    const source = registry.dataExport.find((candidate) => candidate.name === name)!;
+    const ctx = { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now: new Date() };
+    return inTransaction(world.h.deps.db, ctx, async (tx) =>
+      (await source.page(tx, scope, null, 10_000, '')).map((entry) => entry.record as any),
+    );
+  };
+  const deposits = await records('platform_deposits');
+  const [deposit] = deposits.filter((record) => record.documentId === invoice.id);
+  const [job] = await depositRows(world, main.companyId, invoice.id);
+  assert.equal(job!.state, 'deposited', JSON.stringify(job));
+  assert.deepEqual(
+    [deposit.object, deposit.attempt, deposit.state, deposit.paTrackingId, deposit.paFlowId],
+    ['platform_deposit', 1, 'deposited', `${invoice.id}-a1`, job!.flow_id],
+  );
+  assert.ok(deposits.every((record) => record.livemode === false));
+  const receipts = (await records('platform_status_receipts')).filter((record) => record.documentId === invoice.id);
+  assert.ok(receipts.length >= 2, 'the statuses applied to the invoice (deposited, approved...)');
+  assert.ok(receipts.every((record) => record.object === 'platform_status_receipt' && record.eventKey));
+  // Another company's export holds none of them.
+  const other = await connectedSeller(world, platform);
+  const elsewhere = await inTransaction(
+    world.h.deps.db,
+    {
+      scope: { companyId: other.companyId, livemode: false },
+      requestId: null,
+      idempotencyKey: null,
+      apiVersion: currentVersion,
+      now: new Date(),
+    },
+    (tx) =>
+      registry.dataExport
+        .find((candidate) => candidate.name === 'platform_deposits')!
+        .page(tx, { companyId: other.companyId, livemode: false }, null, 10_000, ''),
+  );
+  assert.deepEqual(elsewhere, []);
 });

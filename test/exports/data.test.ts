@@ -8,6 +8,7 @@ import { createJobWorker, defaultJobLockMs } from '../../src/jobs/worker.js';
 import { registry } from '../../src/capabilities.js';
 import { dataExportJobOf } from '../../src/exports/data-job.js';
 import type { JobKind } from '../../src/jobs/job-kind.js';
+import { recurring } from '../recurring/support.js';
 
 /** The archive's files, read with an independent zip reader: name → text. */
 async function unzip(bytes: Buffer): Promise<Map<string, string>> {
@@ -64,6 +65,7 @@ test('data-protection export', async (t) => {
       const { companyId, key } = await seller(h);
       const invoice = await finalizedInvoice(h, key);
       await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 1000 } });
+      const template = await recurring(h, key, { customerId: invoice.customerId });
       const live = await h.key(companyId, { env: 'live' });
       await h.call('POST', '/v1/customers', { key: live, body: { name: 'Client du live' } });
 
@@ -106,6 +108,10 @@ test('data-protection export', async (t) => {
         [[invoice.id, invoice.number, invoice.total]],
       );
       assert.equal(jsonLines(files.get('payments.jsonl'))[0].invoiceId, invoice.id);
+      assert.deepEqual(
+        jsonLines(files.get('recurring_invoices.jsonl')).map((r) => [r.id, r.object, r.interval]),
+        [[template.id, 'recurring_invoice', 'monthly']],
+      );
       assert.deepEqual(jsonLines(files.get('company.jsonl'))[0].siren, '100000009');
       assert.equal(jsonLines(files.get('tax_profiles.jsonl')).length, 1);
       assert.ok(jsonLines(files.get('events.jsonl')).some((e) => e.type === 'invoice.finalized'));

@@ -277,6 +277,22 @@ test('generated files', async (t) => {
     assert.equal((await h.call('GET', `/v1/invoices/${invoice.id}/files/pdf`, { key })).statusCode, 200);
   });
 
+  await t.test('on a sandbox clock moved ahead, the files come at once; a retry waits on that clock', async () => {
+    const { companyId, key } = await seller(h);
+    const advanced = await h.call('POST', '/v1/sandbox/clock/advance', { key, body: { seconds: 86_400 } });
+    assert.equal(advanced.statusCode, 200, advanced.body);
+    await finalizedInvoice(h, key);
+    failBeforeStore = true;
+    const worker = started([companyId]);
+    assert.equal(await worker.drain(), 1, 'queued at the sandbox time, due on the sandbox clock');
+    failBeforeStore = false;
+    assert.equal(await worker.drain(), 0, 'the retry is not due before its time on that clock');
+    h.clock.advance(11_000);
+    assert.equal(await worker.drain(), 1);
+    const [row] = await fileRows(h, companyId);
+    assert.deepEqual([row!.state, row!.attempts], ['ready', 2]);
+  });
+
   await t.test('after a sandbox reset, the finalized fixtures get their files, which pass the validators', async () => {
     const { companyId, key } = await seller(h);
     const reset = await h.call('POST', '/v1/sandbox/reset', { key });
