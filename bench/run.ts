@@ -28,7 +28,8 @@
  * BENCH_ONLY=ereporting runs the e-reporting bench (bench/ereporting.ts: a month of 100,000 B2C sales
  * aggregated into its declarations, wall time and peak RSS).
  * BENCH_ONLY=platform runs the platform bench (bench/platform.ts: deposits through the connector to
- * pa-simulator beside a bare undici loop).
+ * pa-simulator beside a bare undici loop). BENCH_ONLY=deposits runs the deposit pipeline bench
+ * (bench/deposits.ts: send through the API to deposited on pa-simulator, beside the same bare loop).
  */
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
@@ -45,6 +46,7 @@ import { runWebhookBench } from './webhooks.js';
 import { runDocumentBench } from './documents.js';
 import { runExportBench } from './exports.js';
 import { runPlatformBench } from './platform.js';
+import { runDepositBench } from './deposits.js';
 import { runEreportingBench } from './ereporting.js';
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -284,11 +286,26 @@ async function main(): Promise<void> {
     benchOnly !== 'webhooks' &&
     benchOnly !== 'invoices' &&
     benchOnly !== 'exports' &&
-    benchOnly !== 'ereporting'
+    benchOnly !== 'ereporting' &&
+    benchOnly !== 'deposits'
   )
     throw new Error(
-      `BENCH_ONLY knows "webhooks", "invoices", "exports", "ereporting", "documents" and "platform"; got "${benchOnly}"`,
+      `BENCH_ONLY knows "webhooks", "invoices", "exports", "ereporting", "deposits", "documents" and "platform"; got "${benchOnly}"`,
     );
+  if (benchOnly === 'deposits') {
+    const deposits = await runDepositBench({ databaseUrl: database.url, scratch, progress, emit });
+    emit({
+      name: 'summary',
+      deposits,
+      database: database.kind,
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      busyCoresBeforeStart: busyBefore,
+      elapsedSeconds: round((Date.now() - started) / 1000, 1),
+    });
+    return;
+  }
   if (benchOnly === 'ereporting') {
     const ereporting = await runEreportingBench({ databaseUrl: database.url, progress, emit });
     emit({

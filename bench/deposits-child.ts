@@ -1,0 +1,152 @@
+/**
+ * The deposit pipeline bench's run (bench/deposits.ts), in a process of its own started with
+ * NODE_EXTRA_CA_CERTS naming the simulator's certificate: the service's connector trusts it as it
+ * would a platform's. Prints one JSON line: the result.
+ */
+import assert from 'node:assert/strict';
+import { connect, disconnect } from '../src/db/database.js';
+import { runMigrations } from '../src/db/migrate.js';
+import { systemClock } from '../src/kernel/clock.js';
+import { createFileWorker } from '../src/invoices/generation.js';
+import { createDepositWorker } from '../src/invoices/deposits.js';
+import { fileBytes } from '../src/invoices/files-store.js';
+import { startHarness } from '../test/support/harness.js';
+import { customer, finalizedInvoice, seller } from '../test/invoices/support.js';
+import { testCacheDir } from '../test/documents/support.js';
+import { addressedBuyer, buyerSiren, sellerSiret } from '../test/deposits/support.js';
+import { bareDepositor, inPool, startSimulatorProcess } from './platform-simulator-process.js';
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+const goal = 0.7;
+const concurrency = 8;
+
+function positive(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number; got "${raw}"`);
+  return value;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+const databaseUrl = process.env.DATABASE_URL!;
+const scratch = process.env.BENCH_SCRATCH!;
+const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+async function run() {
+  const count = Math.round(positive('BENCH_DEPOSITS_DOCUMENTS', 300));
+  const migration = connect(databaseUrl, 2);
+  await runMigrations(migration.pool, migration.db);
+  await disconnect(migration);
+
+  const simulator = await startSimulatorProcess(scratch, progress);
+  const directory = [{ siren: sellerSiret.slice(0, 9), siret: sellerSiret }, { siren: buyerSiren }];
+  const quiet = async () => {
+    await simulator.resetQuiet();
+    await simulator.admin('POST', '/simulator/directory', { lines: directory });
+  };
+  const h = await startHarness({ poolSize: 16, deps: { clock: systemClock } });
+  const bareAgent = simulator.agent(concurrency);
+  try {
+    await quiet();
+    const { companyId, key } = await seller(h);
+    const scope = { companyId, livemode: false };
+    const offices = await h.call('GET', '/v1/establishments', { key });
+    const head = (offices.data.data as any[]).find((office) => office.siret === sellerSiret);
+    const connected = await h.call('POST', `/v1/establishments/${head.id}`, {
+      key,
+      body: { platform: { baseUrl: simulator.url, ...simulator.client }, depositEnabled: true },
+    });
+    assert.equal(connected.statusCode, 200, connected.body);
+    const customerId = await customer(h, key, addressedBuyer);
+
+    progress(`deposits: finalizing ${count} invoices and generating their files`);
+    const invoices: { id: string; number: string }[] = [];
+    for (let i = 0; i < count; i += 1) invoices.push(await finalizedInvoice(h, key, { customerId }));
+    const files = createFileWorker(h.deps, { cacheDir: testCacheDir, validators: 2, companyIds: [companyId] });
+    let generated = 0;
+    while (generated < count) {
+      const done = await files.drain();
+      if (done === 0) throw new Error(`deposits: only ${generated} of ${count} files generated`);
+      generated += done;
+    }
+    await files.stop();
+    const stored = await Promise.all(
+      invoices.map(async (invoice) => {
+        const file = await fileBytes(h.deps.db, scope, invoice.id, 'facturx');
+        if (file?.state !== 'ready' || !file.bytes) throw new Error(`deposits: ${invoice.number} has no Factur-X`);
+        return { number: invoice.number, pdf: file.bytes };
+      }),
+    );
+
+    const deposit = await bareDepositor(simulator, bareAgent);
+    const bareLoop = async () => {
+      await quiet();
+      const started = performance.now();
+      await inPool(stored, concurrency, (file) => deposit(file, `bare-${file.number}`));
+      const seconds = (performance.now() - started) / 1000;
+      const stats = await simulator.admin('GET', '/simulator/stats');
+      if (stats.deposits !== count) throw new Error(`bare loop: ${stats.deposits} deposits of ${count}`);
+      return round(count / seconds, 1);
+    };
+    progress('deposits: warming up the bare loop');
+    await inPool(stored.slice(0, 30), concurrency, (file) => deposit(file, `warm-${file.number}`));
+    const bareBefore = await bareLoop();
+    progress(`deposits: bare loop ${bareBefore} deposits/s`);
+
+    await quiet();
+    const worker = createDepositWorker(h.deps, { companyIds: [companyId] });
+    await worker.start();
+    const sentAt = new Map<string, number>();
+    const started = Date.now();
+    await inPool(invoices, concurrency, async (invoice) => {
+      sentAt.set(invoice.id, Date.now());
+      const sent = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
+      if (sent.statusCode !== 200) throw new Error(`send ${invoice.number}: ${sent.statusCode} ${sent.body}`);
+    });
+    const deadline = Date.now() + 300_000;
+    let rows: { document_id: string; state: string; updated: Date }[] = [];
+    for (;;) {
+      ({ rows } = await h.deps.pool.query(
+        'select document_id, state, updated from document_deposits where company_id = $1 and livemode = false',
+        [companyId],
+      ));
+      if (rows.length === count && rows.every((row) => row.state === 'deposited')) break;
+      if (Date.now() > deadline) throw new Error(`deposits: ${rows.length} jobs, not all deposited in 5 minutes`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await worker.stop();
+    const last = Math.max(...rows.map((row) => row.updated.getTime()));
+    const pipelineRate = round(count / ((last - started) / 1000), 1);
+    const latencies = rows.map((row) => row.updated.getTime() - sentAt.get(row.document_id)!).sort((a, b) => a - b);
+    const stats = await simulator.admin('GET', '/simulator/stats');
+    if (stats.deposits !== count) throw new Error(`pipeline: the simulator counted ${stats.deposits} of ${count}`);
+    progress(`deposits: pipeline ${pipelineRate} deposits/s`);
+
+    const bareAfter = await bareLoop();
+    progress(`deposits: bare loop again ${bareAfter} deposits/s`);
+    const bare = Math.max(bareBefore, bareAfter);
+    const ratio = round(pipelineRate / bare, 3);
+    const result = {
+      documents: count,
+      concurrency,
+      bareDepositsPerSecond: { before: bareBefore, after: bareAfter },
+      pipelineDepositsPerSecond: pipelineRate,
+      sendToDepositedMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) },
+      ratio,
+      goal,
+      goalMet: ratio >= goal,
+      simulatorDeposits: stats.deposits,
+      directoryLookups: 'one per deposit (the pre-check), not in the bare loop',
+    };
+    return result;
+  } finally {
+    await h.close();
+    await bareAgent.close();
+    await simulator.stop();
+  }
+}
+
+process.stdout.write(`${JSON.stringify(await run())}\n`);
+process.exit(0);
