@@ -61,19 +61,26 @@ async function run() {
     assert.equal(connected.statusCode, 200, connected.body);
     const customerId = await customer(h, key, addressedBuyer);
 
-    progress(`deposits: finalizing ${count} invoices and generating their files`);
+    // Two sets: one sent as a backlog, then drained (the deposit rate); one sent with the worker
+    // running (the time from send to deposit). Each invoice is sent once.
+    progress(`deposits: finalizing ${2 * count} invoices and generating their files`);
     const invoices: { id: string; number: string }[] = [];
-    for (let i = 0; i < count; i += 1) invoices.push(await finalizedInvoice(h, key, { customerId }));
+    // Several keys: the run makes more requests than a key's minute allows (1,000 on Pro).
+    const keys = [key, ...(await Promise.all([1, 2, 3, 4, 5].map(() => h.key(companyId))))];
+    const keyOf = (index: number) => keys[index % keys.length]!;
+    for (let i = 0; i < 2 * count; i += 1) invoices.push(await finalizedInvoice(h, keyOf(i), { customerId }));
     const files = createFileWorker(h.deps, { cacheDir: testCacheDir, validators: 2, companyIds: [companyId] });
     let generated = 0;
-    while (generated < count) {
+    while (generated < invoices.length) {
       const done = await files.drain();
-      if (done === 0) throw new Error(`deposits: only ${generated} of ${count} files generated`);
+      if (done === 0) throw new Error(`deposits: only ${generated} of ${invoices.length} files generated`);
       generated += done;
     }
     await files.stop();
+    const backlog = invoices.slice(0, count);
+    const steady = invoices.slice(count);
     const stored = await Promise.all(
-      invoices.map(async (invoice) => {
+      backlog.map(async (invoice) => {
         const file = await fileBytes(h.deps.db, scope, invoice.id, 'facturx');
         if (file?.state !== 'ready' || !file.bytes) throw new Error(`deposits: ${invoice.number} has no Factur-X`);
         return { number: invoice.number, pdf: file.bytes };
@@ -90,57 +97,80 @@ async function run() {
       if (stats.deposits !== count) throw new Error(`bare loop: ${stats.deposits} deposits of ${count}`);
       return round(count / seconds, 1);
     };
+    let sends = 0;
+    const send = async (invoice: { id: string; number: string }) => {
+      const sent = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key: keyOf(sends++) });
+      if (sent.statusCode !== 200) throw new Error(`send ${invoice.number}: ${sent.statusCode} ${sent.body}`);
+    };
+    /** The deposit jobs of `set`, once every one is deposited. */
+    const deposited = async (set: { id: string }[]) => {
+      const ids = set.map((invoice) => invoice.id);
+      const deadline = Date.now() + 300_000;
+      for (;;) {
+        const { rows } = await h.deps.pool.query<{ document_id: string; state: string; updated: Date }>(
+          'select document_id, state, updated from document_deposits where company_id = $1 and document_id = any($2)',
+          [companyId, ids],
+        );
+        if (rows.length === ids.length && rows.every((row) => row.state === 'deposited')) return rows;
+        if (Date.now() > deadline) throw new Error(`deposits: ${rows.length} jobs, not all deposited in 5 minutes`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
     progress('deposits: warming up the bare loop');
     await inPool(stored.slice(0, 30), concurrency, (file) => deposit(file, `warm-${file.number}`));
     const bareBefore = await bareLoop();
     progress(`deposits: bare loop ${bareBefore} deposits/s`);
 
+    // The deposit rate: a backlog of sends, then the worker drains it.
     await quiet();
+    await inPool(backlog, concurrency, send);
     const worker = createDepositWorker(h.deps, { companyIds: [companyId] });
+    const drainStarted = Date.now();
     await worker.start();
+    const drained = await deposited(backlog);
+    const drainRate = round(
+      count / ((Math.max(...drained.map((row) => row.updated.getTime())) - drainStarted) / 1000),
+      1,
+    );
+    progress(`deposits: backlog drained at ${drainRate} deposits/s`);
+
+    // The time from send to deposit: sends (8 at a time) while the worker runs.
     const sentAt = new Map<string, number>();
     const started = Date.now();
-    await inPool(invoices, concurrency, async (invoice) => {
+    await inPool(steady, concurrency, async (invoice) => {
       sentAt.set(invoice.id, Date.now());
-      const sent = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
-      if (sent.statusCode !== 200) throw new Error(`send ${invoice.number}: ${sent.statusCode} ${sent.body}`);
+      await send(invoice);
     });
-    const deadline = Date.now() + 300_000;
-    let rows: { document_id: string; state: string; updated: Date }[] = [];
-    for (;;) {
-      ({ rows } = await h.deps.pool.query(
-        'select document_id, state, updated from document_deposits where company_id = $1 and livemode = false',
-        [companyId],
-      ));
-      if (rows.length === count && rows.every((row) => row.state === 'deposited')) break;
-      if (Date.now() > deadline) throw new Error(`deposits: ${rows.length} jobs, not all deposited in 5 minutes`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const sendsSeconds = round((Date.now() - started) / 1000, 2);
+    const rows = await deposited(steady);
     await worker.stop();
     const last = Math.max(...rows.map((row) => row.updated.getTime()));
-    const pipelineRate = round(count / ((last - started) / 1000), 1);
     const latencies = rows.map((row) => row.updated.getTime() - sentAt.get(row.document_id)!).sort((a, b) => a - b);
     const stats = await simulator.admin('GET', '/simulator/stats');
-    if (stats.deposits !== count) throw new Error(`pipeline: the simulator counted ${stats.deposits} of ${count}`);
-    progress(`deposits: pipeline ${pipelineRate} deposits/s`);
+    if (stats.deposits !== 2 * count)
+      throw new Error(`pipeline: the simulator counted ${stats.deposits} of ${2 * count}`);
+    progress(`deposits: sent and deposited at ${round(count / ((last - started) / 1000), 1)} per second`);
 
     const bareAfter = await bareLoop();
     progress(`deposits: bare loop again ${bareAfter} deposits/s`);
     const bare = Math.max(bareBefore, bareAfter);
-    const ratio = round(pipelineRate / bare, 3);
-    const result = {
+    const ratio = round(drainRate / bare, 3);
+    return {
       documents: count,
       concurrency,
       bareDepositsPerSecond: { before: bareBefore, after: bareAfter },
-      pipelineDepositsPerSecond: pipelineRate,
-      sendToDepositedMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) },
+      workerDepositsPerSecond: drainRate,
       ratio,
       goal,
       goalMet: ratio >= goal,
+      whileSending: {
+        sendsPerSecond: round(count / sendsSeconds, 1),
+        depositedPerSecond: round(count / ((last - started) / 1000), 1),
+        sendToDepositedMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) },
+      },
       simulatorDeposits: stats.deposits,
-      directoryLookups: 'one per deposit (the pre-check), not in the bare loop',
+      directoryLookups: 'the pipeline looks each buyer up once a minute (the pre-check); the bare loop never',
     };
-    return result;
   } finally {
     await h.close();
     await bareAgent.close();

@@ -9,7 +9,8 @@
  * Anchor, in the same run: a bare loop that POSTs the same stored Factur-X files to the same
  * simulator with undici (one token, same TLS, keep-alive and concurrency), before and after the
  * pipeline (the best kept). Goal: the pipeline keeps at least 0.7 of the bare loop's rate.
- * Environment: BENCH_DEPOSITS_DOCUMENTS (default 300).
+ * Environment: BENCH_DEPOSITS_DOCUMENTS (default 300), BENCH_DEPOSITS_NODE_FLAGS (the run's
+ * process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -32,7 +33,14 @@ export async function runDepositBench(options: DepositBenchOptions): Promise<Rec
   const result = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'libxml2-wasm', '--import', 'tsx', join(import.meta.dirname, 'deposits-child.ts')],
+      [
+        ...(process.env.BENCH_DEPOSITS_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+        '--import',
+        'libxml2-wasm',
+        '--import',
+        'tsx',
+        join(import.meta.dirname, 'deposits-child.ts'),
+      ],
       {
         env: {
           ...process.env,

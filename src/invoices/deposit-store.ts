@@ -3,7 +3,7 @@ import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
-import { documentDeposits, platformReaders, platformStatusReceipts } from './schema.js';
+import { documentDeposits, invoices, platformReaders, platformStatusReceipts } from './schema.js';
 
 /** The deposit jobs, the platform readers (cursor, subscription) and the receipts of the statuses applied. */
 
@@ -347,4 +347,32 @@ export async function statusReceiptsAfter(db: Executor, scope: Scope, after: str
     )
     .orderBy(asc(platformStatusReceipts.eventKey))
     .limit(limit);
+}
+
+/**
+ * The platform's flow id on the document of the attempt, in one statement, when nothing else
+ * changes with it (no wait to end): false when the document is elsewhere (another attempt, a
+ * wait on it) and the caller takes the general path.
+ */
+export async function recordFlowQuietly(
+  db: Executor,
+  scope: Scope,
+  documentId: string,
+  trackingId: string,
+  flowId: string,
+): Promise<boolean> {
+  const rows = await db
+    .update(invoices)
+    .set({ einvoicing: sql`${invoices.einvoicing} || jsonb_build_object('paFlowId', ${flowId}::text)` })
+    .where(
+      and(
+        eq(invoices.companyId, scope.companyId),
+        eq(invoices.livemode, scope.livemode),
+        eq(invoices.id, documentId),
+        sql`${invoices.einvoicing}->>'paTrackingId' = ${trackingId}`,
+        sql`coalesce(${invoices.einvoicing}->'depositWait', 'null'::jsonb) = 'null'::jsonb`,
+      ),
+    )
+    .returning({ id: invoices.id });
+  return rows.length > 0;
 }

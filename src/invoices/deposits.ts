@@ -9,7 +9,7 @@ import { later } from '../kernel/clock.js';
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
 import { recordEvent } from '../webhooks/service.js';
 import { platformAccess } from '../establishments/platform-access.js';
-import type { DirectoryLookup, PlatformConnector, PlatformFailure } from '../platform/connector.js';
+import type { DirectoryLookup, PlatformConnector, PlatformFailure, PlatformResult } from '../platform/connector.js';
 import type { DocumentKind } from './document-axes.js';
 import {
   axesColumns,
@@ -20,12 +20,19 @@ import {
   type DepositWait,
   type DocumentRow,
 } from './document-record.js';
-import { fileBytes, documentRow } from './files-store.js';
+import { depositSource } from './files-store.js';
 import type { Rejection } from './lifecycle-status.js';
 import { applyReportedStatus } from './reported-status.js';
 import { archiveAttempt } from './submission.js';
 import { findAnyDocument, updateDocument } from './store.js';
-import { claimDeposits, depositsChannel, queueDeposit, settleDeposit, type ClaimedDeposit } from './deposit-store.js';
+import {
+  claimDeposits,
+  depositsChannel,
+  queueDeposit,
+  recordFlowQuietly,
+  settleDeposit,
+  type ClaimedDeposit,
+} from './deposit-store.js';
 
 /**
  * The deposit worker: claims the deposit jobs the sends queued (leased, on the scope's clock),
@@ -49,6 +56,12 @@ import { claimDeposits, depositsChannel, queueDeposit, settleDeposit, type Claim
 export const depositLeaseMs = 120_000;
 /** How often a buyer missing from the directory is looked up again (on the scope's clock). */
 export const directoryRecheckMs = 3_600_000;
+/**
+ * How long an active directory address found for a buyer is trusted before it is looked up again:
+ * a company sends many invoices to the same buyers, and an address does not vanish between two of
+ * them; a missing one is never remembered (the document waits for it, looked up every hour).
+ */
+export const directoryAnswerTtlMs = 60_000;
 /** Answers `duplicate` without a proof of reception before the attempt is rejected as a duplicate. */
 const maxUnprovenDuplicates = 3;
 
@@ -113,6 +126,27 @@ function platformRefusal(failure: PlatformFailure): Rejection {
 export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOptions = {}): DepositWorker {
   const scopeNow = (claim: ClaimedDeposit) => new Date(deps.clock.now().getTime() + claim.offsetMs);
   const retryBudgetMs = options.retryBudgetMs ?? 10_000;
+  /** Buyers found in the directory, per connection: until when they are trusted (real time). */
+  const foundInDirectory = new Map<string, number>();
+
+  /** The pre-check: has the buyer an active address? A recent positive answer stands. */
+  async function inDirectory(
+    connector: PlatformConnector,
+    connectionKey: string,
+    lookup: DirectoryLookup,
+  ): Promise<PlatformResult<boolean>> {
+    const key = `${connectionKey}|${JSON.stringify(lookup)}`;
+    const now = deps.clock.now().getTime();
+    if ((foundInDirectory.get(key) ?? 0) > now) return { ok: true, value: true, attempts: 0 };
+    const answer = await connector.lookupDirectory(lookup, { retryBudgetMs });
+    if (!answer.ok) return answer;
+    const active = answer.value.address?.active === true;
+    if (active) {
+      if (foundInDirectory.size > 10_000) foundInDirectory.clear();
+      foundInDirectory.set(key, now + directoryAnswerTtlMs);
+    } else foundInDirectory.delete(key);
+    return { ok: true, value: active, attempts: answer.attempts };
+  }
 
   /** The job comes back at `at` (the scope's clock). */
   async function reschedule(claim: ClaimedDeposit, at: Date, lastError: string | null, extra = {}) {
@@ -277,6 +311,7 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
     await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
       if (!(await settleDeposit(tx, claim, { state: 'deposited', flowId, nextAttemptAt: null, lastError: null }, now)))
         throw new LeaseLost();
+      if (await recordFlowQuietly(tx, scope, claim.documentId, claim.trackingId, flowId)) return;
       const row = await findAnyDocument(tx, scope, claim.documentId, true);
       if (!row || row.einvoicing.paTrackingId !== claim.trackingId) return;
       const withFlow = await updateDocument(tx, scope, row.id, { einvoicing: { ...row.einvoicing, paFlowId: flowId } });
@@ -320,7 +355,7 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
   async function handle(claim: ClaimedDeposit): Promise<void> {
     const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
     try {
-      const row = await documentRow(deps.db, scope, claim.documentId);
+      const row = await depositSource(deps.db, scope, claim.documentId);
       if (!row || row.number === null) throw new Error(`document ${claim.documentId} is not finalized`);
       const access = await platformAccess(deps, deps.db, scope, { establishmentId: claim.establishmentId });
       if (access.state !== 'connected') {
@@ -332,8 +367,8 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
 
       if (claim.state === 'waiting_directory') {
         if (!lookup) return resume(claim, access.connectionKey);
-        const answer = await connector.lookupDirectory(lookup, { retryBudgetMs });
-        if (answer.ok && answer.value.address?.active) return resume(claim, access.connectionKey);
+        const answer = await inDirectory(connector, access.connectionKey, lookup);
+        if (answer.ok && answer.value) return resume(claim, access.connectionKey);
         const at = nextHour(scopeNow(claim));
         return holdBack(
           claim,
@@ -344,12 +379,11 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
         );
       }
 
-      const file = await fileBytes(deps.db, scope, claim.documentId, 'facturx');
-      if (file?.state === 'failed')
+      if (row.fileState === 'failed')
         return reject(
           claim,
           {
-            rejectionReason: file.failure?.message ?? 'The files failed validation.',
+            rejectionReason: row.failure?.message ?? 'The files failed validation.',
             rejectionNote: null,
             rejectionCode: 'schematron_validation_failed',
             rejectionSource: 'service',
@@ -359,13 +393,13 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
           'rejected',
           null,
         );
-      if (!file?.bytes || file.state !== 'ready')
+      if (!row.facturx || row.fileState !== 'ready')
         return reschedule(claim, later(scopeNow(claim), options.filesWaitMs ?? 2000), 'files_pending');
 
       if (lookup) {
-        const answer = await connector.lookupDirectory(lookup, { retryBudgetMs });
+        const answer = await inDirectory(connector, access.connectionKey, lookup);
         if (!answer.ok) return failed(claim, connector, answer);
-        if (!answer.value.address?.active) return notInDirectory(claim);
+        if (!answer.value) return notInDirectory(claim);
       }
 
       // A try after the first may follow a deposit whose answer was never recorded: look for it first.
@@ -375,7 +409,7 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
         if (found.value) return deposited(claim, found.value.flowId);
       }
       const result = await connector.deposit(
-        { file: file.bytes, name: `${row.number}.pdf`, syntax: 'Factur-X', trackingId: claim.trackingId },
+        { file: row.facturx, name: `${row.number}.pdf`, syntax: 'Factur-X', trackingId: claim.trackingId },
         { retryBudgetMs },
       );
       if (!result.ok) return failed(claim, connector, result);

@@ -105,6 +105,34 @@ export async function fileBytes(
   return row;
 }
 
+/**
+ * What a deposit reads of its document, in one round trip: its number and buyer, and its
+ * Factur-X with the state of its files (null while none is queued).
+ */
+export async function depositSource(db: Executor, scope: Scope, documentId: string) {
+  const [row] = await db
+    .select({
+      number: invoices.number,
+      buyer: invoices.buyer,
+      fileState: documentFiles.state,
+      failure: documentFiles.failure,
+      facturx: documentFiles.facturx,
+    })
+    .from(invoices)
+    .leftJoin(
+      documentFiles,
+      and(
+        eq(documentFiles.companyId, invoices.companyId),
+        eq(documentFiles.livemode, invoices.livemode),
+        eq(documentFiles.documentId, invoices.id),
+      ),
+    )
+    .where(
+      and(eq(invoices.companyId, scope.companyId), eq(invoices.livemode, scope.livemode), eq(invoices.id, documentId)),
+    );
+  return row;
+}
+
 /** The three stored files' bytes (verification). */
 export async function allFileBytes(db: Executor, scope: Scope, documentId: string) {
   const [row] = await db

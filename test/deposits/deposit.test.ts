@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCheckedSimulator, type CheckedSimulator } from '../platform/support.js';
 import type { Scenario } from '../../src/platform/simulator/scenario.js';
-import { depositLeaseMs } from '../../src/invoices/deposits.js';
+import { depositLeaseMs, directoryAnswerTtlMs } from '../../src/invoices/deposits.js';
 import { registry } from '../../src/capabilities.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { currentVersion } from '../../src/kernel/api-version.js';
@@ -377,6 +377,8 @@ test('a worker dies after the platform accepted the deposit, before recording it
 
 test('buyer not in the directory: rejected locally without a platform call, deposited once the address appears', async () => {
   platform.simulator.reset();
+  // The address the earlier tests found is trusted for a minute: past it, the directory is asked again.
+  world.h.clock.advance(directoryAnswerTtlMs);
   const before = platform.simulator.stats();
   const invoice = await readyInvoice(world, main);
   await send(world, main, invoice.id);
@@ -593,4 +595,15 @@ test('the data-protection export holds the deposits and the statuses received, o
         .page(tx, { companyId: other.companyId, livemode: false }, null, 10_000, ''),
   );
   assert.deepEqual(elsewhere, []);
+});
+
+test("the buyer's address, once found, is trusted for a minute: one directory lookup for several deposits", async () => {
+  world.h.clock.advance(directoryAnswerTtlMs);
+  const lookups = () => platform.exchanges.filter((exchange) => exchange.service === 'directory').length;
+  const before = lookups();
+  for (let i = 0; i < 3; i += 1) await through();
+  assert.equal(lookups() - before, 1, 'three deposits to the same buyer, one lookup');
+  world.h.clock.advance(directoryAnswerTtlMs);
+  await through();
+  assert.equal(lookups() - before, 2, 'looked up again after a minute');
 });
