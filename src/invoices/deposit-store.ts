@@ -3,7 +3,7 @@ import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
-import { documentDeposits, invoices, platformReaders, platformStatusReceipts } from './schema.js';
+import { documentDeposits, platformReaders, platformStatusReceipts } from './schema.js';
 
 /** The deposit jobs, the platform readers (cursor, subscription) and the receipts of the statuses applied. */
 
@@ -350,29 +350,35 @@ export async function statusReceiptsAfter(db: Executor, scope: Scope, after: str
 }
 
 /**
- * The platform's flow id on the document of the attempt, in one statement, when nothing else
- * changes with it (no wait to end): false when the document is elsewhere (another attempt, a
- * wait on it) and the caller takes the general path.
+ * The common end of a deposit in one statement (atomic on its own, one round trip): the job
+ * `deposited` under its lease and the platform's flow id on the document, when nothing else
+ * changes with it (the document on this attempt, no wait to end). `false`: nothing was written
+ * (the lease lost, or the document elsewhere); the caller takes the general path.
  */
-export async function recordFlowQuietly(
+export async function settleDepositedQuietly(
   db: Executor,
-  scope: Scope,
-  documentId: string,
-  trackingId: string,
+  claim: ClaimedDeposit,
   flowId: string,
+  now: Date,
 ): Promise<boolean> {
-  const rows = await db
-    .update(invoices)
-    .set({ einvoicing: sql`${invoices.einvoicing} || jsonb_build_object('paFlowId', ${flowId}::text)` })
-    .where(
-      and(
-        eq(invoices.companyId, scope.companyId),
-        eq(invoices.livemode, scope.livemode),
-        eq(invoices.id, documentId),
-        sql`${invoices.einvoicing}->>'paTrackingId' = ${trackingId}`,
-        sql`coalesce(${invoices.einvoicing}->'depositWait', 'null'::jsonb) = 'null'::jsonb`,
-      ),
+  const onThisAttempt = sql`i.company_id = ${claim.companyId} and i.livemode = ${claim.livemode} and i.id = ${claim.documentId}
+    and i.einvoicing->>'paTrackingId' = ${claim.trackingId}
+    and coalesce(i.einvoicing->'depositWait', 'null'::jsonb) = 'null'::jsonb`;
+  const result = await db.execute(sql`
+    with settled as (
+      update document_deposits d set state = 'deposited', flow_id = ${flowId}, next_attempt_at = null,
+        last_error = null, locked_until = null, lock_token = null, updated = ${now.toISOString()}::timestamptz
+      where d.company_id = ${claim.companyId} and d.livemode = ${claim.livemode} and d.document_id = ${claim.documentId}
+        and d.attempt = ${claim.attempt} and d.lock_token = ${claim.token}
+        and exists (select 1 from invoices i where ${onThisAttempt})
+      returning 1
+    ), recorded as (
+      update invoices i set einvoicing = i.einvoicing || jsonb_build_object('paFlowId', ${flowId}::text)
+      where ${onThisAttempt} and exists (select 1 from settled)
+      returning 1
     )
-    .returning({ id: invoices.id });
-  return rows.length > 0;
+    select (select count(*) from settled)::int as settled, (select count(*) from recorded)::int as recorded`);
+  const row = result.rows[0] as { settled: number; recorded: number };
+  // Only the lease holder moves the attempt's tracking id and wait: settled implies recorded.
+  return row.settled > 0;
 }

@@ -29,8 +29,8 @@ import {
   claimDeposits,
   depositsChannel,
   queueDeposit,
-  recordFlowQuietly,
   settleDeposit,
+  settleDepositedQuietly,
   type ClaimedDeposit,
 } from './deposit-store.js';
 
@@ -308,10 +308,10 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
   async function deposited(claim: ClaimedDeposit, flowId: string) {
     const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
     const now = scopeNow(claim);
+    if (await settleDepositedQuietly(deps.db, claim, flowId, now)) return;
     await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
       if (!(await settleDeposit(tx, claim, { state: 'deposited', flowId, nextAttemptAt: null, lastError: null }, now)))
         throw new LeaseLost();
-      if (await recordFlowQuietly(tx, scope, claim.documentId, claim.trackingId, flowId)) return;
       const row = await findAnyDocument(tx, scope, claim.documentId, true);
       if (!row || row.einvoicing.paTrackingId !== claim.trackingId) return;
       const withFlow = await updateDocument(tx, scope, row.id, { einvoicing: { ...row.einvoicing, paFlowId: flowId } });
