@@ -228,21 +228,29 @@ async function main(): Promise<void> {
   const dbTiming = process.env.BENCH_DB_TIMING === '1';
   const cpuProfDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
   const started = Date.now();
+  /** The last line of a run: its result, and the machine it ran on. */
+  const emitSummary = (
+    result: Record<string, unknown>,
+    busyCores: number | null,
+    extra: Record<string, unknown> = {},
+  ) =>
+    emit({
+      name: 'summary',
+      ...result,
+      ...extra,
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      busyCoresBeforeStart: busyCores,
+      elapsedSeconds: round((Date.now() - started) / 1000, 1),
+    });
   if (process.env.BENCH_ONLY === 'platform') {
     // No database: the connector and pa-simulator (a process of its own) over HTTPS.
     const scratch = await mkdtemp(join(tmpdir(), 'facteur-bench-'));
     cleanups.push({ name: 'temporary directory', run: () => rm(scratch, { recursive: true, force: true }) });
     const busy = await machineBusyCores(1000);
     const platform = await runPlatformBench({ scratch, progress, emit });
-    emit({
-      name: 'summary',
-      platform,
-      cpus: availableParallelism(),
-      cpuModel: cpus()[0]?.model ?? null,
-      node: process.version,
-      busyCoresBeforeStart: busy,
-      elapsedSeconds: round((Date.now() - started) / 1000, 1),
-    });
+    emitSummary({ platform }, busy);
     await cleanUp();
     return;
   }
@@ -250,15 +258,7 @@ async function main(): Promise<void> {
     // No server and no database: the documents capability is pure, its validators run in threads.
     const busy = await machineBusyCores(1000);
     const documents = await runDocumentBench({ progress, emit });
-    emit({
-      name: 'summary',
-      documents,
-      cpus: availableParallelism(),
-      cpuModel: cpus()[0]?.model ?? null,
-      node: process.version,
-      busyCoresBeforeStart: busy,
-      elapsedSeconds: round((Date.now() - started) / 1000, 1),
-    });
+    emitSummary({ documents }, busy);
     if (documents.errors > 0)
       throw new Error(`documents bench: ${documents.errors} failures; see the documents-* lines`);
     return;
@@ -294,30 +294,12 @@ async function main(): Promise<void> {
     );
   if (benchOnly === 'deposits') {
     const deposits = await runDepositBench({ databaseUrl: database.url, scratch, progress, emit });
-    emit({
-      name: 'summary',
-      deposits,
-      database: database.kind,
-      cpus: availableParallelism(),
-      cpuModel: cpus()[0]?.model ?? null,
-      node: process.version,
-      busyCoresBeforeStart: busyBefore,
-      elapsedSeconds: round((Date.now() - started) / 1000, 1),
-    });
+    emitSummary({ deposits }, busyBefore, { database: database.kind });
     return;
   }
   if (benchOnly === 'ereporting') {
     const ereporting = await runEreportingBench({ databaseUrl: database.url, progress, emit });
-    emit({
-      name: 'summary',
-      ereporting,
-      database: database.kind,
-      cpus: availableParallelism(),
-      cpuModel: cpus()[0]?.model ?? null,
-      node: process.version,
-      busyCoresBeforeStart: busyBefore,
-      elapsedSeconds: round((Date.now() - started) / 1000, 1),
-    });
+    emitSummary({ ereporting }, busyBefore, { database: database.kind });
     if (ereporting.errors > 0)
       throw new Error('e-reporting bench: not every sale was reported, or a declaration failed its schema');
     return;
@@ -325,31 +307,13 @@ async function main(): Promise<void> {
   const exportBench = () => runExportBench({ databaseUrl: database.url, databasePid: database.pid, progress, emit });
   if (benchOnly === 'exports') {
     const exports = await exportBench();
-    emit({
-      name: 'summary',
-      exports,
-      database: database.kind,
-      cpus: availableParallelism(),
-      cpuModel: cpus()[0]?.model ?? null,
-      node: process.version,
-      busyCoresBeforeStart: busyBefore,
-      elapsedSeconds: round((Date.now() - started) / 1000, 1),
-    });
+    emitSummary({ exports }, busyBefore, { database: database.kind });
     if (exports.errors > 0) throw new Error('exports bench: the FEC did not hold every entry; see exports-fec');
     return;
   }
   if (benchOnly === 'webhooks') {
     const webhooks = await webhookBench();
-    emit({
-      name: 'summary',
-      webhooks,
-      database: database.kind,
-      cpus: availableParallelism(),
-      cpuModel: cpus()[0]?.model ?? null,
-      node: process.version,
-      busyCoresBeforeStart: busyBefore,
-      elapsedSeconds: round((Date.now() - started) / 1000, 1),
-    });
+    emitSummary({ webhooks }, busyBefore, { database: database.kind });
     if (webhooks.errors > 0) throw new Error(`webhook bench: ${webhooks.errors} errors; see the webhook-* lines`);
     return;
   }
@@ -381,17 +345,7 @@ async function main(): Promise<void> {
     });
   if (benchOnly === 'invoices') {
     const invoices = await invoiceBenchRun();
-    emit({
-      name: 'summary',
-      invoices,
-      database: database.kind,
-      connections,
-      cpus: availableParallelism(),
-      cpuModel: cpus()[0]?.model ?? null,
-      node: process.version,
-      busyCoresBeforeStart: busyBefore,
-      elapsedSeconds: round((Date.now() - started) / 1000, 1),
-    });
+    emitSummary({ invoices }, busyBefore, { database: database.kind, connections });
     if (invoices.errors > 0)
       throw new Error(`invoices bench: ${invoices.errors} failures; see the invoices-* and payments-* lines`);
     return;
