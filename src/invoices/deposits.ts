@@ -441,6 +441,8 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
     channel: depositsChannel,
     log: deps.log,
     concurrency: 8,
+    // Claims by sixes rather than fours: a claim is three round trips, a deposit's own work three.
+    refillAt: 2,
     pollMs: 1000,
     claim,
     handle,
