@@ -15,6 +15,7 @@ import { makeDeps } from '../src/deps.js';
 import { loadCertificate } from '../src/http/tls.js';
 import { createLogger } from '../src/cli/logger.js';
 import { createCompany } from '../src/companies/service.js';
+import { equipSeller } from '../test/support/harness.js';
 import { createApiKey } from '../src/api-keys/service.js';
 import type { DbTiming, FromServer, ToServer } from './protocol.js';
 
@@ -117,6 +118,9 @@ async function main(): Promise<void> {
   await bare.listen({ port: 0, host: config.host });
 
   const company = await createCompany(deps, { name: 'Bench SAS', siren: '732829320', plan: 'pro' });
+  // A seller in full, as a company sets itself up: its legal identity, and its head office
+  // (SIRET 73282932000017), which its tax profile must name.
+  await equipSeller(deps, company.id, company.siren);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
