@@ -12,7 +12,7 @@
  * One JSON line each on stdout.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { compiledChild } from './compiled-child.js';
 import { connect, disconnect } from '../src/db/database.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { bulkInsert } from '../src/db/bulk-insert.js';
@@ -125,12 +125,12 @@ function sale(companyId: string, g: number): InvoiceRow {
   };
 }
 
-function child(env: Record<string, string>): Promise<Record<string, any>> {
+async function child(env: Record<string, string>): Promise<Record<string, any>> {
+  const command = await compiledChild(new URL('./ereporting-child.ts', import.meta.url));
   return new Promise((resolve, reject) => {
-    const script = fileURLToPath(new URL('./ereporting-child.ts', import.meta.url));
     // BENCH_EREPORTING_NODE_FLAGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the run.
     const flags = process.env.BENCH_EREPORTING_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
-    const proc = spawn(process.execPath, [...flags, '--import', 'libxml2-wasm', '--import', 'tsx', script], {
+    const proc = spawn(process.execPath, [...flags, ...command], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

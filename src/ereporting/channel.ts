@@ -1,4 +1,3 @@
-import { generate } from 'selfsigned';
 import { Agent } from 'undici';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
@@ -26,6 +25,8 @@ async function inProcessSimulator() {
   inProcess ??= (async () => {
     // A certificate of its own, trusted by this connector only.
     const now = Date.now();
+    // Loaded when a certificate is made: rarely, and ~15 MB.
+    const { generate } = await import('selfsigned');
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
       keyType: 'ec',
       curve: 'P-256',

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import type { Config } from '../config.js';
 
 export interface Certificate {
@@ -33,6 +32,8 @@ export async function loadCertificate(config: Config, log: (message: string) => 
   }
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const now = Date.now();
+  // Loaded when a certificate is made: rarely, and ~15 MB.
+  const { generate } = await import('selfsigned');
   const pems = await generate(
     [
       { name: 'commonName', value: 'localhost' },

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 
 export interface Mailer {
@@ -8,10 +8,13 @@ export interface Mailer {
 /** The SMTP transport of FACTEUR_SMTP_URL, or null: e-mails are then logged and never sent. */
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Mailer | null {
   if (!config.smtpUrl) return null;
-  const transport = nodemailer.createTransport(config.smtpUrl);
+  const smtpUrl = config.smtpUrl;
+  // Loaded at the first e-mail: a service that sends none never holds the SMTP client (~14 MB).
+  let transport: Promise<Transporter> | null = null;
   return {
     async send(message) {
-      await transport.sendMail({ from: config.mailFrom, ...message });
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
+      await (await transport).sendMail({ from: config.mailFrom, ...message });
     },
   };
 }

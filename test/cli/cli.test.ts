@@ -15,7 +15,7 @@ if (!databaseUrl) throw new Error('run the suite with `npm test`: it provides th
 const env = cleanEnv({ DATABASE_URL: databaseUrl });
 
 const secretPattern = /^svc_(test|live)_[0-9A-Za-z]{32}$/;
-// Spawning `node bin/facteur.js` compiles the sources through tsx: a couple of seconds each.
+// Spawning `node bin/facteur.js` loads the compiled service (bin/build.js): a second or two each.
 const timeout = 120_000;
 
 async function facteur(...args: string[]): Promise<Finished> {
