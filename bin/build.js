@@ -21,8 +21,9 @@ const buildRoot = join(root, 'build');
 const compiledTrees = ['src', 'bench'];
 const copiedTrees = ['drizzle'];
 const completeMark = '.complete';
-/** Older builds are removed once a day old: a process started from one may still load from it. */
+/** Older builds are removed once a day old, past the newest few: a process started from one may still load from it. */
 const keepOldBuildsMs = 86_400_000;
+const keptBuilds = 3;
 
 function filesUnder(dir) {
   const found = [];
@@ -46,14 +47,20 @@ function fingerprint(files) {
 }
 
 function pruneOldBuilds(current) {
-  for (const name of readdirSync(buildRoot)) {
-    if (name === current) continue;
-    const path = join(buildRoot, name);
-    try {
-      if (Date.now() - statSync(path).mtimeMs > keepOldBuildsMs) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // Removed by another process meanwhile.
-    }
+  const builds = readdirSync(buildRoot)
+    .filter((name) => name !== current && !name.startsWith('.'))
+    .map((name) => {
+      try {
+        return { path: join(buildRoot, name), at: statSync(join(buildRoot, name)).mtimeMs };
+      } catch {
+        return null;
+      }
+    })
+    .filter((build) => build !== null)
+    .sort((a, b) => b.at - a.at);
+  // The newest few stay whatever their age: a process started from one may still load from it.
+  for (const build of builds.slice(keptBuilds)) {
+    if (Date.now() - build.at > keepOldBuildsMs) rmSync(build.path, { recursive: true, force: true });
   }
 }
 
