@@ -55,18 +55,38 @@ function withAmounts(
   return { axes, changes: { ...changes, ...axesColumns(axes, 'invoice') } };
 }
 
+/** What a payment's statement (status 212, the payments capability) needs to know of its invoice. */
+export interface InvoiceCollectionFacts {
+  /** The obligation axes of the tax decision (`due`, `not_applicable`), null without one. */
+  einvoicing: string | null;
+  ereportingPayment: string | null;
+  transmissionStatus: string;
+  transmissionDetail: string | null;
+  vatBreakdown: readonly { vatRate: string | null; taxableAmount: number; taxAmount: number }[];
+}
+
+export function collectionFactsOf(row: DocumentRow): InvoiceCollectionFacts {
+  return {
+    einvoicing: row.tax?.obligations?.einvoicing?.state ?? null,
+    ereportingPayment: row.tax?.obligations?.ereportingPayment?.state ?? null,
+    transmissionStatus: row.transmissionStatus,
+    transmissionDetail: row.transmissionDetail,
+    vatBreakdown: row.tax?.vatBreakdown ?? [],
+  };
+}
+
 /** The data of `payment.received`: the invoice fields plus the amounts in euros. */
 function receivedData(
   row: DocumentRow,
   previousStatus: string,
   amount: number,
-  link: { paymentId: string | null; refundId?: string },
+  link: { paymentId: string | null; refundId?: string; fr212?: object | null },
 ): Record<string, unknown> {
   return {
     ...documentEventData(row, previousStatus),
     paymentId: link.paymentId,
     ...(link.refundId ? { refundId: link.refundId } : {}),
-    fr212: null,
+    fr212: link.fr212 ?? null,
     amount: euros(amount),
     total_paid: euros(row.amountPaid - row.amountRefunded),
     // The contract's historical name for the invoice total.
@@ -76,14 +96,19 @@ function receivedData(
   };
 }
 
-/** A payment of `amount` cents on an invoice (amount already checked positive). */
-export async function collectPayment(
+/**
+ * A payment of `amount` cents on an invoice (amount already checked positive). `statementOf`
+ * gives the payment's `fr212` from the invoice's facts (the payments capability decides it):
+ * `payment.received` carries it.
+ */
+export async function collectPayment<Statement extends object>(
   tx: Tx,
   ctx: CallContext,
   invoiceId: string,
   amount: number,
   paymentId: string,
-): Promise<DocumentRow> {
+  statementOf: (facts: InvoiceCollectionFacts) => Statement | null,
+): Promise<{ invoice: DocumentRow; fr212: Statement | null }> {
   const row = await lockInvoice(tx, ctx, invoiceId, 'invoiceId');
   collectable(row);
   const due = amountDueOf(row) ?? 0;
@@ -95,17 +120,18 @@ export async function collectPayment(
     amountCredited: row.amountCredited,
   });
   const updated = await updateDocument(tx, ctx.scope, row.id, { ...changes, updated: ctx.now });
+  const fr212 = statementOf(collectionFactsOf(updated));
   // One millisecond apart, after `payment.created`: the events of one move list in the order they happened.
   await recordEvent(
     tx,
     ctx,
     'payment.received',
-    receivedData(updated, row.status, amount, { paymentId }),
+    receivedData(updated, row.status, amount, { paymentId, fr212 }),
     later(ctx.now, 1),
   );
   const type = axes.paymentStatus === 'paid' ? 'invoice.paid' : 'invoice.partially_paid';
   await recordEvent(tx, ctx, type, documentEventData(updated, row.status), later(ctx.now, 2));
-  return updated;
+  return { invoice: updated, fr212 };
 }
 
 /** What is left to credit on an invoice: its total less its finalized credit notes. */

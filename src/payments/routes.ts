@@ -19,10 +19,24 @@ export const paymentSchema = Type.Object(
     paidAt: Type.String(),
     recorded_by: Type.String({ description: '`api`.' }),
     fr212: nullable(
-      Type.Record(Type.String(), Type.Unknown(), {
-        description:
-          'Collection state of the payment statement (e-reporting): `state`, `sentAt`, `lastErrorCode`, `updatedAt`. Null until the e-reporting capability fills it.',
-      }),
+      Type.Object(
+        {
+          state: Type.String({
+            description:
+              '`awaiting_deposit` (the invoice is not on the platform yet) or `pending` (the statement is due).',
+          }),
+          sentAt: nullable(Type.String()),
+          lastErrorCode: nullable(
+            Type.String({ description: '`awaiting_pa_deposit`, `pa_lifecycle_not_ready`, or null.' }),
+          ),
+          lastErrorReason: Type.Optional(Type.String()),
+          updatedAt: Type.String(),
+        },
+        {
+          description:
+            'The payment statement (status 212, collected amounts per VAT rate) owed on a domestic B2B e-invoice whose VAT is due on collection (services without the debit option); null when none is owed.',
+        },
+      ),
     ),
     metadata: Type.Record(Type.String(), Type.Unknown()),
     created: Type.String(),

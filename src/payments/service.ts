@@ -22,6 +22,7 @@ import { euros } from '../kernel/money.js';
 import { fixtureId } from '../identifiers/fixture-id.js';
 import { deleteScopePayments, findPayment, insertPayments, pagePayments, type PaymentRow } from './store.js';
 import { checkMetadata, metadataField } from '../kernel/metadata.js';
+import { initialFr212 } from './collection-statement.js';
 
 /** Payments recorded on invoices: `POST /v1/payments`, `GET /v1/payments/:id`, `GET /v1/invoices/:id/payments`. */
 
@@ -38,7 +39,10 @@ export interface Payment {
   reference: string | null;
   paidAt: string;
   recorded_by: string;
-  /** The collection state of the payment statement (e-reporting): null until that capability fills it. */
+  /**
+   * The payment statement (status 212) owed on a domestic B2B e-invoice whose VAT is due on
+   * collection (collection-statement.ts); null when none is owed.
+   */
   fr212: Record<string, unknown> | null;
   metadata: Record<string, unknown>;
   created: string;
@@ -145,7 +149,6 @@ export async function recordPayment(deps: Pick<Deps, 'db'>, ctx: CallContext, in
     created: ctx.now,
   };
   await inTransaction(deps.db, ctx, async (tx) => {
-    await insertPayments(tx, [row]);
     await recordEvent(
       tx,
       ctx,
@@ -153,7 +156,12 @@ export async function recordPayment(deps: Pick<Deps, 'db'>, ctx: CallContext, in
       { invoiceId: row.invoiceId, paymentId: row.id, amount: euros(row.amount), method: row.method },
       ctx.now,
     );
-    await collectPayment(tx, ctx, row.invoiceId, row.amount, row.id);
+    const collected = await collectPayment(tx, ctx, row.invoiceId, row.amount, row.id, (facts) =>
+      initialFr212(facts, ctx.now),
+    );
+    // Stored with the statement the invoice's facts gave, as `payment.received` carried it.
+    row.fr212 = collected.fr212;
+    await insertPayments(tx, [row]);
   });
   return toPayment(row);
 }

@@ -1,10 +1,76 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventsOf, finalizedInvoice, readyDraft, seller, sellerProfile, documentHarness } from '../invoices/support.js';
+import {
+  advice,
+  chair,
+  eventsOf,
+  finalizedInvoice,
+  readyDraft,
+  seller,
+  sellerProfile,
+  documentHarness,
+} from '../invoices/support.js';
 
 test('payments', async (t) => {
   const h = await documentHarness();
   t.after(() => h.close());
+
+  await t.test(
+    'fr212: a payment on a domestic B2B e-invoice of services taxed on collection owes a statement (212); where the invoice stands on the platform says its state, payment.received carries it',
+    async () => {
+      const { key } = await seller(h);
+      const invoice = await finalizedInvoice(h, key, { lines: [chair, advice] });
+      const pay = async (amount: number) => {
+        const response = await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount } });
+        assert.equal(response.statusCode, 201, response.body);
+        return response.data;
+      };
+      const simulate = async (status: string, extra: Record<string, unknown> = {}) => {
+        const response = await h.call('POST', `/v1/sandbox/invoices/${invoice.id}/simulate`, {
+          key,
+          body: { status, ...extra },
+        });
+        assert.equal(response.statusCode, 200, response.body);
+      };
+
+      // Not sent yet: the statement waits for the deposit.
+      const before = await pay(1000);
+      assert.equal(before.fr212.state, 'awaiting_deposit');
+      assert.equal(before.fr212.lastErrorCode, 'awaiting_pa_deposit');
+      assert.equal(before.fr212.sentAt, null);
+      assert.match(before.fr212.lastErrorReason, /not deposited/);
+      assert.equal(before.fr212.updatedAt, before.created);
+      const received = (await eventsOf(h, key, 'payment.received')).find((e) => e.data.paymentId === before.id);
+      assert.deepEqual(received.data.fr212, before.fr212);
+      assert.deepEqual((await h.call('GET', `/v1/payments/${before.id}`, { key })).data.fr212, before.fr212);
+
+      // Sent, then deposited: the statement is due.
+      assert.equal((await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key })).statusCode, 200);
+      assert.equal((await pay(1000)).fr212.state, 'awaiting_deposit', 'sending is not deposited yet');
+      await simulate('fr:200');
+      const deposited = await pay(1000);
+      assert.deepEqual(
+        [deposited.fr212.state, deposited.fr212.lastErrorCode, deposited.fr212.sentAt],
+        ['pending', null, null],
+      );
+
+      // Rejected by the platform: its life cycle takes no statement until it is deposited again.
+      await simulate('fr:213', { reasonCode: 'REJ_SEMAN', reason: 'BR-FR-08' });
+      const rejected = await pay(1000);
+      assert.deepEqual([rejected.fr212.state, rejected.fr212.lastErrorCode], ['pending', 'pa_lifecycle_not_ready']);
+
+      const list = (await h.call('GET', `/v1/invoices/${invoice.id}/payments`, { key })).data.data;
+      assert.deepEqual(
+        list.map((p: any) => p.fr212.state),
+        ['pending', 'pending', 'awaiting_deposit', 'awaiting_deposit'],
+      );
+
+      // Goods only: no statement (VAT due on delivery).
+      const goods = await finalizedInvoice(h, key, { lines: [chair] });
+      const response = await h.call('POST', '/v1/payments', { key, body: { invoiceId: goods.id, amount: 100 } });
+      assert.equal(response.data.fr212, null);
+    },
+  );
 
   await t.test(
     'POST /v1/payments: the payment resource (cents, fr212 null), partial then full; paymentStatus and summary move',
