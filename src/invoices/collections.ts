@@ -1,4 +1,5 @@
-import type { Tx } from '../db/database.js';
+import type { Executor, Tx } from '../db/database.js';
+import type { Scope } from '../db/scope.js';
 import type { CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { recordEvent } from '../webhooks/service.js';
@@ -73,6 +74,16 @@ export function collectionFactsOf(row: DocumentRow): InvoiceCollectionFacts {
     transmissionDetail: row.transmissionDetail,
     vatBreakdown: row.tax?.vatBreakdown ?? [],
   };
+}
+
+/** The facts of an invoice for its payments' statements, or null when there is no such invoice. */
+export async function invoiceCollectionFacts(
+  db: Executor,
+  scope: Scope,
+  invoiceId: string,
+): Promise<InvoiceCollectionFacts | null> {
+  const row = await findDocument(db, scope, 'invoice', invoiceId);
+  return row ? collectionFactsOf(row) : null;
 }
 
 /** The data of `payment.received`: the invoice fields plus the amounts in euros. */

@@ -78,3 +78,29 @@ export function collectedByRate(
   }
   return shares.map((share) => ({ vatRate: share.vatRate, amount: share.cents === 0 ? 0 : sign * share.cents }));
 }
+
+/**
+ * The statement of a payment recorded earlier, once its invoice moved (deposited, rejected,
+ * deposited again): the new `fr212`, or null when nothing changed. A statement sent stays sent.
+ */
+export function nextFr212(current: Fr212, facts: InvoiceCollectionFacts, now: Date): Fr212 | null {
+  if (current.sentAt !== null) return null;
+  const next = initialFr212(facts, now);
+  if (!next || (next.state === current.state && next.lastErrorCode === current.lastErrorCode)) return null;
+  return next;
+}
+
+/** The contract's obligation object for a payment's statement (`payment.obligation_updated`). */
+export function statementObligation(fr212: Fr212) {
+  const waiting = {
+    state: 'waiting',
+    reasonCode: fr212.lastErrorCode,
+    nextAttemptAt: null,
+  };
+  if (fr212.lastErrorCode === 'awaiting_pa_deposit')
+    // The invoice's deposit comes first: the client sends it, then the service follows.
+    return { ...waiting, reasonSource: 'service', owner: 'client', action: 'send' };
+  if (fr212.lastErrorCode === 'pa_lifecycle_not_ready')
+    return { ...waiting, reasonSource: 'platform', owner: 'client', action: 'resubmit' };
+  return { ...waiting, reasonSource: null, owner: 'service', action: null };
+}

@@ -13,6 +13,7 @@ import {
   collectPayment,
   fixturePaymentsOf,
   getInvoiceDocument,
+  invoiceCollectionFacts,
   type AccountingParty,
   type AccountingPeriod,
   type InstantKey,
@@ -20,9 +21,19 @@ import {
 import { countAccountingPayments, pageAccountingPayments } from './accounting-store.js';
 import { euros } from '../kernel/money.js';
 import { fixtureId } from '../identifiers/fixture-id.js';
-import { deleteScopePayments, findPayment, insertPayments, pagePayments, type PaymentRow } from './store.js';
+import {
+  claimWaitingStatements,
+  deleteScopePayments,
+  findPayment,
+  insertPayments,
+  pagePayments,
+  updatePaymentFr212,
+  type PaymentRow,
+} from './store.js';
 import { checkMetadata, metadataField } from '../kernel/metadata.js';
-import { initialFr212 } from './collection-statement.js';
+import { initialFr212, nextFr212, statementObligation, type Fr212 } from './collection-statement.js';
+import { currentVersion } from '../kernel/api-version.js';
+import { scopeTime } from '../kernel/sandbox-clock.js';
 
 /** Payments recorded on invoices: `POST /v1/payments`, `GET /v1/payments/:id`, `GET /v1/invoices/:id/payments`. */
 
@@ -164,6 +175,56 @@ export async function recordPayment(deps: Pick<Deps, 'db'>, ctx: CallContext, in
     await insertPayments(tx, [row]);
   });
   return toPayment(row);
+}
+
+/**
+ * The pass over the statements that wait on their invoice: when the invoice was deposited (or
+ * rejected, or deposited again), the payment's `fr212` moves and `payment.obligation_updated`
+ * says so, in the transaction of the move. Payments are claimed with `FOR UPDATE SKIP LOCKED`:
+ * several workers share the work and none reports a move twice. Test payments follow their
+ * company's sandbox clock.
+ */
+export async function advanceWaitingStatements(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  options: { companyIds?: string[]; batch?: number } = {},
+): Promise<number> {
+  const batch = options.batch ?? 200;
+  let moved = 0;
+  let after: string | null = null;
+  for (;;) {
+    const pass: { claimed: number; moved: number; last: string | null } = await inTransaction(
+      deps.db,
+      null,
+      async (tx) => {
+        const realNow = deps.clock.now();
+        const waiting = await claimWaitingStatements(tx, batch, after, options.companyIds);
+        let movedHere = 0;
+        for (const { row, sandboxClockOffsetMs } of waiting) {
+          const scope: Scope = { companyId: row.companyId, livemode: row.livemode };
+          const facts = await invoiceCollectionFacts(tx, scope, row.invoiceId);
+          const now = scopeTime(realNow, row.livemode, sandboxClockOffsetMs);
+          const next = facts ? nextFr212(row.fr212 as Fr212, facts, now) : null;
+          if (!next) continue;
+          await updatePaymentFr212(tx, scope, row.id, next);
+          const ctx: CallContext = { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
+          const data = {
+            id: row.id,
+            object: 'payment',
+            invoiceId: row.invoiceId,
+            fr212: next,
+            obligation: statementObligation(next),
+            reason: next.lastErrorReason ?? null,
+          };
+          await recordEvent(tx, ctx, 'payment.obligation_updated', data, now);
+          movedHere += 1;
+        }
+        return { claimed: waiting.length, moved: movedHere, last: waiting.at(-1)?.row.id ?? null };
+      },
+    );
+    moved += pass.moved;
+    if (pass.claimed < batch) return moved;
+    after = pass.last;
+  }
 }
 
 export async function getPayment(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<Payment> {

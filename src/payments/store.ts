@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { sandboxOffsetMs } from '../db/sandbox-clock.js';
 import type { Executor } from '../db/database.js';
 import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
@@ -39,4 +40,43 @@ export async function deleteScopePayments(db: Executor, scope: Scope): Promise<n
 /** The scope's rows in id order after `after`: the data-protection export. */
 export async function paymentRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
   return rowsAfter(db, payments, scope, after, limit);
+}
+
+/**
+ * Payments whose statement (fr212) waits on its invoice (not deposited yet, or its life cycle not
+ * ready), locked for this pass (others skip them), with their company's sandbox clock offset.
+ */
+export async function claimWaitingStatements(
+  tx: Executor,
+  limit: number,
+  after: string | null,
+  companyIds?: string[],
+): Promise<{ row: PaymentRow; sandboxClockOffsetMs: number }[]> {
+  if (companyIds && companyIds.length === 0) return [];
+  const rows = await tx
+    .select({ row: payments, offset: sandboxOffsetMs(payments) })
+    .from(payments)
+    .where(
+      and(
+        sql`${payments.fr212}->>'sentAt' is null and ${payments.fr212}->>'lastErrorCode' is not null`,
+        after ? sql`${payments.id} > ${after}` : undefined,
+        companyIds ? inArray(payments.companyId, companyIds) : undefined,
+      ),
+    )
+    .orderBy(payments.id)
+    .limit(limit)
+    .for('update', { of: payments, skipLocked: true });
+  return rows.map(({ row, offset }) => ({ row, sandboxClockOffsetMs: Number(offset) }));
+}
+
+export async function updatePaymentFr212(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  fr212: PaymentRow['fr212'],
+): Promise<void> {
+  await db
+    .update(payments)
+    .set({ fr212 })
+    .where(and(inScope(payments, scope), eq(payments.id, id)));
 }

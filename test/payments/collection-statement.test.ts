@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectedByRate, initialFr212, statementOwed } from '../../src/payments/collection-statement.js';
+import {
+  collectedByRate,
+  initialFr212,
+  nextFr212,
+  statementObligation,
+  statementOwed,
+} from '../../src/payments/collection-statement.js';
 import type { InvoiceCollectionFacts } from '../../src/invoices/service.js';
 
 const now = new Date('2026-10-15T10:00:00Z');
@@ -80,4 +86,36 @@ test('the collected amount per VAT rate adds up to the payment to the cent, nega
   );
   // No breakdown (a zero invoice): the whole amount under rate 0.
   assert.deepEqual(collectedByRate(500, []), [{ vatRate: '0', amount: 500 }]);
+});
+
+test('a waiting statement moves when its invoice does, once; a sent one never moves', () => {
+  const later = new Date('2026-10-16T10:00:00Z');
+  const waiting = initialFr212({ ...owed, transmissionStatus: 'sending' }, now)!;
+  assert.equal(nextFr212(waiting, { ...owed, transmissionStatus: 'sending' }, later), null, 'nothing moved');
+  const due = nextFr212(waiting, owed, later)!;
+  assert.deepEqual(due, { state: 'pending', sentAt: null, lastErrorCode: null, updatedAt: later.toISOString() });
+  const blocked = nextFr212(due, { ...owed, transmissionStatus: 'rejected' }, later)!;
+  assert.equal(blocked.lastErrorCode, 'pa_lifecycle_not_ready');
+  assert.equal(
+    nextFr212({ ...due, sentAt: now.toISOString() }, { ...owed, transmissionStatus: 'rejected' }, later),
+    null,
+  );
+  assert.equal(nextFr212(waiting, { ...owed, ereportingPayment: 'not_applicable' }, later), null);
+});
+
+test('the obligation of a statement: who acts next', () => {
+  const of = (transmissionStatus: string) => statementObligation(initialFr212({ ...owed, transmissionStatus }, now)!);
+  assert.deepEqual(of('pending'), {
+    state: 'waiting',
+    reasonCode: 'awaiting_pa_deposit',
+    reasonSource: 'service',
+    owner: 'client',
+    action: 'send',
+    nextAttemptAt: null,
+  });
+  assert.deepEqual(
+    [of('rejected').reasonCode, of('rejected').reasonSource, of('rejected').owner, of('rejected').action],
+    ['pa_lifecycle_not_ready', 'platform', 'client', 'resubmit'],
+  );
+  assert.deepEqual([of('deposited').reasonCode, of('deposited').owner], [null, 'service']);
 });

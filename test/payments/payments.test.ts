@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { advanceWaitingStatements } from '../../src/payments/service.js';
 import assert from 'node:assert/strict';
 import {
   advice,
@@ -16,9 +17,10 @@ test('payments', async (t) => {
   t.after(() => h.close());
 
   await t.test(
-    'fr212: a payment on a domestic B2B e-invoice of services taxed on collection owes a statement (212); where the invoice stands on the platform says its state, payment.received carries it',
+    'fr212: a payment on a domestic B2B e-invoice of services taxed on collection owes a statement (212); where the invoice stands on the platform says its state, payment.received carries it; the pass moves it once the invoice is deposited (payment.obligation_updated)',
     async () => {
-      const { key } = await seller(h);
+      const { key, companyId: sellerCompany } = await seller(h);
+      const sellerOf = new Map([[key, { companyId: sellerCompany }]]);
       const invoice = await finalizedInvoice(h, key, { lines: [chair, advice] });
       const pay = async (amount: number) => {
         const response = await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount } });
@@ -48,6 +50,33 @@ test('payments', async (t) => {
       assert.equal((await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key })).statusCode, 200);
       assert.equal((await pay(1000)).fr212.state, 'awaiting_deposit', 'sending is not deposited yet');
       await simulate('fr:200');
+      // The pass moves the statements that waited on the deposit, once each, and says so.
+      const { companyId } = sellerOf.get(key)!;
+      const movedAt = h.clock.now().toISOString();
+      assert.equal(await advanceWaitingStatements(h.deps, { companyIds: [companyId] }), 2);
+      assert.equal(await advanceWaitingStatements(h.deps, { companyIds: [companyId] }), 0, 'a move is reported once');
+      const moved = (await eventsOf(h, key, 'payment.obligation_updated')).filter(
+        (e) => e.data.invoiceId === invoice.id,
+      );
+      assert.equal(moved.length, 2);
+      for (const event of moved) {
+        assert.deepEqual(event.data.fr212, { state: 'pending', sentAt: null, lastErrorCode: null, updatedAt: movedAt });
+        assert.deepEqual(event.data.obligation, {
+          state: 'waiting',
+          reasonCode: null,
+          reasonSource: null,
+          owner: 'service',
+          action: null,
+          nextAttemptAt: null,
+        });
+        assert.equal(event.data.object, 'payment');
+        assert.equal(event.data.reason, null);
+      }
+      assert.deepEqual(
+        (await h.call('GET', `/v1/payments/${before.id}`, { key })).data.fr212,
+        moved.find((e) => e.data.id === before.id).data.fr212,
+      );
+
       const deposited = await pay(1000);
       assert.deepEqual(
         [deposited.fr212.state, deposited.fr212.lastErrorCode, deposited.fr212.sentAt],
@@ -58,11 +87,13 @@ test('payments', async (t) => {
       await simulate('fr:213', { reasonCode: 'REJ_SEMAN', reason: 'BR-FR-08' });
       const rejected = await pay(1000);
       assert.deepEqual([rejected.fr212.state, rejected.fr212.lastErrorCode], ['pending', 'pa_lifecycle_not_ready']);
+      assert.equal(await advanceWaitingStatements(h.deps, { companyIds: [companyId] }), 0, 'still rejected: no move');
 
       const list = (await h.call('GET', `/v1/invoices/${invoice.id}/payments`, { key })).data.data;
       assert.deepEqual(
         list.map((p: any) => p.fr212.state),
-        ['pending', 'pending', 'awaiting_deposit', 'awaiting_deposit'],
+        // The first two moved when the invoice was deposited.
+        ['pending', 'pending', 'pending', 'pending'],
       );
 
       // Goods only: no statement (VAT due on delivery).
