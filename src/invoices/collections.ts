@@ -86,6 +86,32 @@ export async function invoiceCollectionFacts(
   return row ? collectionFactsOf(row) : null;
 }
 
+/** What a payment statement (CDAR 212) names of its invoice: the invoice and its seller. */
+export interface InvoiceStatementSubject {
+  number: string;
+  issueDate: string;
+  seller: { siren: string; siret: string | null; name: string; electronicAddress: string | null };
+}
+
+export async function invoiceStatementSubject(
+  db: Executor,
+  scope: Scope,
+  invoiceId: string,
+): Promise<InvoiceStatementSubject | null> {
+  const row = await findDocument(db, scope, 'invoice', invoiceId);
+  if (!row?.number || !row.issueDate || !row.seller) return null;
+  return {
+    number: row.number,
+    issueDate: row.issueDate,
+    seller: {
+      siren: row.seller.siren,
+      siret: row.seller.siret,
+      name: row.seller.legalName,
+      electronicAddress: row.seller.electronicAddress,
+    },
+  };
+}
+
 /** The data of `payment.received`: the invoice fields plus the amounts in euros. */
 function receivedData(
   row: DocumentRow,

@@ -45,7 +45,13 @@ export type { DocumentLine, LineInput } from './lines.js';
 export type { BuyerInput, BuyerSnapshot } from './buyer.js';
 export type { Seller, FinalizeOptions } from './finalize.js';
 export type { FixturePayment } from './fixtures.js';
-export { collectPayment, invoiceCollectionFacts, type InvoiceCollectionFacts } from './collections.js';
+export {
+  collectPayment,
+  invoiceCollectionFacts,
+  invoiceStatementSubject,
+  type InvoiceCollectionFacts,
+  type InvoiceStatementSubject,
+} from './collections.js';
 export { documentFile, verifyDocumentArchive, type ArchiveVerification, type DownloadedFile } from './files.js';
 export { createFileWorker, type FileWorker, type FileWorkerOptions } from './generation.js';
 

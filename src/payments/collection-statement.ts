@@ -8,13 +8,42 @@ import type { InvoiceCollectionFacts } from '../invoices/service.js';
 
 /** The contract's `fr212` object. */
 export type Fr212 = {
-  /** `awaiting_deposit`: the invoice is not on the platform yet; `pending`: the statement is due. */
-  state: 'awaiting_deposit' | 'pending';
+  /**
+   * `awaiting_deposit`: the invoice is not on the platform yet; `pending`: the statement is due
+   * (with the platform's code while it fails); `sent`: the platform took it (`sentAt`).
+   */
+  state: 'awaiting_deposit' | 'pending' | 'sent';
   sentAt: string | null;
-  lastErrorCode: 'awaiting_pa_deposit' | 'pa_lifecycle_not_ready' | null;
+  /** `awaiting_pa_deposit`, `pa_lifecycle_not_ready`, or the platform's code of the last failed attempt. */
+  lastErrorCode: string | null;
   lastErrorReason?: string;
   updatedAt: string;
 };
+
+/** The two waits on the invoice (the pass that moves statements); any other code is the platform's. */
+export const invoiceWaits: readonly string[] = ['awaiting_pa_deposit', 'pa_lifecycle_not_ready'];
+
+/** A statement that failed at the platform is tried again this long after its last attempt. */
+export const statementRetryMs = 5 * 60_000;
+
+/** The platform took the statement. */
+export function sentFr212(now: Date): Fr212 {
+  const at = now.toISOString();
+  return { state: 'sent', sentAt: at, lastErrorCode: null, updatedAt: at };
+}
+
+/** An attempt the platform did not take: the statement stays due, with its words. */
+export function failedAttemptFr212(code: string, reason: string, now: Date): Fr212 {
+  return { state: 'pending', sentAt: null, lastErrorCode: code, lastErrorReason: reason, updatedAt: now.toISOString() };
+}
+
+/** A pending statement is sent now: never tried, or its last failure is `statementRetryMs` old. */
+export function statementSendable(fr212: Fr212, now: Date): boolean {
+  if (fr212.state !== 'pending' || fr212.sentAt !== null) return false;
+  if (fr212.lastErrorCode === null) return true;
+  if (invoiceWaits.includes(fr212.lastErrorCode)) return false;
+  return now.getTime() - Date.parse(fr212.updatedAt) >= statementRetryMs;
+}
 
 /** A statement is owed: the invoice goes through e-invoicing and its payments are reported. */
 export function statementOwed(facts: Pick<InvoiceCollectionFacts, 'einvoicing' | 'ereportingPayment'>): boolean {
@@ -84,7 +113,9 @@ export function collectedByRate(
  * deposited again): the new `fr212`, or null when nothing changed. A statement sent stays sent.
  */
 export function nextFr212(current: Fr212, facts: InvoiceCollectionFacts, now: Date): Fr212 | null {
-  if (current.sentAt !== null) return null;
+  // Sent, or failing at the platform: the sender's to handle, not the invoice's.
+  if (current.sentAt !== null || (current.lastErrorCode !== null && !invoiceWaits.includes(current.lastErrorCode)))
+    return null;
   const next = initialFr212(facts, now);
   if (!next || (next.state === current.state && next.lastErrorCode === current.lastErrorCode)) return null;
   return next;
@@ -92,15 +123,21 @@ export function nextFr212(current: Fr212, facts: InvoiceCollectionFacts, now: Da
 
 /** The contract's obligation object for a payment's statement (`payment.obligation_updated`). */
 export function statementObligation(fr212: Fr212) {
-  const waiting = {
-    state: 'waiting',
-    reasonCode: fr212.lastErrorCode,
-    nextAttemptAt: null,
-  };
+  if (fr212.state === 'sent')
+    return { state: 'fulfilled', reasonCode: null, reasonSource: null, owner: null, action: null, nextAttemptAt: null };
+  const waiting = { state: 'waiting', reasonCode: fr212.lastErrorCode, nextAttemptAt: null };
   if (fr212.lastErrorCode === 'awaiting_pa_deposit')
     // The invoice's deposit comes first: the client sends it, then the service follows.
     return { ...waiting, reasonSource: 'service', owner: 'client', action: 'send' };
   if (fr212.lastErrorCode === 'pa_lifecycle_not_ready')
     return { ...waiting, reasonSource: 'platform', owner: 'client', action: 'resubmit' };
+  if (fr212.lastErrorCode !== null)
+    return {
+      ...waiting,
+      reasonSource: 'platform',
+      owner: 'service',
+      action: 'retry',
+      nextAttemptAt: new Date(Date.parse(fr212.updatedAt) + statementRetryMs).toISOString(),
+    };
   return { ...waiting, reasonSource: null, owner: 'service', action: null };
 }

@@ -1,5 +1,6 @@
 import type { Capability } from '../capability.js';
 import { paymentRecords } from './data-export.js';
+import { sendDueStatements } from './statement-sender.js';
 import { paymentRoutes, paymentSchema } from './routes.js';
 import { advanceWaitingStatements, purgeTestPayments, seedPaymentFixtures } from './service.js';
 
@@ -12,11 +13,14 @@ export const paymentsCapability: Capability = {
   seedFixtures: (tx, ctx) => seedPaymentFixtures(tx, ctx.scope, ctx.now),
   passes: [
     {
-      // Statements (fr212) waiting on their invoice move once it is deposited, rejected, deposited again.
+      // Statements (fr212) waiting on their invoice move once it moves; the due ones go to the platform.
       name: 'payments.statements',
       everyMs: 30_000,
       followsSandboxClock: true,
-      run: (deps, companyIds) => advanceWaitingStatements(deps, companyIds ? { companyIds } : {}),
+      run: async (deps, companyIds) => {
+        const options = companyIds ? { companyIds } : {};
+        return (await advanceWaitingStatements(deps, options)) + (await sendDueStatements(deps, options));
+      },
     },
   ],
   dataExport: [{ name: 'payments', page: paymentRecords }],

@@ -58,7 +58,7 @@ export async function claimWaitingStatements(
     .from(payments)
     .where(
       and(
-        sql`${payments.fr212}->>'sentAt' is null and ${payments.fr212}->>'lastErrorCode' is not null`,
+        sql`${payments.fr212}->>'sentAt' is null and ${payments.fr212}->>'lastErrorCode' in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
         after ? sql`${payments.id} > ${after}` : undefined,
         companyIds ? inArray(payments.companyId, companyIds) : undefined,
       ),
@@ -79,4 +79,33 @@ export async function updatePaymentFr212(
     .update(payments)
     .set({ fr212 })
     .where(and(inScope(payments, scope), eq(payments.id, id)));
+}
+
+/**
+ * Payments whose statement is due to the platform (`pending`, not sent, no wait on the invoice),
+ * locked for this pass: each is sent by one worker. Whether a failed one is due again is the
+ * caller's (collection-statement.ts), on the row's clock.
+ */
+export async function claimDueStatements(
+  tx: Executor,
+  limit: number,
+  after: string | null,
+  companyIds?: string[],
+): Promise<{ row: PaymentRow; sandboxClockOffsetMs: number }[]> {
+  if (companyIds && companyIds.length === 0) return [];
+  const rows = await tx
+    .select({ row: payments, offset: sandboxOffsetMs(payments) })
+    .from(payments)
+    .where(
+      and(
+        sql`${payments.fr212}->>'state' = 'pending' and ${payments.fr212}->>'sentAt' is null
+          and coalesce(${payments.fr212}->>'lastErrorCode', '') not in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
+        after ? sql`${payments.id} > ${after}` : undefined,
+        companyIds ? inArray(payments.companyId, companyIds) : undefined,
+      ),
+    )
+    .orderBy(payments.id)
+    .limit(limit)
+    .for('update', { of: payments, skipLocked: true });
+  return rows.map(({ row, offset }) => ({ row, sandboxClockOffsetMs: Number(offset) }));
 }

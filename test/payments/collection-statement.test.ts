@@ -2,10 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   collectedByRate,
+  failedAttemptFr212,
   initialFr212,
   nextFr212,
+  sentFr212,
   statementObligation,
   statementOwed,
+  statementRetryMs,
+  statementSendable,
 } from '../../src/payments/collection-statement.js';
 import type { InvoiceCollectionFacts } from '../../src/invoices/service.js';
 
@@ -118,4 +122,37 @@ test('the obligation of a statement: who acts next', () => {
     ['pa_lifecycle_not_ready', 'platform', 'client', 'resubmit'],
   );
   assert.deepEqual([of('deposited').reasonCode, of('deposited').owner], [null, 'service']);
+});
+
+test('sending: due when never tried or a failure is old enough; a sent statement is fulfilled', () => {
+  const due = initialFr212(owed, now)!;
+  assert.equal(statementSendable(due, now), true);
+  const waiting = initialFr212({ ...owed, transmissionStatus: 'sending' }, now)!;
+  assert.equal(statementSendable(waiting, now), false, 'waits on the deposit');
+  const failed = failedAttemptFr212('pa_unavailable', 'Service Unavailable', now);
+  assert.deepEqual([failed.state, failed.lastErrorCode, failed.sentAt], ['pending', 'pa_unavailable', null]);
+  assert.equal(statementSendable(failed, new Date(now.getTime() + statementRetryMs - 1)), false);
+  assert.equal(statementSendable(failed, new Date(now.getTime() + statementRetryMs)), true);
+  assert.equal(
+    nextFr212(failed, { ...owed, transmissionStatus: 'rejected' }, now),
+    null,
+    "the sender's, not the mover's",
+  );
+  assert.deepEqual(statementObligation(failed), {
+    state: 'waiting',
+    reasonCode: 'pa_unavailable',
+    reasonSource: 'platform',
+    owner: 'service',
+    action: 'retry',
+    nextAttemptAt: new Date(now.getTime() + statementRetryMs).toISOString(),
+  });
+  const sent = sentFr212(now);
+  assert.deepEqual(sent, {
+    state: 'sent',
+    sentAt: now.toISOString(),
+    lastErrorCode: null,
+    updatedAt: now.toISOString(),
+  });
+  assert.equal(statementSendable(sent, now), false);
+  assert.equal(statementObligation(sent).state, 'fulfilled');
 });

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import { advanceWaitingStatements } from '../../src/payments/service.js';
+import { sendDueStatements } from '../../src/payments/statement-sender.js';
 import assert from 'node:assert/strict';
 import {
   advice,
@@ -77,6 +78,12 @@ test('payments', async (t) => {
         moved.find((e) => e.data.id === before.id).data.fr212,
       );
 
+      // The sandbox's platform takes the due statements at once, once.
+      assert.equal(await sendDueStatements(h.deps, { companyIds: [companyId] }), 2);
+      assert.equal(await sendDueStatements(h.deps, { companyIds: [companyId] }), 0, 'sent once');
+      const sentOne = (await h.call('GET', `/v1/payments/${before.id}`, { key })).data.fr212;
+      assert.deepEqual([sentOne.state, sentOne.sentAt !== null, sentOne.lastErrorCode], ['sent', true, null]);
+
       const deposited = await pay(1000);
       assert.deepEqual(
         [deposited.fr212.state, deposited.fr212.lastErrorCode, deposited.fr212.sentAt],
@@ -87,13 +94,19 @@ test('payments', async (t) => {
       await simulate('fr:213', { reasonCode: 'REJ_SEMAN', reason: 'BR-FR-08' });
       const rejected = await pay(1000);
       assert.deepEqual([rejected.fr212.state, rejected.fr212.lastErrorCode], ['pending', 'pa_lifecycle_not_ready']);
-      assert.equal(await advanceWaitingStatements(h.deps, { companyIds: [companyId] }), 0, 'still rejected: no move');
+      // The statement due before the rejection waits on the invoice again; a sent one stays sent.
+      assert.equal(await advanceWaitingStatements(h.deps, { companyIds: [companyId] }), 0);
+      assert.equal(
+        await sendDueStatements(h.deps, { companyIds: [companyId] }),
+        0,
+        'nothing leaves for a rejected invoice',
+      );
 
       const list = (await h.call('GET', `/v1/invoices/${invoice.id}/payments`, { key })).data.data;
       assert.deepEqual(
         list.map((p: any) => p.fr212.state),
-        // The first two moved when the invoice was deposited.
-        ['pending', 'pending', 'pending', 'pending'],
+        // The first two moved when the invoice was deposited, then went.
+        ['pending', 'pending', 'sent', 'sent'],
       );
 
       // Goods only: no statement (VAT due on delivery).

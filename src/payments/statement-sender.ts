@@ -1,0 +1,145 @@
+import type { Deps } from '../deps.js';
+import type { Scope } from '../db/scope.js';
+import type { Tx } from '../db/database.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
+import { currentVersion } from '../kernel/api-version.js';
+import { scopeTime } from '../kernel/sandbox-clock.js';
+import { euros } from '../kernel/money.js';
+import { recordEvent } from '../webhooks/service.js';
+import { platformAccess } from '../establishments/platform-access.js';
+import { buildCdarMessage } from '../platform/cdar.js';
+import { invoiceCollectionFacts, invoiceStatementSubject } from '../invoices/service.js';
+import {
+  collectedByRate,
+  failedAttemptFr212,
+  nextFr212,
+  sentFr212,
+  statementObligation,
+  statementSendable,
+  type Fr212,
+} from './collection-statement.js';
+import { claimDueStatements, updatePaymentFr212, type PaymentRow } from './store.js';
+
+/**
+ * The payment statements (CDAR status 212) sent to the platform of the invoice's seller
+ * establishment, by a pass: each due statement is locked (`FOR UPDATE SKIP LOCKED`), sent, and
+ * recorded in the same transaction. Its tracking id is the payment's (`fr212-<payment id>`): a
+ * statement the platform took before a crash is found again by that id rather than sent twice.
+ * A test establishment without a connection has the sandbox's platform, which takes it at once.
+ * A failure keeps the statement `pending` with the platform's code, tried again after
+ * `statementRetryMs`; `payment.obligation_updated` when the code changes and when it is sent.
+ */
+
+export const statementTrackingId = (paymentId: string) => `fr212-${paymentId}`.slice(0, 64);
+
+type Outcome = { sent: true } | { sent: false; code: string; reason: string } | { wait: Fr212 } | null;
+
+async function sendStatement(
+  deps: Pick<Deps, 'config'>,
+  tx: Tx,
+  scope: Scope,
+  row: PaymentRow,
+  now: Date,
+): Promise<Outcome> {
+  const [facts, subject] = await Promise.all([
+    invoiceCollectionFacts(tx, scope, row.invoiceId),
+    invoiceStatementSubject(tx, scope, row.invoiceId),
+  ]);
+  if (!facts || !subject) return null;
+  // The invoice was rejected or refused since: the statement waits on it again, unsent.
+  const wait = nextFr212(row.fr212 as Fr212, facts, now);
+  if (wait) return { wait };
+  const access = await platformAccess(deps, tx, scope, { siret: subject.seller.siret });
+  if (access.state === 'sandbox') return { sent: true };
+  if (access.state === 'not_configured')
+    return {
+      sent: false,
+      code: 'pa_not_configured',
+      reason: 'The seller establishment has no platform connection: the statement waits for one.',
+    };
+  const trackingId = statementTrackingId(row.id);
+  const found = await access.connector.findDeposit(trackingId);
+  if (!found.ok) return { sent: false, code: found.paErrorCode, reason: found.message };
+  if (found.value) return { sent: true };
+  const cdar = buildCdarMessage({
+    messageId: trackingId,
+    issuedAt: now,
+    status: '212',
+    invoice: {
+      number: subject.number,
+      issueDate: subject.issueDate,
+      typeCode: '380',
+      sellerSiren: subject.seller.siren,
+    },
+    issuer: { role: 'SE', siren: subject.seller.siren, name: subject.seller.name },
+    recipient: {
+      siren: subject.seller.siren,
+      electronicAddress: subject.seller.electronicAddress ?? subject.seller.siren,
+      name: subject.seller.name,
+    },
+    collected: collectedByRate(row.amount, facts.vatBreakdown).map((share) => ({
+      amount: euros(share.amount),
+      vatRate: share.vatRate,
+    })),
+  });
+  const result = await access.connector.deposit({
+    file: Buffer.from(cdar),
+    name: `${trackingId}.xml`,
+    syntax: 'CDAR',
+    trackingId,
+  });
+  return result.ok ? { sent: true } : { sent: false, code: result.paErrorCode, reason: result.message };
+}
+
+/** Sends the due statements of these companies (all when not given); returns how many were sent. */
+export async function sendDueStatements(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  options: { companyIds?: string[]; batch?: number } = {},
+): Promise<number> {
+  const batch = options.batch ?? 20;
+  let sent = 0;
+  let after: string | null = null;
+  for (;;) {
+    const pass: { claimed: number; sent: number; last: string | null } = await inTransaction(
+      deps.db,
+      null,
+      async (tx) => {
+        const realNow = deps.clock.now();
+        const due = await claimDueStatements(tx, batch, after, options.companyIds);
+        let sentHere = 0;
+        for (const { row, sandboxClockOffsetMs } of due) {
+          const scope: Scope = { companyId: row.companyId, livemode: row.livemode };
+          const now = scopeTime(realNow, row.livemode, sandboxClockOffsetMs);
+          const current = row.fr212 as Fr212;
+          if (!statementSendable(current, now)) continue;
+          const outcome = await sendStatement(deps, tx, scope, row, now);
+          if (!outcome) continue;
+          const next =
+            'wait' in outcome
+              ? outcome.wait
+              : outcome.sent
+                ? sentFr212(now)
+                : failedAttemptFr212(outcome.code, outcome.reason, now);
+          await updatePaymentFr212(tx, scope, row.id, next);
+          if ('sent' in outcome && outcome.sent) sentHere += 1;
+          // A repeated failure with the same code changes nothing of how it is handled: no event.
+          if ('sent' in outcome && !outcome.sent && current.lastErrorCode === next.lastErrorCode) continue;
+          const ctx: CallContext = { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
+          const data = {
+            id: row.id,
+            object: 'payment',
+            invoiceId: row.invoiceId,
+            fr212: next,
+            obligation: statementObligation(next),
+            reason: next.lastErrorReason ?? null,
+          };
+          await recordEvent(tx, ctx, 'payment.obligation_updated', data, now);
+        }
+        return { claimed: due.length, sent: sentHere, last: due.at(-1)?.row.id ?? null };
+      },
+    );
+    sent += pass.sent;
+    if (pass.claimed < batch) return sent;
+    after = pass.last;
+  }
+}
