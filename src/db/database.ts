@@ -46,6 +46,12 @@ export function connect(url: string, poolSize = 20): Connection {
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   fastPool.on('error', () => undefined);
+  // Nor one checked out between two queries (pg-pool listens only to idle ones): its next query
+  // fails with the error, and the caller's release drops it. Seen when the server stops while a
+  // transaction waits on something else (the embedded server stopped at the end of `serve`).
+  const keepCheckedOutErrors = (client: pg.PoolClient) => client.on('error', () => undefined);
+  pool.on('connect', keepCheckedOutErrors);
+  fastPool.on('connect', keepCheckedOutErrors);
   return { pool, db: drizzle(pool), fast: { pool: fastPool, db: drizzle(fastPool) } };
 }
 
