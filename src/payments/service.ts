@@ -22,7 +22,7 @@ import { countAccountingPayments, pageAccountingPayments } from './accounting-st
 import { euros } from '../kernel/money.js';
 import { fixtureId } from '../identifiers/fixture-id.js';
 import {
-  claimWaitingStatements,
+  claimStatements,
   deleteScopePayments,
   findPayment,
   insertPayments,
@@ -177,6 +177,27 @@ export async function recordPayment(deps: Pick<Deps, 'db'>, ctx: CallContext, in
   return toPayment(row);
 }
 
+/** A statement's new state, stored and told (`payment.obligation_updated`), in the caller's transaction. */
+export async function recordStatementChange(
+  tx: Executor,
+  scope: Scope,
+  row: PaymentRow,
+  next: Fr212,
+  now: Date,
+): Promise<void> {
+  await updatePaymentFr212(tx, scope, row.id, next);
+  const ctx: CallContext = { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
+  const data = {
+    id: row.id,
+    object: 'payment',
+    invoiceId: row.invoiceId,
+    fr212: next,
+    obligation: statementObligation(next),
+    reason: next.lastErrorReason ?? null,
+  };
+  await recordEvent(tx, ctx, 'payment.obligation_updated', data, now);
+}
+
 /**
  * The pass over the statements that wait on their invoice: when the invoice was deposited (or
  * rejected, or deposited again), the payment's `fr212` moves and `payment.obligation_updated`
@@ -197,7 +218,7 @@ export async function advanceWaitingStatements(
       null,
       async (tx) => {
         const realNow = deps.clock.now();
-        const waiting = await claimWaitingStatements(tx, batch, after, options.companyIds);
+        const waiting = await claimStatements(tx, 'waiting', batch, after, options.companyIds);
         let movedHere = 0;
         for (const { row, sandboxClockOffsetMs } of waiting) {
           const scope: Scope = { companyId: row.companyId, livemode: row.livemode };
@@ -205,17 +226,7 @@ export async function advanceWaitingStatements(
           const now = scopeTime(realNow, row.livemode, sandboxClockOffsetMs);
           const next = facts ? nextFr212(row.fr212 as Fr212, facts, now) : null;
           if (!next) continue;
-          await updatePaymentFr212(tx, scope, row.id, next);
-          const ctx: CallContext = { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
-          const data = {
-            id: row.id,
-            object: 'payment',
-            invoiceId: row.invoiceId,
-            fr212: next,
-            obligation: statementObligation(next),
-            reason: next.lastErrorReason ?? null,
-          };
-          await recordEvent(tx, ctx, 'payment.obligation_updated', data, now);
+          await recordStatementChange(tx, scope, row, next, now);
           movedHere += 1;
         }
         return { claimed: waiting.length, moved: movedHere, last: waiting.at(-1)?.row.id ?? null };

@@ -1,11 +1,9 @@
 import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
 import type { Tx } from '../db/database.js';
-import { inTransaction, type CallContext } from '../db/transaction.js';
-import { currentVersion } from '../kernel/api-version.js';
+import { inTransaction } from '../db/transaction.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import { euros } from '../kernel/money.js';
-import { recordEvent } from '../webhooks/service.js';
 import { platformAccess } from '../establishments/platform-access.js';
 import { buildCdarMessage } from '../platform/cdar.js';
 import { invoiceCollectionFacts, invoiceStatementSubject } from '../invoices/service.js';
@@ -14,11 +12,11 @@ import {
   failedAttemptFr212,
   nextFr212,
   sentFr212,
-  statementObligation,
   statementSendable,
   type Fr212,
 } from './collection-statement.js';
-import { claimDueStatements, updatePaymentFr212, type PaymentRow } from './store.js';
+import { claimStatements, updatePaymentFr212, type PaymentRow } from './store.js';
+import { recordStatementChange } from './service.js';
 
 /**
  * The payment statements (CDAR status 212) sent to the platform of the invoice's seller
@@ -105,7 +103,7 @@ export async function sendDueStatements(
       null,
       async (tx) => {
         const realNow = deps.clock.now();
-        const due = await claimDueStatements(tx, batch, after, options.companyIds);
+        const due = await claimStatements(tx, 'due', batch, after, options.companyIds);
         let sentHere = 0;
         for (const { row, sandboxClockOffsetMs } of due) {
           const scope: Scope = { companyId: row.companyId, livemode: row.livemode };
@@ -120,20 +118,11 @@ export async function sendDueStatements(
               : outcome.sent
                 ? sentFr212(now)
                 : failedAttemptFr212(outcome.code, outcome.reason, now);
-          await updatePaymentFr212(tx, scope, row.id, next);
           if ('sent' in outcome && outcome.sent) sentHere += 1;
-          // A repeated failure with the same code changes nothing of how it is handled: no event.
-          if ('sent' in outcome && !outcome.sent && current.lastErrorCode === next.lastErrorCode) continue;
-          const ctx: CallContext = { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
-          const data = {
-            id: row.id,
-            object: 'payment',
-            invoiceId: row.invoiceId,
-            fr212: next,
-            obligation: statementObligation(next),
-            reason: next.lastErrorReason ?? null,
-          };
-          await recordEvent(tx, ctx, 'payment.obligation_updated', data, now);
+          // A repeated failure with the same code changes nothing of how it is handled: stored, no event.
+          if ('sent' in outcome && !outcome.sent && current.lastErrorCode === next.lastErrorCode)
+            await updatePaymentFr212(tx, scope, row.id, next);
+          else await recordStatementChange(tx, scope, row, next, now);
         }
         return { claimed: due.length, sent: sentHere, last: due.at(-1)?.row.id ?? null };
       },

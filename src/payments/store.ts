@@ -42,33 +42,6 @@ export async function paymentRowsAfter(db: Executor, scope: Scope, after: string
   return rowsAfter(db, payments, scope, after, limit);
 }
 
-/**
- * Payments whose statement (fr212) waits on its invoice (not deposited yet, or its life cycle not
- * ready), locked for this pass (others skip them), with their company's sandbox clock offset.
- */
-export async function claimWaitingStatements(
-  tx: Executor,
-  limit: number,
-  after: string | null,
-  companyIds?: string[],
-): Promise<{ row: PaymentRow; sandboxClockOffsetMs: number }[]> {
-  if (companyIds && companyIds.length === 0) return [];
-  const rows = await tx
-    .select({ row: payments, offset: sandboxOffsetMs(payments) })
-    .from(payments)
-    .where(
-      and(
-        sql`${payments.fr212}->>'sentAt' is null and ${payments.fr212}->>'lastErrorCode' in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
-        after ? sql`${payments.id} > ${after}` : undefined,
-        companyIds ? inArray(payments.companyId, companyIds) : undefined,
-      ),
-    )
-    .orderBy(payments.id)
-    .limit(limit)
-    .for('update', { of: payments, skipLocked: true });
-  return rows.map(({ row, offset }) => ({ row, sandboxClockOffsetMs: Number(offset) }));
-}
-
 export async function updatePaymentFr212(
   db: Executor,
   scope: Scope,
@@ -81,13 +54,22 @@ export async function updatePaymentFr212(
     .where(and(inScope(payments, scope), eq(payments.id, id)));
 }
 
+/** Statements not sent that wait on their invoice, or are due to the platform (a failed one included). */
+const statementsOf = {
+  waiting: sql`${payments.fr212}->>'sentAt' is null
+    and ${payments.fr212}->>'lastErrorCode' in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
+  due: sql`${payments.fr212}->>'state' = 'pending' and ${payments.fr212}->>'sentAt' is null
+    and coalesce(${payments.fr212}->>'lastErrorCode', '') not in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
+};
+
 /**
- * Payments whose statement is due to the platform (`pending`, not sent, no wait on the invoice),
- * locked for this pass: each is sent by one worker. Whether a failed one is due again is the
- * caller's (collection-statement.ts), on the row's clock.
+ * Payments whose statement (fr212) waits on its invoice, or is due to the platform, locked for
+ * this pass (others skip them: each is moved or sent by one worker), with their company's sandbox
+ * clock offset. Whether a failed one is due again is the caller's (collection-statement.ts).
  */
-export async function claimDueStatements(
+export async function claimStatements(
   tx: Executor,
+  which: keyof typeof statementsOf,
   limit: number,
   after: string | null,
   companyIds?: string[],
@@ -98,8 +80,7 @@ export async function claimDueStatements(
     .from(payments)
     .where(
       and(
-        sql`${payments.fr212}->>'state' = 'pending' and ${payments.fr212}->>'sentAt' is null
-          and coalesce(${payments.fr212}->>'lastErrorCode', '') not in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
+        statementsOf[which],
         after ? sql`${payments.id} > ${after}` : undefined,
         companyIds ? inArray(payments.companyId, companyIds) : undefined,
       ),
