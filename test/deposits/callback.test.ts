@@ -90,9 +90,11 @@ test('subscribed on the first poll; each pushed status applied once, in order; a
     if (new Set(pushed.map((exchange) => (exchange.requestBody as any).flowId)).size >= 6) break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+  // Logged as each delivery failed, which a busy machine can reorder: replayed in the platform's
+  // order (its submittedAt ticks strictly up).
   const flows = [
-    ...new Map(pushed.map((exchange) => [(exchange.requestBody as any).flowId, exchange.requestBody])).values(),
-  ];
+    ...new Map(pushed.map((exchange) => [(exchange.requestBody as any).flowId, exchange.requestBody as any])).values(),
+  ].sort((a, b) => Date.parse(a.submittedAt) - Date.parse(b.submittedAt));
   assert.equal(flows.length, 6, 'the invoice flow and its five life-cycle flows');
 
   const forged = await push(path, flows[1], Buffer.from('not the key').toString('base64'));
