@@ -352,3 +352,6 @@ export async function seedHeadOffices(
 export async function countConnectedEstablishments(db: Executor, scope: Scope): Promise<number> {
   return countConnected(db, scope, null);
 }
+
+/** The establishments connected to a platform, across tenants (a worker's pass), or these companies'. */
+export { connectedRows as connectedEstablishments } from './store.js';

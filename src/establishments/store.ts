@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
@@ -97,4 +97,21 @@ export async function countConnected(db: Executor, scope: Scope, except: string 
       ),
     );
   return row?.count ?? 0;
+}
+
+/** Every establishment connected to a platform (all tenants for a worker, or these companies'). */
+export async function connectedRows(
+  db: Executor,
+  companyIds?: readonly string[],
+): Promise<{ companyId: string; livemode: boolean; id: string }[]> {
+  if (companyIds && companyIds.length === 0) return [];
+  return db
+    .select({ companyId: establishments.companyId, livemode: establishments.livemode, id: establishments.id })
+    .from(establishments)
+    .where(
+      and(
+        sql`${establishments.platformBaseUrl} is not null`,
+        companyIds ? inArray(establishments.companyId, [...companyIds]) : undefined,
+      ),
+    );
 }

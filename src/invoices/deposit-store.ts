@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
+import { claimReaders, type ClaimedReader } from '../db/reader-claim.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { documentDeposits, platformReaders, platformStatusReceipts } from './schema.js';
 
@@ -219,58 +220,13 @@ export async function receiveEvent(
   return rows.length > 0;
 }
 
-export interface ClaimedReader {
-  companyId: string;
-  livemode: boolean;
-  establishmentId: string;
-  connectionKey: string;
-  cursor: string | null;
-  webhookId: string | null;
-  token: string;
-}
-
-/** A reader's key within a pass (`company|livemode|establishment`). */
-export const readerKey = (reader: Pick<ClaimedReader, 'companyId' | 'livemode' | 'establishmentId'>) =>
-  `${reader.companyId}|${reader.livemode}|${reader.establishmentId}`;
-
-/**
- * The readers to poll (all, or these companies'), leased so that one poll at a time moves a
- * cursor; each once per pass (`done`: the keys the pass polled already).
- */
-export async function claimReaders(
+/** The readers of the deposits' statuses to poll (see db/reader-claim.ts). */
+export const claimStatusReaders = (
   db: Executor,
   lease: { now: Date; limit: number; leaseMs: number; token: string },
   done: readonly string[],
   companyIds?: readonly string[],
-): Promise<ClaimedReader[]> {
-  const rows = await claimLeased(
-    db,
-    {
-      table: 'platform_readers',
-      key: ['company_id', 'livemode', 'establishment_id'],
-      due:
-        done.length === 0
-          ? sql`true`
-          : sql`(t.company_id || '|' || t.livemode::text || '|' || t.establishment_id) not in (${sql.join(
-              done.map((key) => sql`${key}`),
-              sql`, `,
-            )})`,
-      order: sql`t.last_polled_at nulls first`,
-      returning: sql`t.company_id, t.livemode, t.establishment_id, t.connection_key, t.cursor, t.webhook_id`,
-      companyIds,
-    },
-    lease,
-  );
-  return rows.map((found) => ({
-    companyId: found.company_id as string,
-    livemode: found.livemode as boolean,
-    establishmentId: found.establishment_id as string,
-    connectionKey: found.connection_key as string,
-    cursor: (found.cursor as string | null) ?? null,
-    webhookId: (found.webhook_id as string | null) ?? null,
-    token: lease.token,
-  }));
-}
+) => claimReaders(db, 'platform_readers', lease, done, companyIds);
 
 const ofReader = (reader: ClaimedReader) =>
   and(

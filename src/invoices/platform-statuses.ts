@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
+import { pollEachReader, type ClaimedReader } from '../db/reader-claim.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { currentVersion } from '../kernel/api-version.js';
 import { later } from '../kernel/clock.js';
@@ -16,15 +16,13 @@ import { applyReportedStatus } from './reported-status.js';
 import { invoices } from './schema.js';
 import { findAnyDocument } from './store.js';
 import {
-  claimReaders,
+  claimStatusReaders,
   depositByTracking,
   latestDeposit,
   markDeposit,
   readerOf,
-  readerKey,
   receiveEvent,
   updateReader,
-  type ClaimedReader,
   type DepositRow,
 } from './deposit-store.js';
 
@@ -195,33 +193,19 @@ export async function pollPlatformStatuses(
   deps: Pick<Deps, 'db' | 'config' | 'clock' | 'log'>,
   options: StatusPollOptions = {},
 ): Promise<number> {
-  let applied = 0;
-  const done: string[] = [];
-  for (;;) {
-    const readers = await inTransaction(deps.db, null, (tx) =>
-      claimReaders(
-        tx,
-        { now: deps.clock.now(), limit: 10, leaseMs: 300_000, token: randomUUID() },
-        done,
-        options.companyIds,
-      ),
-    );
-    if (readers.length === 0) return applied;
-    for (const reader of readers) {
-      done.push(readerKey(reader));
-      try {
-        applied += await pollReader(deps, reader, options);
-      } catch (error) {
-        deps.log.warn({ err: error, establishment: reader.establishmentId }, 'platform statuses not polled');
-        await updateReader(
-          deps.db,
-          reader,
-          { lastError: String(error).slice(0, 500), lastPolledAt: deps.clock.now() },
-          true,
-        );
-      }
-    }
-  }
+  return pollEachReader(deps.db, () => deps.clock.now(), {
+    claim: (tx, lease, done) => claimStatusReaders(tx, lease, done, options.companyIds),
+    poll: (reader) => pollReader(deps, reader, options),
+    failed: async (reader, error) => {
+      deps.log.warn({ err: error, establishment: reader.establishmentId }, 'platform statuses not polled');
+      await updateReader(
+        deps.db,
+        reader,
+        { lastError: String(error).slice(0, 500), lastPolledAt: deps.clock.now() },
+        true,
+      );
+    },
+  });
 }
 
 export type StatusCallbackOutcome =

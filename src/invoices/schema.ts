@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from '../db/columns.js';
+import { readerColumns } from '../db/reader-claim.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { DocumentLine } from './lines.js';
 import type { SellerBlock } from '../documents/document-model.js';
@@ -221,24 +222,9 @@ export const documentDeposits = pgTable(
  * connection that changes (`connectionKey`) starts again from the beginning: events are applied
  * once whatever is read again (`platform_status_receipts`).
  */
-export const platformReaders = pgTable(
-  'platform_readers',
-  {
-    ...tenantColumns(),
-    establishmentId: text('establishment_id').notNull(),
-    connectionKey: text('connection_key').notNull(),
-    cursor: text('cursor'),
-    webhookId: text('webhook_id'),
-    /** The key the platform signs its callbacks with, sealed (kernel/sealed-secret.ts). */
-    signingKey: text('signing_key'),
-    lockedUntil: instant('locked_until'),
-    lockToken: text('lock_token'),
-    lastPolledAt: instant('last_polled_at'),
-    lastError: text('last_error'),
-    created: instant('created').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.companyId, t.livemode, t.establishmentId] })],
-);
+export const platformReaders = pgTable('platform_readers', readerColumns(), (t) => [
+  primaryKey({ columns: [t.companyId, t.livemode, t.establishmentId] }),
+]);
 
 /** Each life-cycle event the platform reported (its stable `key`), applied once whatever its repeats. */
 export const platformStatusReceipts = pgTable(

@@ -21,6 +21,7 @@ import type {
   PlatformResult,
   PushedFlow,
   Rejection,
+  SubscriptionFilter,
   WebhookSubscription,
 } from './connector.js';
 import { nextStep } from './next-step.js';
@@ -666,13 +667,17 @@ export class AfnorConnector implements PlatformConnector {
     return { ok: true, attempts: result.attempts, value: result.answer.body };
   }
 
-  async subscribe(callbackUrl: string, options: CallOptions = {}): Promise<PlatformResult<WebhookSubscription>> {
+  async subscribe(
+    callbackUrl: string,
+    options: CallOptions & SubscriptionFilter = {},
+  ): Promise<PlatformResult<WebhookSubscription>> {
+    const { flowTypes = flowTypesRead, flowDirection } = options;
     const result = await this.api(
       'subscribe',
       () => ({
         method: 'POST',
         url: this.flowUrl('/v1/webhooks'),
-        ...this.json({ callbackUrl, flowTypes: flowTypesRead }),
+        ...this.json({ callbackUrl, flowTypes, ...(flowDirection ? { flowDirection } : {}) }),
       }),
       options,
     );

@@ -174,6 +174,12 @@ export interface PushedFlow {
   signedAt: number;
 }
 
+/** Which flows a webhook subscription pushes (AFNOR `WebhookParams`). */
+export interface SubscriptionFilter {
+  flowTypes?: string[];
+  flowDirection?: 'In' | 'Out';
+}
+
 export interface WebhookSubscription {
   webhookId: string;
   /** The key that signs every callback (base64); kept secret by the service. */
@@ -234,6 +240,16 @@ export interface PlatformConnector {
   lookupDirectory(lookup: DirectoryLookup, options?: CallOptions): Promise<PlatformResult<DirectoryAnswer>>;
   /** Directory Service: a facility by SIRET, or null when the directory does not know it (`siret_not_found`). */
   lookupFacility(siret: string, options?: CallOptions): Promise<PlatformResult<Facility | null>>;
-  /** POST /v1/webhooks: have the platform push flows to `callbackUrl`. */
-  subscribe(callbackUrl: string, options?: CallOptions): Promise<PlatformResult<WebhookSubscription>>;
+  /** POST /v1/webhooks: have the platform push flows to `callbackUrl` (by default every invoice and life-cycle flow). */
+  subscribe(
+    callbackUrl: string,
+    options?: CallOptions & SubscriptionFilter,
+  ): Promise<PlatformResult<WebhookSubscription>>;
+  /** The invoice flows addressed to the connection (direction `In`) since `cursor` (null: from the start). */
+  listIncoming(
+    cursor: string | null,
+    options?: CallOptions & { limit?: number },
+  ): Promise<PlatformResult<{ flows: PlatformFlow[]; cursor: string; hasMore: boolean }>>;
+  /** GET /v1/flows/{flowId}: a flow's file, byte for byte. */
+  downloadFlow(flowId: string, options?: CallOptions): Promise<PlatformResult<Buffer>>;
 }

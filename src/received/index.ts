@@ -22,7 +22,11 @@ export const receivedCapability: Capability = {
       name: 'received.poll',
       everyMs: 60_000,
       followsSandboxClock: true,
-      run: (deps, companyIds) => pollReceivedInvoices(deps, companyIds),
+      run: (deps, companyIds) =>
+        pollReceivedInvoices(deps, {
+          companyIds,
+          callbackBaseUrl: deps.config.publicUrlSet ? deps.config.publicUrl : null,
+        }),
     },
   ],
 };

@@ -1,38 +1,51 @@
 import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
+import { pollEachReader, type ClaimedReader } from '../db/reader-claim.js';
+import { encryptionKeyOf, openSecret, sealSecret } from '../kernel/sealed-secret.js';
+import { connectedEstablishments } from '../establishments/service.js';
+import { platformAccess } from '../establishments/platform-access.js';
 import { readPushedFlow } from '../platform/afnor-connector.js';
-import type { PlatformFlow } from '../platform/connector.js';
-import { platformFor, polledCompanies, type AttachedPlatform } from './platform-link.js';
+import type { PlatformConnector, PlatformFlow } from '../platform/connector.js';
+import { claimReceivedReaders, ensureReceivedReaders, receivedReaderOf, updateReceivedReader } from './reader-store.js';
 import { ingestReceivedInvoice, platformContext, receivedFlowKnown } from './service.js';
 
 /**
- * The two ways an invoice flow reaches the service: the platform's signed callback, and a polling
- * pass over the flows received since the last one. Either may see a flow the other already took
- * (or the same push twice): ingestion is keyed on the flow id, so each invoice is made once.
+ * The two ways an invoice flow reaches the service from an establishment's platform connection
+ * (live, or a test establishment pointed at a `pa-simulator`): the platform's signed callback,
+ * and a polling pass from the establishment's stored cursor (`received_readers`). Either may see
+ * a flow the other already took (or the same push twice): ingestion is keyed on the flow id, so
+ * each invoice is made once. A test establishment without a connection is the sandbox's: its
+ * invoices come by `POST /v1/received-invoices`.
  */
 
 const isIncomingInvoice = (flow: PlatformFlow) => flow.flowDirection === 'In' && flow.flowType === 'CustomerInvoice';
 
+interface Receiver {
+  scope: Scope;
+  establishmentId: string;
+  connector: PlatformConnector;
+}
+
 async function takeFlow(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
-  scope: Scope,
-  attached: AttachedPlatform,
+  receiver: Receiver,
   flow: PlatformFlow,
 ): Promise<boolean> {
-  if (await receivedFlowKnown(deps, scope, flow.flowId)) return false;
-  const file = await attachedDownload(attached, flow.flowId);
-  const result = await ingestReceivedInvoice(deps, platformContext(scope, deps.clock.now()), {
+  if (await receivedFlowKnown(deps, receiver.scope, flow.flowId)) return false;
+  const download = await receiver.connector.downloadFlow(flow.flowId, { retryBudgetMs: 0 });
+  if (!download.ok) throw new Error(`the platform did not give flow ${flow.flowId}: ${download.message}`);
+  const result = await ingestReceivedInvoice(deps, platformContext(receiver.scope, deps.clock.now()), {
     flowId: flow.flowId,
-    bytes: file,
+    bytes: download.value,
     name: flow.name || null,
+    establishmentId: receiver.establishmentId,
   });
   return result.created;
 }
 
-async function attachedDownload(attached: AttachedPlatform, flowId: string): Promise<Buffer> {
-  const download = await attached.platform.downloadFlow(flowId);
-  if (!download.ok) throw new Error(`the platform did not give flow ${flowId}: ${download.message}`);
-  return download.value;
+/** The callback URL of an establishment's received invoices. */
+export function receivedCallbackUrl(base: string, scope: Scope, establishmentId: string): string {
+  return `${base.replace(/\/$/, '')}/platform-callbacks/received/${encodeURIComponent(scope.companyId)}/${scope.livemode ? 'live' : 'test'}/${encodeURIComponent(establishmentId)}`;
 }
 
 export type CallbackOutcome =
@@ -41,67 +54,125 @@ export type CallbackOutcome =
   | { kind: 'accepted'; flow: PlatformFlow; taken: Promise<boolean> | null };
 
 /**
- * A callback of a test company's platform: its signature checked against the raw body, then, for an
- * incoming invoice flow, the file fetched and ingested. The ingestion is handed back unawaited: the
- * platform gets its answer at once (it waits a few seconds at most), and a callback whose ingestion
- * fails is caught by the next polling pass.
+ * A callback of an establishment's platform: its signature checked against the raw body with the
+ * subscription's key, then, for an incoming invoice flow, the file fetched and ingested. The
+ * ingestion is handed back unawaited: the platform gets its answer at once (it waits a few seconds
+ * at most), and a callback whose ingestion fails is caught by the next polling pass.
  */
-export function platformCallback(
+export async function platformCallback(
   deps: Pick<Deps, 'db' | 'config' | 'clock' | 'log'>,
-  companyId: string,
+  scope: Scope,
+  establishmentId: string,
   rawBody: Buffer,
   headers: Record<string, string | string[] | undefined>,
-): CallbackOutcome {
-  const scope: Scope = { companyId, livemode: false };
-  const link = platformFor(scope);
-  if (link.kind !== 'platform' || !link.attached.signingKey) return { kind: 'unknown' };
-  const pushed = readPushedFlow(
-    rawBody,
-    headers,
-    link.attached.signingKey,
-    Math.floor(deps.clock.now().getTime() / 1000),
-  );
+): Promise<CallbackOutcome> {
+  const reader = await receivedReaderOf(deps.db, scope, establishmentId);
+  if (!reader?.signingKey) return { kind: 'unknown' };
+  const access = await platformAccess(deps, deps.db, scope, { establishmentId });
+  if (access.state !== 'connected') return { kind: 'unknown' };
+  const signingKey = openSecret(encryptionKeyOf(deps.config), reader.signingKey);
+  const pushed = readPushedFlow(rawBody, headers, signingKey, Math.floor(deps.clock.now().getTime() / 1000));
   if (!pushed.ok) return { kind: 'refused', reason: pushed.reason };
   const flow = pushed.value.flow;
   if (!isIncomingInvoice(flow)) return { kind: 'accepted', flow, taken: null };
-  const taken = takeFlow(deps, scope, link.attached, flow);
+  const taken = takeFlow(deps, { scope, establishmentId, connector: access.connector }, flow);
   taken.catch((error: unknown) =>
     deps.log.warn(
-      { err: error, companyId, flowId: flow.flowId },
+      { err: error, companyId: scope.companyId, establishmentId, flowId: flow.flowId },
       'received invoice callback not ingested; polling will',
     ),
   );
   return { kind: 'accepted', flow, taken };
 }
 
+export interface ReceivedPollOptions {
+  /** Only these companies' establishments. */
+  companyIds?: readonly string[] | undefined;
+  /** The service's public base (`https://api.example.com`): a reader without a subscription gets one. */
+  callbackBaseUrl?: string | null | undefined;
+}
+
+async function pollReader(
+  deps: Pick<Deps, 'db' | 'config' | 'clock' | 'log'>,
+  reader: ClaimedReader,
+  options: ReceivedPollOptions,
+): Promise<number> {
+  const scope: Scope = { companyId: reader.companyId, livemode: reader.livemode };
+  const access = await platformAccess(deps, deps.db, scope, { establishmentId: reader.establishmentId });
+  if (access.state !== 'connected') {
+    await updateReceivedReader(
+      deps.db,
+      reader,
+      { lastError: 'pa_not_configured', lastPolledAt: deps.clock.now() },
+      true,
+    );
+    return 0;
+  }
+  let { cursor, webhookId } = reader;
+  if (access.connectionKey !== reader.connectionKey) {
+    // A new or changed connection reads its platform from the start (what was made stays made).
+    cursor = null;
+    webhookId = null;
+    const moved = await updateReceivedReader(deps.db, reader, {
+      connectionKey: access.connectionKey,
+      cursor,
+      webhookId,
+      signingKey: null,
+    });
+    if (!moved) return 0;
+  }
+  if (options.callbackBaseUrl && !webhookId) {
+    const subscribed = await access.connector.subscribe(
+      receivedCallbackUrl(options.callbackBaseUrl, scope, reader.establishmentId),
+      { flowTypes: ['CustomerInvoice'], flowDirection: 'In', retryBudgetMs: 0 },
+    );
+    if (subscribed.ok)
+      await updateReceivedReader(deps.db, reader, {
+        webhookId: subscribed.value.webhookId,
+        signingKey: sealSecret(encryptionKeyOf(deps.config), subscribed.value.signingKey),
+      });
+  }
+  const receiver: Receiver = { scope, establishmentId: reader.establishmentId, connector: access.connector };
+  let made = 0;
+  for (let page = 0; page < 50; page += 1) {
+    const listed = await access.connector.listIncoming(cursor, { retryBudgetMs: 0 });
+    if (!listed.ok) {
+      await updateReceivedReader(deps.db, reader, {
+        lastError: `${listed.paErrorCode}: ${listed.message}`.slice(0, 500),
+      });
+      break;
+    }
+    for (const flow of listed.value.flows.filter(isIncomingInvoice))
+      if (await takeFlow(deps, receiver, flow)) made += 1;
+    cursor = listed.value.cursor;
+    // The cursor moves once the page is ingested: a failure reads the page again next time.
+    if (!(await updateReceivedReader(deps.db, reader, { cursor, lastError: null }))) return made;
+    if (!listed.value.hasMore) break;
+  }
+  await updateReceivedReader(deps.db, reader, { lastPolledAt: deps.clock.now() }, true);
+  return made;
+}
+
 /**
- * The polling pass: for each test company with an attached platform (live connections come with
- * issue 15), the invoice flows received since its cursor, each ingested once. Returns how many
- * invoices it made.
+ * The polling pass: every establishment connected to a platform (or these companies'), each
+ * leased and read from its stored cursor. Returns how many invoices it made.
  */
 export async function pollReceivedInvoices(
   deps: Pick<Deps, 'db' | 'config' | 'clock' | 'log'>,
-  companyIds?: string[],
+  options: ReceivedPollOptions = {},
 ): Promise<number> {
-  let made = 0;
-  for (const companyId of polledCompanies()) {
-    if (companyIds && !companyIds.includes(companyId)) continue;
-    const scope: Scope = { companyId, livemode: false };
-    const link = platformFor(scope);
-    if (link.kind !== 'platform') continue;
-    const attached = link.attached;
-    for (let page = 0; page < 100; page += 1) {
-      const listed = await attached.platform.listIncoming(attached.cursor);
-      if (!listed.ok) {
-        deps.log.warn({ companyId, error: listed.message }, 'received invoices not polled: the platform failed');
-        break;
-      }
-      for (const flow of listed.value.flows.filter(isIncomingInvoice))
-        if (await takeFlow(deps, scope, attached, flow)) made += 1;
-      // The cursor moves once the page is ingested: a failure reads the page again next time.
-      attached.cursor = listed.value.cursor;
-      if (!listed.value.hasMore) break;
-    }
-  }
-  return made;
+  await ensureReceivedReaders(deps.db, await connectedEstablishments(deps.db, options.companyIds), deps.clock.now());
+  return pollEachReader(deps.db, () => deps.clock.now(), {
+    claim: (tx, lease, done) => claimReceivedReaders(tx, lease, done, options.companyIds),
+    poll: (reader) => pollReader(deps, reader, options),
+    failed: async (reader, error) => {
+      deps.log.warn({ err: error, establishment: reader.establishmentId }, 'received invoices not polled');
+      await updateReceivedReader(
+        deps.db,
+        reader,
+        { lastError: String(error).slice(0, 500), lastPolledAt: deps.clock.now() },
+        true,
+      );
+    },
+  });
 }

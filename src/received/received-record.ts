@@ -26,6 +26,8 @@ export interface ReceivedInvoice {
   status: ReceivedStatus;
   paInvoiceId: string;
   flowId: string;
+  /** The establishment whose platform connection delivered it; null: the sandbox. */
+  establishmentId: string | null;
   syntax: string;
   sender: { siret: string | null; siren: string | null; name: string | null; vatNumber: string | null };
   buyer: { siret: string | null; siren: string | null; name: string };
@@ -66,6 +68,7 @@ export function toReceivedInvoice(row: ReceivedRow): ReceivedInvoice {
     status: row.status as ReceivedStatus,
     paInvoiceId: row.paInvoiceId,
     flowId: row.flowId,
+    establishmentId: row.establishmentId,
     syntax: row.syntax,
     sender: {
       siret: row.senderSiret,

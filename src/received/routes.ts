@@ -31,6 +31,10 @@ export const receivedInvoiceSchema = Type.Object(
     ),
     paInvoiceId: Type.String({ description: 'Prefix `pa_`: the platform invoice reference.' }),
     flowId: Type.String({ description: "The platform's flow id: an invoice is ingested once per flow." }),
+    establishmentId: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The establishment whose platform connection delivered it (its answers go back there); null: the sandbox's.",
+    }),
     syntax: Type.String({ description: '`CII`, `UBL`, `Factur-X`, or `unknown` for a file that could not be read.' }),
     sender: Type.Object({
       siret: nullable(Type.String()),

@@ -10,6 +10,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from '../db/columns.js';
+import { readerColumns } from '../db/reader-claim.js';
 import type { ReceivedDocument, ValidationError } from './received-record.js';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
@@ -26,6 +27,8 @@ export const receivedInvoices = pgTable(
     id: text('id').notNull(),
     /** The platform's flow id of the invoice flow. */
     flowId: text('flow_id').notNull(),
+    /** The establishment whose platform delivered it (its answers go back there); null: the sandbox or an upload. */
+    establishmentId: text('establishment_id'),
     /** `pa_` reference shown to the client. */
     paInvoiceId: text('pa_invoice_id').notNull(),
     /** `received`, `approved`, `refused`, `disputed`, `suspended`, `payment_transmitted`. */
@@ -94,3 +97,13 @@ export const receivedInvoiceHistory = pgTable(
     index('received_invoice_history_at').on(t.companyId, t.livemode, t.at),
   ],
 );
+
+/**
+ * Where the reading of an establishment's incoming invoices stands on its platform: the cursor of
+ * the polling, the webhook subscription (its signing key sealed), leased so that one reader at a
+ * time moves it. A changed connection (`connectionKey`) reads its platform from the start again:
+ * ingestion is keyed on the flow id, nothing is made twice.
+ */
+export const receivedReaders = pgTable('received_readers', readerColumns(), (t) => [
+  primaryKey({ columns: [t.companyId, t.livemode, t.establishmentId] }),
+]);

@@ -15,7 +15,7 @@ import { countStorage, releaseStorage } from '../subscriptions/service.js';
 import { recordEvent } from '../webhooks/service.js';
 import { IncomingFileError, readIncomingFile, type IncomingFile } from './incoming-file.js';
 import { validateIncoming, type Verdict } from './official-validation.js';
-import { platformFor } from './platform-link.js';
+import { platformAccess } from '../establishments/platform-access.js';
 import {
   incomingEventData,
   toHistoryEntry,
@@ -38,6 +38,7 @@ import {
   type FileRow,
   type ReceivedFilters,
 } from './store.js';
+import { deleteScopeReaders } from './reader-store.js';
 import { checkTransition, type ReceivedAction, type ReceivedStatus } from './transitions.js';
 import { visualModelOf } from './visual.js';
 
@@ -115,6 +116,8 @@ export interface IncomingDelivery {
   bytes: Uint8Array;
   /** The flow's file name, as the platform gave it. */
   name: string | null;
+  /** The establishment whose platform delivered it; null for the sandbox's uploads. */
+  establishmentId?: string | null;
 }
 
 export interface Ingestion {
@@ -157,6 +160,7 @@ export async function ingestReceivedInvoice(
     ...ctx.scope,
     id: newId('receivedInvoice', ctx.now),
     flowId: delivery.flowId,
+    establishmentId: delivery.establishmentId ?? null,
     paInvoiceId: newId('platformInvoice', ctx.now),
     status: 'received',
     syntax: file?.syntax ?? 'unknown',
@@ -327,7 +331,7 @@ export interface AnswerInput {
  * a platform gets `pa_not_configured`.
  */
 export async function answerReceivedInvoice(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'config'>,
   ctx: CallContext,
   id: string,
   action: ReceivedAction,
@@ -342,8 +346,15 @@ export async function answerReceivedInvoice(
     throw refuse('invalid_field_value', checked.detail, { param: 'reasonCode' });
   }
   if (action === 'refuse' && !input.reason?.trim()) throw refuse('missing_required_field', '', { param: 'reason' });
-  const link = platformFor(ctx.scope);
-  if (link.kind === 'none') throw refuse('pa_not_configured', '');
+  // The answer goes back through the platform that delivered the invoice (else the establishment
+  // the buyer named, else the default one); a test one without a connection is the sandbox's.
+  const access = await platformAccess(
+    deps,
+    deps.db,
+    ctx.scope,
+    row.establishmentId ? { establishmentId: row.establishmentId } : { siret: row.document.buyer.siret },
+  );
+  if (access.state === 'not_configured') throw refuse('pa_not_configured', '');
 
   const doc = row.document;
   // The company is the buyer who answers: its own SIREN signs the status, whatever the file says.
@@ -376,8 +387,8 @@ export async function answerReceivedInvoice(
   }
 
   let platformFlowId: string | null = null;
-  if (link.kind === 'platform') {
-    const sent = await link.attached.platform.deposit({
+  if (access.state === 'connected') {
+    const sent = await access.connector.deposit({
       file: Buffer.from(cdar),
       name: `${messageId}.xml`,
       syntax: 'CDAR',
@@ -412,6 +423,7 @@ export async function answerReceivedInvoice(
 export async function purgeTestReceived(tx: Executor, scope: Scope): Promise<number> {
   if (scope.livemode) throw new Error('refusing to purge live received invoices');
   const removed = await deleteScopeReceived(tx, scope);
+  await deleteScopeReaders(tx, scope);
   await releaseStorage(tx, scope, removed.bytes);
   return removed.invoices;
 }

@@ -75,6 +75,20 @@ export async function connectedSeller(
   const { h } = world;
   const { companyId, key } = await seller(h);
   world.companyIds.push(companyId);
+  const establishmentId = await connectHeadOffice(h, key, platform, options);
+  return { companyId, key, establishmentId, customerId: await customer(h, key, addressedBuyer) };
+}
+
+/**
+ * Connects the seller's head office (its key's environment) to the simulator through the API, the
+ * SIRET listed in the simulator's directory first (the connection is tried against it).
+ */
+export async function connectHeadOffice(
+  h: Harness,
+  key: string,
+  platform: CheckedSimulator,
+  options: { depositEnabled?: boolean } = {},
+): Promise<string> {
   const listed = await h.call('GET', '/v1/establishments', { key });
   const head = (listed.data.data as any[]).find((establishment) => establishment.siret === sellerSiret);
   assert.ok(head, 'the head office exists');
@@ -87,7 +101,7 @@ export async function connectedSeller(
     },
   });
   assert.equal(connected.statusCode, 200, connected.body);
-  return { companyId, key, establishmentId: head.id, customerId: await customer(h, key, addressedBuyer) };
+  return head.id as string;
 }
 
 /** A finalized invoice of that seller to the addressed buyer, its files generated. */

@@ -1,7 +1,9 @@
 /**
- * End to end over HTTPS: `pa-simulator` (the buyer's platform) pushes incoming invoices, signed,
- * to the service listening over TLS; the service fetches each flow's file, ingests it once (pushed
- * then polled, or pushed twice), and sends its answers back to the simulator as CDAR flows.
+ * End to end over HTTPS, in live mode: a live establishment connected to `pa-simulator` (the
+ * buyer's platform) through the API; the polling pass subscribes it; the simulator pushes incoming
+ * invoices, signed, to the service listening over TLS; the service fetches each flow's file,
+ * ingests it once (pushed then polled, or pushed twice), keeps its cursor in the database, and
+ * sends its answers back through that establishment's connection as CDAR flows.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,9 +15,10 @@ import { signCallback } from '../../src/platform/callback-signature.js';
 import { parseCdarMessage } from '../../src/platform/cdar.js';
 import { pollReceivedInvoices } from '../../src/received/intake.js';
 import { closeValidation } from '../../src/received/official-validation.js';
-import { attachSandboxPlatform } from '../../src/received/platform-link.js';
 import { startHarness } from '../support/harness.js';
 import { startCheckedSimulator } from '../platform/support.js';
+import { connectHeadOffice } from '../deposits/support.js';
+import { seller } from '../invoices/support.js';
 import { ciiExample, ownFacturX } from './support.js';
 
 async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
@@ -51,13 +54,38 @@ test('received invoices end to end with pa-simulator over HTTPS', async (t) => {
     await closeValidation();
   });
 
-  const { companyId, key } = await h.tenant();
-  const callbackUrl = `${origin}/platform-callbacks/received/${companyId}`;
-  const subscription = await connector.subscribe(callbackUrl);
-  assert.ok(subscription.ok);
-  attachSandboxPlatform(companyId, { platform: connector, signingKey: subscription.value.signingKey });
-  t.after(() => attachSandboxPlatform(companyId, null));
+  const { companyId, key } = await seller(h, { env: 'live' });
+  const establishmentId = await connectHeadOffice(h, key, platform);
+  const poll = () => pollReceivedInvoices(h.deps, { companyIds: [companyId], callbackBaseUrl: origin });
+  const callbackUrl = `${origin}/platform-callbacks/received/${companyId}/live/${establishmentId}`;
   const list = async () => (await h.call('GET', '/v1/received-invoices', { key })).data.data as any[];
+  const readerRow = async () =>
+    (
+      await h.deps.pool.query(
+        'select connection_key, cursor, webhook_id, signing_key from received_readers where company_id = $1 and livemode',
+        [companyId],
+      )
+    ).rows[0];
+
+  await t.test('the first poll subscribes the connected establishment, its key sealed', async () => {
+    assert.equal(await poll(), 0);
+    const reader = await readerRow();
+    assert.ok(reader?.webhook_id, 'subscribed');
+    assert.ok(reader.signing_key && !reader.signing_key.includes(' '), 'the signing key is stored sealed');
+    const subscriptions = platform.exchanges.filter(
+      (exchange) => exchange.method === 'POST' && exchange.path === '/flow-service/v1/webhooks',
+    );
+    assert.deepEqual(
+      subscriptions.map((exchange) => exchange.requestBody),
+      [{ callbackUrl, flowTypes: ['CustomerInvoice'], flowDirection: 'In' }],
+    );
+    assert.equal(await poll(), 0);
+    assert.equal(
+      platform.exchanges.filter((exchange) => exchange.path === '/flow-service/v1/webhooks').length,
+      1,
+      'subscribed once',
+    );
+  });
 
   await t.test('pushed: an official CII example and the service’s own Factur-X, each once', async () => {
     const cii = ciiExample();
@@ -67,6 +95,7 @@ test('received invoices end to end with pa-simulator over HTTPS', async (t) => {
       return found ?? null;
     });
     assert.equal(received.syntax, 'CII');
+    assert.equal(received.establishmentId, establishmentId, 'the establishment whose connection delivered it');
     assert.equal(received.number, '12115118');
     assert.equal(received.conformant, false, 'a non-French example fails the BR-FR rules: kept, flagged');
     const original = await h.call('GET', `/v1/received-invoices/${received.id}/files/original`, { key });
@@ -82,7 +111,7 @@ test('received invoices end to end with pa-simulator over HTTPS', async (t) => {
     assert.equal(own.conformant, true, JSON.stringify(own.validationErrors));
 
     // Pushed, then polled: the poll finds both flows and makes nothing new.
-    assert.equal(await pollReceivedInvoices(h.deps, [companyId]), 0);
+    assert.equal(await poll(), 0);
     assert.equal((await list()).length, 2);
     const events = await h.call('GET', '/v1/events?type=invoice.incoming.received&limit=100', { key });
     assert.equal(events.data.data.length, 2);
@@ -116,9 +145,23 @@ test('received invoices end to end with pa-simulator over HTTPS', async (t) => {
     await stopServer();
     const flowId = platform.simulator.deliverIncoming(await ownFacturX({ number: 'F2026-E2E-0002' }));
     assert.equal(platform.simulator.stats().callbacksDelivered, delivered);
-    assert.equal(await pollReceivedInvoices(h.deps, [companyId]), 1);
+    const cursorBefore = (await readerRow()).cursor;
+    // Two passes racing (two workers): the reader is leased to one, the invoice made once.
+    const raced = await Promise.all([poll(), poll()]);
+    assert.equal(raced[0] + raced[1], 1);
     assert.equal((await list()).filter((invoice) => invoice.flowId === flowId).length, 1);
-    assert.equal(await pollReceivedInvoices(h.deps, [companyId]), 0);
+    const cursorAfter = (await readerRow()).cursor;
+    assert.ok(cursorAfter && cursorAfter !== cursorBefore, 'the cursor moved, in the database');
+    // The next poll asks the platform for what came after the stored cursor only.
+    const searches = () =>
+      platform.exchanges.filter(
+        (exchange) =>
+          exchange.path === '/flow-service/v1/flows/search' && (exchange.requestBody as any)?.where?.flowDirection,
+      );
+    const before = searches().length;
+    assert.equal(await poll(), 0);
+    const [search] = searches().slice(before);
+    assert.ok((search?.requestBody as any).where.updatedAfter, JSON.stringify(search?.requestBody));
   });
 
   await t.test('the answers go back to the platform as CDAR flows', async () => {

@@ -8,7 +8,9 @@ import { ingestReceivedInvoice } from '../../src/received/service.js';
 import { checkTransition } from '../../src/received/transitions.js';
 import { readUbl } from '../../src/received/ubl-reader.js';
 import { parseCdarMessage } from '../../src/platform/cdar.js';
-import { attachSandboxPlatform } from '../../src/received/platform-link.js';
+import { startCheckedSimulator } from '../platform/support.js';
+import { connectHeadOffice } from '../deposits/support.js';
+import { seller } from '../invoices/support.js';
 import { ciiExample, ownFacturX, receive, ublExample } from './support.js';
 
 async function eventsOf(h: Awaited<ReturnType<typeof startHarness>>, key: string, type: string): Promise<any[]> {
@@ -242,30 +244,26 @@ test('received invoices', async (t) => {
   });
 
   await t.test('the answers: the state machine, reasons, CDAR statuses sent, history, idempotency', async () => {
-    const { companyId, key } = await h.tenant();
-    const sent: { name: string; xml: string }[] = [];
-    attachSandboxPlatform(companyId, {
-      signingKey: null,
-      platform: {
-        deposit: async (request) => {
-          sent.push({ name: request.name, xml: Buffer.from(request.file).toString('utf8') });
-          return {
-            ok: true,
-            attempts: 1,
-            value: {
-              flowId: `cdar-${sent.length}`,
-              submittedAt: new Date().toISOString(),
-              trackingId: request.trackingId,
-              sha256: '',
-              reconciled: false,
-            },
-          };
-        },
-        listIncoming: async () => ({ ok: true, attempts: 1, value: { flows: [], cursor: '', hasMore: false } }),
-        downloadFlow: async () => ({ ok: true, attempts: 1, value: Buffer.alloc(0) }),
-      },
-    });
-    t.after(() => attachSandboxPlatform(companyId, null));
+    // A test establishment connected to a platform: the answers go there, as CDAR flows.
+    const platform = await startCheckedSimulator();
+    t.after(() => platform.stop());
+    const { key } = await seller(h);
+    await connectHeadOffice(h, key, platform);
+    const connector = platform.connector();
+    const cdarDeposits = () =>
+      platform.exchanges.filter(
+        (exchange) =>
+          exchange.path === '/flow-service/v1/flows' &&
+          exchange.method === 'POST' &&
+          (exchange.requestBody as any)?.flowInfo?.flowSyntax === 'CDAR',
+      );
+    const sentStatuses = async () => {
+      const history = (await h.call('GET', `/v1/received-invoices/${id}/history`, { key })).data.data as any[];
+      const files = await Promise.all(
+        history.slice(1).map((entry) => connector.downloadFlow(entry.platformFlowId as string)),
+      );
+      return files.map((file) => (file.ok ? parseCdarMessage(file.value.toString('utf8'))[0]! : null));
+    };
     const { data: invoice } = await receive(h, key, await ownFacturX({ number: 'F2026-REC-0003' }));
     const id = invoice.id;
 
@@ -280,7 +278,7 @@ test('received invoices', async (t) => {
     assert.equal(badReason.statusCode, 400);
     assert.equal(badReason.data.error.code, 'invalid_field_value');
     assert.equal(badReason.data.error.param, 'reasonCode');
-    assert.equal(sent.length, 0, 'nothing sent for a refused request');
+    assert.equal(cdarDeposits().length, 0, 'nothing sent for a refused request');
 
     const suspended = await h.call('POST', `/v1/received-invoices/${id}/suspend`, {
       key,
@@ -295,7 +293,7 @@ test('received invoices', async (t) => {
       headers: { 'idempotency-key': 'suspend-1' },
     });
     assert.equal(replay.statusCode, 200);
-    assert.equal(sent.length, 1, 'an idempotent replay sends nothing again');
+    assert.equal(cdarDeposits().length, 1, 'an idempotent replay sends nothing again');
 
     const approved = await h.call('POST', `/v1/received-invoices/${id}/approve`, { key, body: {} });
     assert.equal(approved.data.status, 'approved');
@@ -310,9 +308,9 @@ test('received invoices', async (t) => {
     const late = await h.call('POST', `/v1/received-invoices/${id}/dispute`, { key, body: {} });
     assert.equal(late.data.error.code, 'invalid_status_transition');
 
-    const statuses = sent.map((message) => parseCdarMessage(message.xml)[0]!);
+    const statuses = await sentStatuses();
     assert.deepEqual(
-      statuses.map((status) => [status.statusCode, status.reasons[0]?.code ?? null, status.issuerRole]),
+      statuses.map((status) => [status!.statusCode, status!.reasons[0]?.code ?? null, status!.issuerRole]),
       [
         ['208', 'JUSTIF_ABS', 'BY'],
         ['205', null, 'BY'],
@@ -324,15 +322,17 @@ test('received invoices', async (t) => {
     assert.equal(statuses[0]!.reasons[0]!.text, 'Le bon de livraison manque');
 
     const history = await h.call('GET', `/v1/received-invoices/${id}/history`, { key });
+    const depositedFlows = cdarDeposits().map((exchange) => (exchange.responseBody as any).flowId);
     assert.deepEqual(
       history.data.data.map((entry: any) => [entry.status, entry.action, entry.reasonCode, entry.platformFlowId]),
       [
         ['fr:203', null, null, invoice.flowId],
-        ['fr:208', 'suspend', 'JUSTIF_ABS', 'cdar-1'],
-        ['fr:205', 'approve', null, 'cdar-2'],
-        ['fr:211', 'payment-transmitted', null, 'cdar-3'],
+        ['fr:208', 'suspend', 'JUSTIF_ABS', depositedFlows[0]],
+        ['fr:205', 'approve', null, depositedFlows[1]],
+        ['fr:211', 'payment-transmitted', null, depositedFlows[2]],
       ],
     );
+    assert.equal(new Set(depositedFlows).size, 3);
 
     // Refusal from received, with its reason and text.
     const { data: second } = await receive(h, key, await ownFacturX({ number: 'F2026-REC-0004' }));
@@ -341,7 +341,11 @@ test('received invoices', async (t) => {
       body: { reasonCode: 'TX_TVA_ERR', reason: 'Le taux de TVA est faux' },
     });
     assert.equal(refused.data.status, 'refused');
-    const refusal = parseCdarMessage(sent.at(-1)!.xml)[0]!;
+    const refusalHistory = (await h.call('GET', `/v1/received-invoices/${second.id}/history`, { key })).data.data;
+    const refusalFile = await connector.downloadFlow(refusalHistory.at(-1).platformFlowId);
+    assert.ok(refusalFile.ok);
+    const refusal = parseCdarMessage(refusalFile.value.toString('utf8'))[0]!;
+    assert.deepEqual(platform.violations(), []);
     assert.deepEqual(
       [refusal.statusCode, refusal.reasons[0]],
       ['210', { code: 'TX_TVA_ERR', text: 'Le taux de TVA est faux' }],
