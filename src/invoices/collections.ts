@@ -224,28 +224,33 @@ export function refundableOf(
   );
 }
 
-/** A refund of `amount` cents: money given back to the buyer of the invoice. */
-export async function refundInvoice(
+/**
+ * A refund of `amount` cents: money given back to the buyer of the invoice. `statementOf` gives
+ * the refund's `fr212` (the negative statement) from the invoice's facts: `payment.received` carries it.
+ */
+export async function refundInvoice<Statement extends object>(
   tx: Tx,
   ctx: CallContext,
   invoice: DocumentRow,
   amount: number,
   refundId: string,
-): Promise<DocumentRow> {
+  statementOf: (facts: InvoiceCollectionFacts) => Statement | null,
+): Promise<{ invoice: DocumentRow; fr212: Statement | null }> {
   const { changes } = withAmounts(invoice, {
     amountPaid: invoice.amountPaid,
     amountRefunded: invoice.amountRefunded + amount,
     amountCredited: invoice.amountCredited,
   });
   const updated = await updateDocument(tx, ctx.scope, invoice.id, { ...changes, updated: ctx.now });
+  const fr212 = statementOf(collectionFactsOf(updated));
   await recordEvent(
     tx,
     ctx,
     'payment.received',
-    receivedData(updated, invoice.status, -amount, { paymentId: null, refundId }),
+    receivedData(updated, invoice.status, -amount, { paymentId: null, refundId, fr212 }),
     later(ctx.now, 1),
   );
-  return updated;
+  return { invoice: updated, fr212 };
 }
 
 /** The credit note's own payment axis after a refund: `partially_refunded`, then `refunded`. */

@@ -30,6 +30,7 @@ export const refundSchema = Type.Object(
     method: Type.String(),
     reference: nullable(Type.String()),
     refundedAt: Type.String(),
+    fr212: nullable(Type.Ref('Fr212')),
     metadata: Type.Record(Type.String(), Type.Unknown()),
     created: Type.String(),
   },
@@ -182,7 +183,7 @@ export async function creditNoteRoutes(parent: FastifyInstance, { deps }: { deps
         tags,
         summary: 'Refund (part of) a finalized credit note',
         description:
-          "Records money given back to the buyer: the related invoice's `paymentStatus` moves to `partially_refunded` or `refunded` and `payment.received` reports the (negative) variation of the total collected. Refused with `credit_note_not_refundable` (not finalized, or fully refunded), `invalid_refund_amount` (zero, negative or malformed), `refund_exceeds_credit_note` (above what is left: the credit note's remainder, and never more than was paid on the invoice), `related_invoice_not_found`.",
+          "Records money given back to the buyer: the related invoice's `paymentStatus` moves to `partially_refunded` or `refunded` and `payment.received` reports the (negative) variation of the total collected. On a domestic B2B e-invoice whose VAT is due on collection, the refund owes a negative payment statement (status 212): its `fr212`, sent by the same pass as the payments'. Refused with `credit_note_not_refundable` (not finalized, or fully refunded), `invalid_refund_amount` (zero, negative or malformed), `refund_exceeds_credit_note` (above what is left: the credit note's remainder, and never more than was paid on the invoice), `related_invoice_not_found`.",
         params: idParams,
         body: refundBody,
         response: { 201: Type.Ref('Refund') },

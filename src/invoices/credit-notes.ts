@@ -25,6 +25,7 @@ import { explained } from './refusals.js';
 import { finalize, getInvoiceDocument, updateDocumentDraft } from './service.js';
 import { findDocument as findDocumentRow } from './store.js';
 import { deleteScopeRefunds, insertRefund, pageRefunds, type RefundRow } from './refund-store.js';
+import { initialFr212 } from '../payments/collection-statement.js';
 
 /**
  * Credit notes (avoirs): invoice-type documents of their own series that correct a finalized
@@ -154,6 +155,8 @@ export interface Refund {
   method: string;
   reference: string | null;
   refundedAt: string;
+  /** The negative payment statement (status 212) owed for it, as a payment's `fr212`; null when none is owed. */
+  fr212: Record<string, unknown> | null;
   metadata: Record<string, unknown>;
   created: string;
 }
@@ -170,6 +173,7 @@ export function toRefund(row: RefundRow): Refund {
     method: row.method,
     reference: row.reference,
     refundedAt: row.refundedAt.toISOString(),
+    fr212: row.fr212 ?? null,
     metadata: row.metadata,
     created: row.created.toISOString(),
   };
@@ -261,11 +265,14 @@ export async function refundCreditNote(
       method: input.method ?? 'transfer',
       reference: input.reference?.trim() || null,
       refundedAt,
+      fr212: null,
       metadata: input.metadata ?? {},
       created: ctx.now,
     };
+    // The money collected goes down: the statement owed on the payments is owed again, negative.
+    const refunded = await refundInvoice(tx, ctx, invoice, amount, row.id, (facts) => initialFr212(facts, ctx.now));
+    row.fr212 = refunded.fr212;
     await insertRefund(tx, row);
-    await refundInvoice(tx, ctx, invoice, amount, row.id);
     await markCreditNoteRefunded(tx, ctx, note, amount);
     return toRefund(row);
   });

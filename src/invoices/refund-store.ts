@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
@@ -29,4 +30,52 @@ export async function deleteScopeRefunds(db: Executor, scope: Scope): Promise<nu
 /** The scope's refunds in id order after `after`: the data-protection export. */
 export async function refundRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
   return rowsAfter(db, refunds, scope, after, limit);
+}
+
+export async function updateRefundFr212(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  fr212: RefundRow['fr212'],
+): Promise<void> {
+  await db
+    .update(refunds)
+    .set({ fr212 })
+    .where(and(inScope(refunds, scope), eq(refunds.id, id)));
+}
+
+/** Refund statements not sent that wait on their invoice, or are due to the platform (as the payments'). */
+const statementsOf = {
+  waiting: sql`${refunds.fr212} is not null and ${refunds.fr212}->>'sentAt' is null
+    and ${refunds.fr212}->>'lastErrorCode' in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
+  due: sql`${refunds.fr212} is not null and ${refunds.fr212}->>'sentAt' is null and ${refunds.fr212}->>'state' = 'pending'
+    and coalesce(${refunds.fr212}->>'lastErrorCode', '') not in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
+};
+
+/**
+ * Refunds whose negative statement (fr212) waits on its invoice, or is due to the platform, locked
+ * for the caller's pass (`FOR UPDATE SKIP LOCKED`), with their company's sandbox clock offset.
+ */
+export async function claimRefundStatements(
+  tx: Executor,
+  which: keyof typeof statementsOf,
+  limit: number,
+  after: string | null,
+  companyIds?: readonly string[],
+): Promise<{ row: RefundRow; sandboxClockOffsetMs: number }[]> {
+  if (companyIds && companyIds.length === 0) return [];
+  const rows = await tx
+    .select({ row: refunds, offset: sandboxOffsetMs(refunds) })
+    .from(refunds)
+    .where(
+      and(
+        statementsOf[which],
+        after ? sql`${refunds.id} > ${after}` : undefined,
+        companyIds ? inArray(refunds.companyId, [...companyIds]) : undefined,
+      ),
+    )
+    .orderBy(refunds.id)
+    .limit(limit)
+    .for('update', { of: refunds, skipLocked: true });
+  return rows.map(({ row, offset }) => ({ row, sandboxClockOffsetMs: Number(offset) }));
 }

@@ -121,6 +121,8 @@ export const refunds = pgTable(
     method: text('method').notNull(),
     reference: text('reference'),
     refundedAt: instant('refunded_at').notNull(),
+    /** The negative payment statement (status 212) owed for it, as a payment's (payments/collection-statement.ts); null: none. */
+    fr212: jsonb('fr212').$type<Record<string, unknown> | null>(),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
     created: instant('created').notNull(),
   },
@@ -128,6 +130,10 @@ export const refunds = pgTable(
     primaryKey({ columns: [t.companyId, t.id] }),
     index('refunds_by_credit_note').on(t.companyId, t.livemode, t.creditNoteId, t.id),
     index('refunds_accounting').on(t.companyId, t.livemode, t.refundedAt, t.id),
+    // The statements pass reads the refunds' statements not sent yet.
+    index('refunds_statements_open')
+      .on(t.id)
+      .where(sql`${t.fr212} is not null and ${t.fr212}->>'sentAt' is null`),
   ],
 );
 

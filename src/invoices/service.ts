@@ -362,3 +362,7 @@ export {
   type EreportableRefundRow,
   type PaymentInvoiceFactsRow,
 } from './ereporting-store.js';
+
+// The refunds' negative payment statements (status 212): the payments capability moves and sends them.
+
+export { claimRefundStatements, updateRefundFr212, type RefundRow } from './refund-store.js';

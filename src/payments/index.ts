@@ -1,14 +1,16 @@
 import type { Capability } from '../capability.js';
 import { paymentRecords } from './data-export.js';
 import { sendDueStatements } from './statement-sender.js';
-import { paymentRoutes, paymentSchema } from './routes.js';
+import { fr212Schema, paymentRoutes, paymentSchema } from './routes.js';
 import { advanceWaitingStatements, purgeTestPayments, seedPaymentFixtures } from './service.js';
 
 /** Payments: money collected on invoices, in cents, with their payment statement (`fr212`). */
 export const paymentsCapability: Capability = {
   name: 'payments',
+  // The statement's rules (pure): the refunds of credit notes owe the same statement, negative.
+  published: ['collection-statement.ts'],
   routes: paymentRoutes,
-  schemas: [paymentSchema],
+  schemas: [fr212Schema, paymentSchema],
   purgeTestData: async (tx, ctx) => ({ payments: await purgeTestPayments(tx, ctx.scope) }),
   seedFixtures: (tx, ctx) => seedPaymentFixtures(tx, ctx.scope, ctx.now),
   passes: [

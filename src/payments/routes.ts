@@ -6,6 +6,30 @@ import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
 import { getPayment, listInvoicePayments, listPayments, paymentCreateBody, recordPayment } from './service.js';
 import { nullable, idParams } from '../http/route-schemas.js';
 
+/** The contract's `fr212` object: where a payment statement (status 212) stands. */
+export const fr212Schema = Type.Object(
+  {
+    state: Type.String({
+      description:
+        '`awaiting_deposit` (the invoice is not on the platform yet), `pending` (the statement is due) or `sent`.',
+    }),
+    sentAt: nullable(Type.String()),
+    lastErrorCode: nullable(
+      Type.String({
+        description:
+          "`awaiting_pa_deposit`, `pa_lifecycle_not_ready`, the platform's code of the last failed attempt, or null.",
+      }),
+    ),
+    lastErrorReason: Type.Optional(Type.String()),
+    updatedAt: Type.String(),
+  },
+  {
+    $id: 'Fr212',
+    description:
+      'The payment statement (status 212, collected amounts per VAT rate; negative for a refund) owed on a domestic B2B e-invoice whose VAT is due on collection (services without the debit option); null when none is owed.',
+  },
+);
+
 export const paymentSchema = Type.Object(
   {
     id: Type.String({ description: 'Prefix `pay_`.' }),
@@ -18,26 +42,7 @@ export const paymentSchema = Type.Object(
     reference: nullable(Type.String()),
     paidAt: Type.String(),
     recorded_by: Type.String({ description: '`api`.' }),
-    fr212: nullable(
-      Type.Object(
-        {
-          state: Type.String({
-            description:
-              '`awaiting_deposit` (the invoice is not on the platform yet) or `pending` (the statement is due).',
-          }),
-          sentAt: nullable(Type.String()),
-          lastErrorCode: nullable(
-            Type.String({ description: '`awaiting_pa_deposit`, `pa_lifecycle_not_ready`, or null.' }),
-          ),
-          lastErrorReason: Type.Optional(Type.String()),
-          updatedAt: Type.String(),
-        },
-        {
-          description:
-            'The payment statement (status 212, collected amounts per VAT rate) owed on a domestic B2B e-invoice whose VAT is due on collection (services without the debit option); null when none is owed.',
-        },
-      ),
-    ),
+    fr212: nullable(Type.Ref('Fr212')),
     metadata: Type.Record(Type.String(), Type.Unknown()),
     created: Type.String(),
   },

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from '../db/columns.js';
 
@@ -27,5 +28,9 @@ export const payments = pgTable(
     index('payments_by_invoice').on(t.companyId, t.livemode, t.invoiceId, t.id),
     // The accounting exports read the period's payments in the order of the books.
     index('payments_accounting').on(t.companyId, t.livemode, t.paidAt, t.id),
+    // The statements pass reads the statements not sent yet: few, among every payment ever made.
+    index('payments_statements_open')
+      .on(t.id)
+      .where(sql`${t.fr212} is not null and ${t.fr212}->>'sentAt' is null`),
   ],
 );

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { Deps } from '../deps.js';
-import type { Executor } from '../db/database.js';
+import type { Executor, Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
@@ -21,15 +21,8 @@ import {
 import { countAccountingPayments, pageAccountingPayments } from './accounting-store.js';
 import { euros } from '../kernel/money.js';
 import { fixtureId } from '../identifiers/fixture-id.js';
-import {
-  claimStatements,
-  deleteScopePayments,
-  findPayment,
-  insertPayments,
-  pagePayments,
-  updatePaymentFr212,
-  type PaymentRow,
-} from './store.js';
+import { deleteScopePayments, findPayment, insertPayments, pagePayments, type PaymentRow } from './store.js';
+import { statementSources, type Statement } from './statement-sources.js';
 import { checkMetadata, metadataField } from '../kernel/metadata.js';
 import { initialFr212, nextFr212, statementObligation, type Fr212 } from './collection-statement.js';
 import { currentVersion } from '../kernel/api-version.js';
@@ -177,20 +170,25 @@ export async function recordPayment(deps: Pick<Deps, 'db'>, ctx: CallContext, in
   return toPayment(row);
 }
 
-/** A statement's new state, stored and told (`payment.obligation_updated`), in the caller's transaction. */
+/**
+ * A statement's new state, stored and told (`payment.obligation_updated`), in the caller's
+ * transaction. A refund's statement is told as a payment's (the contract's `object`), its `id`
+ * the refund's and `refundId` beside it.
+ */
 export async function recordStatementChange(
   tx: Executor,
   scope: Scope,
-  row: PaymentRow,
+  statement: Statement,
   next: Fr212,
   now: Date,
 ): Promise<void> {
-  await updatePaymentFr212(tx, scope, row.id, next);
+  await statementSources[statement.kind].update(tx, scope, statement.id, next);
   const ctx: CallContext = { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
   const data = {
-    id: row.id,
+    id: statement.id,
     object: 'payment',
-    invoiceId: row.invoiceId,
+    ...(statement.kind === 'refund' ? { refundId: statement.id } : {}),
+    invoiceId: statement.invoiceId,
     fr212: next,
     obligation: statementObligation(next),
     reason: next.lastErrorReason ?? null,
@@ -199,43 +197,64 @@ export async function recordStatementChange(
 }
 
 /**
+ * Each statement of a source claimed by batches in id order (`FOR UPDATE SKIP LOCKED`, one
+ * transaction a batch: several workers share the work and none handles one twice), handed with
+ * its scope and its time (test ones on their company's sandbox clock); the sum of what `handle` counted.
+ */
+export async function eachStatement(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  which: 'waiting' | 'due',
+  options: { companyIds?: string[]; batch?: number },
+  handle: (tx: Tx, statement: Statement, scope: Scope, now: Date) => Promise<number>,
+): Promise<number> {
+  const batch = options.batch ?? 200;
+  let counted = 0;
+  for (const source of Object.values(statementSources)) {
+    let after: string | null = null;
+    for (;;) {
+      const pass: { claimed: number; counted: number; last: string | null } = await inTransaction(
+        deps.db,
+        null,
+        async (tx) => {
+          const realNow = deps.clock.now();
+          const claimed = await source.claim(tx, which, batch, after, options.companyIds);
+          let countedHere = 0;
+          for (const { statement, sandboxClockOffsetMs } of claimed) {
+            const scope: Scope = { companyId: statement.companyId, livemode: statement.livemode };
+            countedHere += await handle(
+              tx,
+              statement,
+              scope,
+              scopeTime(realNow, statement.livemode, sandboxClockOffsetMs),
+            );
+          }
+          return { claimed: claimed.length, counted: countedHere, last: claimed.at(-1)?.statement.id ?? null };
+        },
+      );
+      counted += pass.counted;
+      if (pass.claimed < batch) break;
+      after = pass.last;
+    }
+  }
+  return counted;
+}
+
+/**
  * The pass over the statements that wait on their invoice: when the invoice was deposited (or
- * rejected, or deposited again), the payment's `fr212` moves and `payment.obligation_updated`
- * says so, in the transaction of the move. Payments are claimed with `FOR UPDATE SKIP LOCKED`:
- * several workers share the work and none reports a move twice. Test payments follow their
- * company's sandbox clock.
+ * rejected, or deposited again), the statement's `fr212` moves and `payment.obligation_updated`
+ * says so, in the transaction of the move.
  */
 export async function advanceWaitingStatements(
   deps: Pick<Deps, 'db' | 'clock'>,
   options: { companyIds?: string[]; batch?: number } = {},
 ): Promise<number> {
-  const batch = options.batch ?? 200;
-  let moved = 0;
-  let after: string | null = null;
-  for (;;) {
-    const pass: { claimed: number; moved: number; last: string | null } = await inTransaction(
-      deps.db,
-      null,
-      async (tx) => {
-        const realNow = deps.clock.now();
-        const waiting = await claimStatements(tx, 'waiting', batch, after, options.companyIds);
-        let movedHere = 0;
-        for (const { row, sandboxClockOffsetMs } of waiting) {
-          const scope: Scope = { companyId: row.companyId, livemode: row.livemode };
-          const facts = await invoiceCollectionFacts(tx, scope, row.invoiceId);
-          const now = scopeTime(realNow, row.livemode, sandboxClockOffsetMs);
-          const next = facts ? nextFr212(row.fr212 as Fr212, facts, now) : null;
-          if (!next) continue;
-          await recordStatementChange(tx, scope, row, next, now);
-          movedHere += 1;
-        }
-        return { claimed: waiting.length, moved: movedHere, last: waiting.at(-1)?.row.id ?? null };
-      },
-    );
-    moved += pass.moved;
-    if (pass.claimed < batch) return moved;
-    after = pass.last;
-  }
+  return eachStatement(deps, 'waiting', options, async (tx, statement, scope, now) => {
+    const facts = await invoiceCollectionFacts(tx, scope, statement.invoiceId);
+    const next = facts ? nextFr212(statement.fr212, facts, now) : null;
+    if (!next) return 0;
+    await recordStatementChange(tx, scope, statement, next, now);
+    return 1;
+  });
 }
 
 export async function getPayment(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<Payment> {

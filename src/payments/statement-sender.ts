@@ -1,8 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
 import type { Tx } from '../db/database.js';
-import { inTransaction } from '../db/transaction.js';
-import { scopeTime } from '../kernel/sandbox-clock.js';
 import { euros } from '../kernel/money.js';
 import { platformAccess } from '../establishments/platform-access.js';
 import { buildCdarMessage } from '../platform/cdar.js';
@@ -15,8 +13,8 @@ import {
   statementSendable,
   type Fr212,
 } from './collection-statement.js';
-import { claimStatements, updatePaymentFr212, type PaymentRow } from './store.js';
-import { recordStatementChange } from './service.js';
+import { statementSources, type Statement } from './statement-sources.js';
+import { eachStatement, recordStatementChange } from './service.js';
 
 /**
  * The payment statements (CDAR status 212) sent to the platform of the invoice's seller
@@ -36,7 +34,7 @@ async function sendStatement(
   deps: Pick<Deps, 'config'>,
   tx: Tx,
   scope: Scope,
-  row: PaymentRow,
+  row: Statement,
   now: Date,
 ): Promise<Outcome> {
   const [facts, subject] = await Promise.all([
@@ -45,7 +43,7 @@ async function sendStatement(
   ]);
   if (!facts || !subject) return null;
   // The invoice was rejected or refused since: the statement waits on it again, unsent.
-  const wait = nextFr212(row.fr212 as Fr212, facts, now);
+  const wait = nextFr212(row.fr212, facts, now);
   if (wait) return { wait };
   const access = await platformAccess(deps, tx, scope, { siret: subject.seller.siret });
   if (access.state === 'sandbox') return { sent: true };
@@ -94,41 +92,21 @@ export async function sendDueStatements(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   options: { companyIds?: string[]; batch?: number } = {},
 ): Promise<number> {
-  const batch = options.batch ?? 20;
-  let sent = 0;
-  let after: string | null = null;
-  for (;;) {
-    const pass: { claimed: number; sent: number; last: string | null } = await inTransaction(
-      deps.db,
-      null,
-      async (tx) => {
-        const realNow = deps.clock.now();
-        const due = await claimStatements(tx, 'due', batch, after, options.companyIds);
-        let sentHere = 0;
-        for (const { row, sandboxClockOffsetMs } of due) {
-          const scope: Scope = { companyId: row.companyId, livemode: row.livemode };
-          const now = scopeTime(realNow, row.livemode, sandboxClockOffsetMs);
-          const current = row.fr212 as Fr212;
-          if (!statementSendable(current, now)) continue;
-          const outcome = await sendStatement(deps, tx, scope, row, now);
-          if (!outcome) continue;
-          const next =
-            'wait' in outcome
-              ? outcome.wait
-              : outcome.sent
-                ? sentFr212(now)
-                : failedAttemptFr212(outcome.code, outcome.reason, now);
-          if ('sent' in outcome && outcome.sent) sentHere += 1;
-          // A repeated failure with the same code changes nothing of how it is handled: stored, no event.
-          if ('sent' in outcome && !outcome.sent && current.lastErrorCode === next.lastErrorCode)
-            await updatePaymentFr212(tx, scope, row.id, next);
-          else await recordStatementChange(tx, scope, row, next, now);
-        }
-        return { claimed: due.length, sent: sentHere, last: due.at(-1)?.row.id ?? null };
-      },
-    );
-    sent += pass.sent;
-    if (pass.claimed < batch) return sent;
-    after = pass.last;
-  }
+  return eachStatement(deps, 'due', { batch: 20, ...options }, async (tx, statement, scope, now) => {
+    const current = statement.fr212;
+    if (!statementSendable(current, now)) return 0;
+    const outcome = await sendStatement(deps, tx, scope, statement, now);
+    if (!outcome) return 0;
+    const next =
+      'wait' in outcome
+        ? outcome.wait
+        : outcome.sent
+          ? sentFr212(now)
+          : failedAttemptFr212(outcome.code, outcome.reason, now);
+    // A repeated failure with the same code changes nothing of how it is handled: stored, no event.
+    if ('sent' in outcome && !outcome.sent && current.lastErrorCode === next.lastErrorCode)
+      await statementSources[statement.kind].update(tx, scope, statement.id, next);
+    else await recordStatementChange(tx, scope, statement, next, now);
+    return 'sent' in outcome && outcome.sent ? 1 : 0;
+  });
 }

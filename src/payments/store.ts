@@ -56,9 +56,9 @@ export async function updatePaymentFr212(
 
 /** Statements not sent that wait on their invoice, or are due to the platform (a failed one included). */
 const statementsOf = {
-  waiting: sql`${payments.fr212}->>'sentAt' is null
+  waiting: sql`${payments.fr212} is not null and ${payments.fr212}->>'sentAt' is null
     and ${payments.fr212}->>'lastErrorCode' in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
-  due: sql`${payments.fr212}->>'state' = 'pending' and ${payments.fr212}->>'sentAt' is null
+  due: sql`${payments.fr212} is not null and ${payments.fr212}->>'sentAt' is null and ${payments.fr212}->>'state' = 'pending'
     and coalesce(${payments.fr212}->>'lastErrorCode', '') not in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
 };
 

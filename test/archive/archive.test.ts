@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Harness } from '../support/harness.js';
 import {
   customer,
-  decision,
+  finalizedCreditNote,
   finalizedInvoice as finalizedWith,
   frenchBuyer,
   readyDraft,
@@ -152,18 +152,7 @@ test('the legal archive', async (t) => {
   await t.test('a credit note is archived and verified on its own path', async () => {
     const { key, invoices } = await archived(1);
     const invoice = invoices[0];
-    const lines = invoice.lines.map((l: any) => ({
-      description: l.description,
-      quantity: l.quantity,
-      unitPrice: l.unitPrice,
-      nature: l.nature,
-    }));
-    const taken = await decision(h, key, { customerId: invoice.customerId }, lines);
-    const note = await h.call('POST', '/v1/credit-notes', {
-      key,
-      body: { relatedInvoiceId: invoice.id, taxDecisionId: taken.id },
-    });
-    assert.equal((await h.call('POST', `/v1/credit-notes/${note.data.id}/finalize`, { key })).statusCode, 200);
+    const note = { data: await finalizedCreditNote(h, key, invoice) };
     assert.equal(await fileWorker.drain(), 1);
     const response = await verify(key, note.data.id, 'credit-notes');
     assert.equal(response.data.status, 'intact', response.body);

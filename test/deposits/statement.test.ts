@@ -10,7 +10,7 @@ import { parseCdarMessage } from '../../src/platform/cdar.js';
 import { advanceWaitingStatements } from '../../src/payments/service.js';
 import { sendDueStatements, statementTrackingId } from '../../src/payments/statement-sender.js';
 import { buyerSiren, connectedSeller, read, send, startWorld, type ConnectedSeller, type World } from './support.js';
-import { advice, chair, finalizedInvoice } from '../invoices/support.js';
+import { advice, chair, finalizedCreditNote, finalizedInvoice } from '../invoices/support.js';
 
 let world: World;
 let platform: CheckedSimulator;
@@ -86,5 +86,65 @@ test('a payment recorded before the deposit waits for it, then its CDAR 212 reac
       ['pending', 'waiting'],
       ['sent', 'fulfilled'],
     ],
+  );
+});
+
+test("a refund through a credit note sends the negative statement: the CDAR 212's amounts per rate add up to minus the refund", async () => {
+  const { h } = world;
+  const companyIds = [seller.companyId];
+  const invoice = await finalizedInvoice(h, seller.key, { customerId: seller.customerId, lines: [chair, advice] });
+  await world.files.drain();
+  await send(world, seller, invoice.id);
+  assert.equal(await world.deposits.drain(), 1);
+  await world.poll();
+  const paid = await h.call('POST', '/v1/payments', {
+    key: seller.key,
+    body: { invoiceId: invoice.id, amount: 20000 },
+  });
+  assert.equal(paid.statusCode, 201, paid.body);
+  assert.equal(paid.data.fr212.state, 'pending');
+  h.clock.advance(1000);
+  assert.equal(await sendDueStatements(h.deps, { companyIds }), 1);
+
+  const note = await finalizedCreditNote(h, seller.key, invoice);
+  const refunded = await h.call('POST', `/v1/credit-notes/${note.id}/refunds`, {
+    key: seller.key,
+    body: { amount: 7500 },
+  });
+  assert.equal(refunded.statusCode, 201, refunded.body);
+  assert.deepEqual(
+    [refunded.data.fr212.state, refunded.data.fr212.lastErrorCode, refunded.data.fr212.sentAt],
+    ['pending', null, null],
+  );
+  const received = await h.call('GET', '/v1/events?limit=100&type=payment.received', { key: seller.key });
+  const negative = (received.data.data as any[]).find((event) => event.data.refundId === refunded.data.id);
+  assert.equal(negative.data.amount, '-75.00');
+  assert.deepEqual(negative.data.fr212, refunded.data.fr212, 'payment.received carries the refund statement');
+
+  h.clock.advance(1000);
+  const requestsBefore = platform.simulator.stats().depositRequests;
+  assert.equal(await sendDueStatements(h.deps, { companyIds }), 1);
+  assert.equal(platform.simulator.stats().depositRequests, requestsBefore + 1);
+  assert.equal(await sendDueStatements(h.deps, { companyIds }), 0, 'sent once');
+  const listed = await h.call('GET', `/v1/credit-notes/${note.id}/refunds`, { key: seller.key });
+  assert.equal(listed.data.data[0].fr212.state, 'sent');
+
+  const connector = platform.connector();
+  const found = await connector.findDeposit(statementTrackingId(refunded.data.id));
+  assert.ok(found.ok && found.value, 'the platform has the refund statement under its tracking id');
+  const file = await connector.downloadFlow(found.value.flowId);
+  assert.ok(file.ok);
+  const [status] = parseCdarMessage(file.value.toString('utf8'));
+  assert.equal(status!.statusCode, '212');
+  assert.equal(status!.invoiceNumber, invoice.number, 'the statement is on the invoice whose collection went down');
+  assert.ok(status!.collected.every((line) => Number(line.amount) <= 0));
+  const cents = status!.collected.reduce((sum, line) => sum + Math.round(Number(line.amount) * 100), 0);
+  assert.equal(cents, -7500);
+
+  const updates = await h.call('GET', '/v1/events?limit=100&type=payment.obligation_updated', { key: seller.key });
+  const told = (updates.data.data as any[]).filter((event) => event.data.refundId === refunded.data.id);
+  assert.deepEqual(
+    told.map((event) => [event.data.id, event.data.object, event.data.invoiceId, event.data.fr212.state]),
+    [[refunded.data.id, 'payment', invoice.id, 'sent']],
   );
 });

@@ -7,7 +7,7 @@ import {
   chair,
   consumerBuyer,
   customer,
-  decision,
+  finalizedCreditNote,
   eventsOf,
   finalizedInvoice,
   seller,
@@ -41,24 +41,6 @@ async function declarations(h: Harness, key: string, query = ''): Promise<any[]>
   const response = await h.call('GET', `/v1/ereporting/declarations${query}`, { key });
   assert.equal(response.statusCode, 200, response.body);
   return response.data.data;
-}
-
-async function creditNoteOf(h: Harness, key: string, invoice: any): Promise<any> {
-  const lines = invoice.lines.map((l: any) => ({
-    description: l.description,
-    quantity: l.quantity,
-    unitPrice: l.unitPrice,
-    nature: l.nature,
-  }));
-  const taken = await decision(h, key, { customerId: invoice.customerId }, lines);
-  const draft = await h.call('POST', '/v1/credit-notes', {
-    key,
-    body: { relatedInvoiceId: invoice.id, taxDecisionId: taken.id },
-  });
-  assert.equal(draft.statusCode, 201, draft.body);
-  const finalized = await h.call('POST', `/v1/credit-notes/${draft.data.id}/finalize`, { key });
-  assert.equal(finalized.statusCode, 200, finalized.body);
-  return finalized.data;
 }
 
 test('B2C sales are gathered per period, sent when due, accepted; a credit note goes to its own period', async (t) => {
@@ -129,7 +111,7 @@ test('B2C sales are gathered per period, sent when due, accepted; a credit note 
   );
 
   // A credit note of an October sale, issued in November, is reported in November's declaration.
-  await creditNoteOf(h, key, first);
+  await finalizedCreditNote(h, key, first);
   await runEreportingPass(h.deps, [companyId]);
   const all = await declarations(h, key, '?flow=10.3');
   assert.equal(all.length, 2);

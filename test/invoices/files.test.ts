@@ -7,7 +7,7 @@ import {
   chair,
   advice,
   customer,
-  decision,
+  finalizedCreditNote,
   finalizedInvoice as finalizedWith,
   frenchBuyer,
   readyDraft,
@@ -41,24 +41,6 @@ async function fileRows(h: Harness, companyId: string) {
     [companyId],
   );
   return rows as { document_id: string; state: string; attempts: number; failure: any; lock_token: string | null }[];
-}
-
-async function creditNoteOf(h: Harness, key: string, invoice: any): Promise<any> {
-  const lines = invoice.lines.map((l: any) => ({
-    description: l.description,
-    quantity: l.quantity,
-    unitPrice: l.unitPrice,
-    nature: l.nature,
-  }));
-  const taken = await decision(h, key, { customerId: invoice.customerId }, lines);
-  const created = await h.call('POST', '/v1/credit-notes', {
-    key,
-    body: { relatedInvoiceId: invoice.id, taxDecisionId: taken.id },
-  });
-  assert.equal(created.statusCode, 201, created.body);
-  const finalized = await h.call('POST', `/v1/credit-notes/${created.data.id}/finalize`, { key });
-  assert.equal(finalized.statusCode, 200, finalized.body);
-  return finalized.data;
 }
 
 test('generated files', async (t) => {
@@ -154,7 +136,7 @@ test('generated files', async (t) => {
   await t.test('a credit note gets its files too, with the invoice it corrects', async () => {
     const { companyId, key } = await seller(h);
     const invoice = await finalizedInvoice(h, key);
-    const note = await creditNoteOf(h, key, invoice);
+    const note = await finalizedCreditNote(h, key, invoice);
     assert.equal(await started([companyId]).drain(), 2);
     const xml = await h.call('GET', `/v1/credit-notes/${note.id}/files/xml`, { key });
     assert.equal(xml.statusCode, 200, xml.body);

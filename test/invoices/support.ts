@@ -131,3 +131,22 @@ export async function documentHarness(): Promise<Harness> {
   };
   return h;
 }
+
+/** A finalized credit note of all of `invoice`, on its own tax decision. */
+export async function finalizedCreditNote(h: Harness, key: string, invoice: any): Promise<any> {
+  const lines = invoice.lines.map((l: any) => ({
+    description: l.description,
+    quantity: l.quantity,
+    unitPrice: l.unitPrice,
+    nature: l.nature,
+  }));
+  const taken = await decision(h, key, { customerId: invoice.customerId }, lines);
+  const draft = await h.call('POST', '/v1/credit-notes', {
+    key,
+    body: { relatedInvoiceId: invoice.id, taxDecisionId: taken.id },
+  });
+  if (draft.statusCode !== 201) throw new Error(`credit note: ${draft.body}`);
+  const finalized = await h.call('POST', `/v1/credit-notes/${draft.data.id}/finalize`, { key });
+  if (finalized.statusCode !== 200) throw new Error(`credit note finalize: ${finalized.body}`);
+  return finalized.data;
+}

@@ -6,6 +6,7 @@ import {
   advice,
   chair,
   eventsOf,
+  finalizedCreditNote,
   finalizedInvoice,
   readyDraft,
   seller,
@@ -113,6 +114,57 @@ test('payments', async (t) => {
       const goods = await finalizedInvoice(h, key, { lines: [chair] });
       const response = await h.call('POST', '/v1/payments', { key, body: { invoiceId: goods.id, amount: 100 } });
       assert.equal(response.data.fr212, null);
+    },
+  );
+
+  await t.test(
+    "fr212 of a refund: a refund through a credit note owes the negative statement, waits on the invoice's deposit like a payment's, then the sandbox's platform takes it; none on goods",
+    async () => {
+      const { key, companyId } = await seller(h);
+      const invoice = await finalizedInvoice(h, key, { lines: [chair, advice] });
+      const paid = await h.call('POST', '/v1/payments', { key, body: { invoiceId: invoice.id, amount: 5000 } });
+      assert.equal(paid.statusCode, 201, paid.body);
+      const note = await finalizedCreditNote(h, key, invoice);
+      const refund = await h.call('POST', `/v1/credit-notes/${note.id}/refunds`, { key, body: { amount: 2000 } });
+      assert.equal(refund.statusCode, 201, refund.body);
+      assert.deepEqual(
+        [refund.data.fr212.state, refund.data.fr212.lastErrorCode],
+        ['awaiting_deposit', 'awaiting_pa_deposit'],
+      );
+      assert.equal(await sendDueStatements(h.deps, { companyIds: [companyId] }), 0, 'nothing before the deposit');
+
+      assert.equal((await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key })).statusCode, 200);
+      const simulated = await h.call('POST', `/v1/sandbox/invoices/${invoice.id}/simulate`, {
+        key,
+        body: { status: 'fr:200' },
+      });
+      assert.equal(simulated.statusCode, 200, simulated.body);
+      assert.equal(
+        await advanceWaitingStatements(h.deps, { companyIds: [companyId] }),
+        2,
+        'the payment and the refund',
+      );
+      const moved = (await eventsOf(h, key, 'payment.obligation_updated')).find(
+        (e) => e.data.refundId === refund.data.id,
+      );
+      assert.deepEqual(
+        [moved.data.id, moved.data.object, moved.data.fr212.state],
+        [refund.data.id, 'payment', 'pending'],
+      );
+      assert.equal(await sendDueStatements(h.deps, { companyIds: [companyId] }), 2);
+      const listed = (await h.call('GET', `/v1/credit-notes/${note.id}/refunds`, { key })).data.data;
+      assert.equal(listed[0].fr212.state, 'sent');
+
+      // Goods only: neither the payment nor its refund owes a statement.
+      const goods = await finalizedInvoice(h, key, { lines: [chair] });
+      await h.call('POST', '/v1/payments', { key, body: { invoiceId: goods.id, amount: 1000 } });
+      const goodsNote = await finalizedCreditNote(h, key, goods);
+      const goodsRefund = await h.call('POST', `/v1/credit-notes/${goodsNote.id}/refunds`, {
+        key,
+        body: { amount: 500 },
+      });
+      assert.equal(goodsRefund.statusCode, 201, goodsRefund.body);
+      assert.equal(goodsRefund.data.fr212, null);
     },
   );
 

@@ -94,6 +94,23 @@ test('every status from 200 to 213 (and 221, 501) passes the CDAR XSD and the BR
   }
 });
 
+test("a refund's statement: 212 with negative amounts per rate passes the XSD and the schematron, and reads back", async () => {
+  const collected = [
+    { amount: '-60.00', vatRate: '20' },
+    { amount: '-5.28', vatRate: '5.5' },
+  ];
+  const xml = buildCdarMessage({
+    ...base,
+    messageId: 'fr212-ref_1',
+    status: '212',
+    issuer: { role: 'SE', siren: seller },
+    collected,
+  });
+  const report = await validator.validate(xml);
+  assert.deepEqual(report.failures, []);
+  assert.deepEqual(parseCdarMessage(xml)[0]!.collected, collected);
+});
+
 test('the validator catches what the rules forbid: a reason not allowed for 213, a missing status code', async () => {
   const wrongReason = buildCdarMessage({
     ...base,
