@@ -13,14 +13,15 @@
     given to the same template as in the walk (the mode's priorities choose, as before), in the same
     order, so the SVRL is the same; a node no rule matches wrote nothing in the walk either. A walk
     of elements only (`select="*"`) never reached an attribute: the entry keeps attributes out too.
-  - any other pattern (a union, a variable in a context) keeps its walk.
+  - any other pattern (a union, or a global variable in a context) keeps its walk.
   test/documents/schematron-walk.test.ts compares the two SVRLs on the test corpus, the official
   examples and broken documents.
 -->
 <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
   xmlns:svrl="http://purl.oclc.org/dsdl/svrl" xmlns:xs="http://www.w3.org/2001/XMLSchema"
-  xmlns:map="http://www.w3.org/2005/xpath-functions/map" xmlns:f="urn:facteur:schematron-walk"
-  exclude-result-prefixes="xs map f">
+  xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+  xmlns:fn="http://www.w3.org/2005/xpath-functions" xmlns:f="urn:facteur:schematron-walk"
+  exclude-result-prefixes="xs map fn f">
   <xsl:mode on-no-match="shallow-copy"/>
 
   <xsl:variable name="templates" select="/xsl:stylesheet/xsl:template[matches(@mode, '^M[0-9]+$')]"/>
@@ -32,8 +33,16 @@
   <xsl:function name="f:entered" as="xs:boolean">
     <xsl:param name="mode" as="xs:string"/>
     <xsl:variable name="rules" select="$rulesByMode($mode)"/>
-    <xsl:sequence select="exists($rules) and
-        (every $rule in $rules satisfies not(contains($rule/@match, '|') or contains($rule/@match, '$')))"/>
+    <xsl:sequence select="exists($rules) and (every $rule in $rules satisfies
+        not(contains($rule/@match, '|')) and f:own-variables(string($rule/@match)))"/>
+  </xsl:function>
+
+  <!-- Every variable of the context is bound in it (`some $code in ...`): a global one (a pattern's
+       `let`) is read with no document in focus from the root's entry, unlike in the walk. -->
+  <xsl:function name="f:own-variables" as="xs:boolean">
+    <xsl:param name="match" as="xs:string"/>
+    <xsl:sequence select="every $name in analyze-string($match, '\$([\i-[:]][\c-[:]]*)')//fn:group[@nr = 1]/string()
+        satisfies matches($match, '(some|every|for|let)\s+\$' || $name || '\s')"/>
   </xsl:function>
 
   <!-- The apply-templates by which a pattern's templates walk on to the children. -->

@@ -128,7 +128,7 @@ test('the rewrite enters every pattern it can: no empty default-mode walk, at mo
     const rewritten = await readFile(target, 'utf8');
     const patternEntries = (text: string) => text.match(/<xsl:apply-templates[^>]*select="\/"[^>]*\/>/g) ?? [];
     assert.ok(patternEntries(published).length > 20, `${name}: the published XSLT walks from the root`);
-    // A union or a variable in a rule context keeps its walk: one such pattern in each invoice schematron.
+    // A union or a global variable in a rule context keeps its walk: one such pattern in BR-FR.
     assert.ok(patternEntries(rewritten).length <= 1, `${name}: ${patternEntries(rewritten).length} walks left`);
     assert.equal((rewritten.match(/<xsl:apply-templates\s*\/>/g) ?? []).length, 0, `${name}: empty walks gone`);
   }
