@@ -1,18 +1,6 @@
 import Big from 'big.js';
 import { XMLParser } from 'fast-xml-parser';
-import {
-  decodePDFRawStream,
-  PDFArray,
-  PDFDict,
-  PDFDocument,
-  PDFHexString,
-  PDFName,
-  PDFRawStream,
-  PDFRef,
-  PDFStream,
-  PDFString,
-  type PDFObject,
-} from 'pdf-lib';
+import type { PDFArray, PDFDict, PDFObject, PDFStream } from 'pdf-lib';
 import type {
   BuyerBlock,
   DocumentLineModel,
@@ -354,11 +342,13 @@ export interface EmbeddedXml {
   relationship: string | null;
 }
 
-const pdfText = (value: PDFObject | undefined) =>
-  value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : null;
-
 /** The invoice XML of a Factur-X (or ZUGFeRD / XRechnung hybrid) PDF, or null when it carries none. */
 export async function extractFacturXml(pdf: Uint8Array): Promise<EmbeddedXml | null> {
+  // Loaded with the first PDF read: a process that reads none does not hold it.
+  const { decodePDFRawStream, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString } =
+    await import('pdf-lib');
+  const pdfText = (value: PDFObject | undefined) =>
+    value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : null;
   const document = await PDFDocument.load(pdf, {
     updateMetadata: false,
     ignoreEncryption: true,

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { create as createFont, type Font } from 'fontkit';
-import PDFDocument from 'pdfkit';
+import type { Font } from 'fontkit';
 import countries from 'i18n-iso-countries';
 import type { DocumentModel, PostalAddress } from './document-model.js';
 import { categoryOfFrame, sellerLegalLine } from './document-model.js';
@@ -29,6 +28,15 @@ import {
 
 const require = createRequire(import.meta.url);
 
+// pdfkit and fontkit load with the first document drawn: a process that never draws one (an API
+// node, an export) does not hold them (~15 MB). Their CommonJS builds, loaded synchronously.
+let drawing: { PDFDocument: typeof import('pdfkit'); createFont: (typeof import('fontkit'))['create'] } | null = null;
+const pdfLibraries = () =>
+  (drawing ??= {
+    PDFDocument: require('pdfkit') as typeof import('pdfkit'),
+    createFont: (require('fontkit') as typeof import('fontkit')).create,
+  });
+
 export interface PdfFonts {
   regular: Font;
   bold: Font;
@@ -43,7 +51,7 @@ let loadedFonts: PdfFonts | null = null;
  * every character of the face once, first, caches each glyph with its own character.
  */
 function loadFace(file: string): Font {
-  const font = createFont(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
+  const font = pdfLibraries().createFont(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
   for (const codePoint of font.characterSet) font.glyphForCodePoint(codePoint);
   return font;
 }
@@ -86,6 +94,7 @@ export const documentTitle = (model: DocumentModel) =>
  */
 export function newPdfDocument(model: DocumentModel, options: PdfOptions = {}): PDFKit.PDFDocument {
   const fonts = pdfFonts();
+  const { PDFDocument } = pdfLibraries();
   const doc = new PDFDocument({
     size: 'A4',
     margins: { top: 40, bottom: 60, left: 40, right: 40 },
