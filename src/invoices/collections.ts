@@ -86,6 +86,16 @@ export async function invoiceCollectionFacts(
   return row ? collectionFactsOf(row) : null;
 }
 
+/** The VAT breakdown of a credit note: a refund through it gives back money at its rates. */
+export async function creditNoteVatBreakdown(
+  db: Executor,
+  scope: Scope,
+  creditNoteId: string,
+): Promise<InvoiceCollectionFacts['vatBreakdown']> {
+  const row = await findDocument(db, scope, 'credit_note', creditNoteId);
+  return row?.tax?.vatBreakdown ?? [];
+}
+
 /** What a payment statement (CDAR 212) names of its invoice: the invoice and its seller. */
 export interface InvoiceStatementSubject {
   number: string;

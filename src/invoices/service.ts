@@ -47,6 +47,7 @@ export type { Seller, FinalizeOptions } from './finalize.js';
 export type { FixturePayment } from './fixtures.js';
 export {
   collectPayment,
+  creditNoteVatBreakdown,
   invoiceCollectionFacts,
   invoiceStatementSubject,
   type InvoiceCollectionFacts,

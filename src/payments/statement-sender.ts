@@ -4,7 +4,12 @@ import type { Tx } from '../db/database.js';
 import { euros } from '../kernel/money.js';
 import { platformAccess } from '../establishments/platform-access.js';
 import { buildCdarMessage } from '../platform/cdar.js';
-import { invoiceCollectionFacts, invoiceStatementSubject } from '../invoices/service.js';
+import {
+  creditNoteVatBreakdown,
+  invoiceCollectionFacts,
+  invoiceStatementSubject,
+  type InvoiceCollectionFacts,
+} from '../invoices/service.js';
 import {
   collectedByRate,
   failedAttemptFr212,
@@ -27,6 +32,21 @@ import { eachStatement, recordStatementChange } from './service.js';
  */
 
 export const statementTrackingId = (paymentId: string) => `fr212-${paymentId}`.slice(0, 64);
+
+/**
+ * The VAT breakdown a statement's amount is split by: the invoice's for a payment; for a refund,
+ * its credit note's (a credit note of some lines gives back money at their rates only).
+ */
+async function breakdownOf(
+  tx: Tx,
+  scope: Scope,
+  statement: Statement,
+  facts: InvoiceCollectionFacts,
+): Promise<InvoiceCollectionFacts['vatBreakdown']> {
+  if (!statement.creditNoteId) return facts.vatBreakdown;
+  const credited = await creditNoteVatBreakdown(tx, scope, statement.creditNoteId);
+  return credited.length > 0 ? credited : facts.vatBreakdown;
+}
 
 type Outcome = { sent: true } | { sent: false; code: string; reason: string } | { wait: Fr212 } | null;
 
@@ -73,7 +93,7 @@ async function sendStatement(
       electronicAddress: subject.seller.electronicAddress ?? subject.seller.siren,
       name: subject.seller.name,
     },
-    collected: collectedByRate(row.amount, facts.vatBreakdown).map((share) => ({
+    collected: collectedByRate(row.amount, await breakdownOf(tx, scope, row, facts)).map((share) => ({
       amount: euros(share.amount),
       vatRate: share.vatRate,
     })),

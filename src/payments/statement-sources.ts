@@ -18,6 +18,8 @@ export interface Statement {
   invoiceId: string;
   /** The collected amount it reports, in cents: negative for a refund. */
   amount: number;
+  /** A refund's credit note: the rates the money goes back at are its own. Null for a payment. */
+  creditNoteId: string | null;
   fr212: Fr212;
 }
 
@@ -41,7 +43,7 @@ export interface StatementSource {
 const paymentStatements: StatementSource = {
   claim: async (tx, which, limit, after, companyIds) =>
     (await claimStatements(tx, which, limit, after, companyIds)).map(({ row, sandboxClockOffsetMs }) => ({
-      statement: { kind: 'payment', ...row, fr212: row.fr212 as Fr212 },
+      statement: { kind: 'payment', ...row, creditNoteId: null, fr212: row.fr212 as Fr212 },
       sandboxClockOffsetMs,
     })),
   update: (tx, scope, id, fr212) => updatePaymentFr212(tx, scope, id, fr212),

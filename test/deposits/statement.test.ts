@@ -10,7 +10,7 @@ import { parseCdarMessage } from '../../src/platform/cdar.js';
 import { advanceWaitingStatements } from '../../src/payments/service.js';
 import { sendDueStatements, statementTrackingId } from '../../src/payments/statement-sender.js';
 import { buyerSiren, connectedSeller, read, send, startWorld, type ConnectedSeller, type World } from './support.js';
-import { advice, chair, finalizedCreditNote, finalizedInvoice } from '../invoices/support.js';
+import { advice, chair, decision, finalizedCreditNote, finalizedInvoice } from '../invoices/support.js';
 
 let world: World;
 let platform: CheckedSimulator;
@@ -147,4 +147,53 @@ test("a refund through a credit note sends the negative statement: the CDAR 212'
     told.map((event) => [event.data.id, event.data.object, event.data.invoiceId, event.data.fr212.state]),
     [[refunded.data.id, 'payment', invoice.id, 'sent']],
   );
+});
+
+test("a refund through a credit note of some lines gives the money back at those lines' rates only", async () => {
+  const { h } = world;
+  const companyIds = [seller.companyId];
+  const reducedAdvice = { ...advice, rateCategory: 'reduced' };
+  const invoice = await finalizedInvoice(h, seller.key, {
+    customerId: seller.customerId,
+    lines: [chair, reducedAdvice],
+  });
+  const rates = new Set(invoice.vatBreakdown.map((group: any) => group.vatRate));
+  assert.equal(rates.size, 2, `two rates on the invoice: ${[...rates]}`);
+  await world.files.drain();
+  await send(world, seller, invoice.id);
+  assert.equal(await world.deposits.drain(), 1);
+  await world.poll();
+  const paid = await h.call('POST', '/v1/payments', {
+    key: seller.key,
+    body: { invoiceId: invoice.id, amount: 20000 },
+  });
+  assert.equal(paid.statusCode, 201, paid.body);
+
+  // The credit note corrects the advice line only.
+  const credited = [{ ...reducedAdvice }];
+  const taken = await decision(h, seller.key, { customerId: seller.customerId }, credited);
+  const draft = await h.call('POST', '/v1/credit-notes', {
+    key: seller.key,
+    body: { relatedInvoiceId: invoice.id, taxDecisionId: taken.id, lines: credited },
+  });
+  assert.equal(draft.statusCode, 201, draft.body);
+  const note = await h.call('POST', `/v1/credit-notes/${draft.data.id}/finalize`, { key: seller.key });
+  assert.equal(note.statusCode, 200, note.body);
+  const noteRates = note.data.vatBreakdown.map((group: any) => group.vatRate);
+  assert.equal(noteRates.length, 1);
+  const refunded = await h.call('POST', `/v1/credit-notes/${note.data.id}/refunds`, {
+    key: seller.key,
+    body: { amount: 5000 },
+  });
+  assert.equal(refunded.statusCode, 201, refunded.body);
+  h.clock.advance(1000);
+  assert.equal(await sendDueStatements(h.deps, { companyIds }), 2, "the payment's and the refund's");
+
+  const connector = platform.connector();
+  const found = await connector.findDeposit(statementTrackingId(refunded.data.id));
+  assert.ok(found.ok && found.value);
+  const file = await connector.downloadFlow(found.value.flowId);
+  assert.ok(file.ok);
+  const [status] = parseCdarMessage(file.value.toString('utf8'));
+  assert.deepEqual(status!.collected, [{ amount: '-50.00', vatRate: noteRates[0] }]);
 });
