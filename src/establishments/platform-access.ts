@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
@@ -36,13 +37,39 @@ export type EstablishmentRef = { establishmentId: string } | { siret: string | n
 
 const connectors = new Map<string, PlatformConnector>();
 
+/** What an establishment says of its platform: all `platformAccess` reads of it. */
+export type PlatformFields = Pick<
+  EstablishmentRow,
+  | 'id'
+  | 'siret'
+  | 'platformBaseUrl'
+  | 'platformClientId'
+  | 'platformClientSecret'
+  | 'platformTokenUrl'
+  | 'depositEnabled'
+  | 'ereportingEnabled'
+>;
+
+/** Opened secrets by their sealed form: a worker opens the same one for every deposit. */
+const openedSecrets = new Map<string, string>();
+
+function opened(deps: Pick<Deps, 'config'>, sealed: string): string {
+  let secret = openedSecrets.get(sealed);
+  if (secret === undefined) {
+    secret = openSecret(encryptionKeyOf(deps.config), sealed);
+    if (openedSecrets.size >= 1000) openedSecrets.clear();
+    openedSecrets.set(sealed, secret);
+  }
+  return secret;
+}
+
 /** The connection stored on an establishment, its secret opened; null when it has none. */
-export function connectionOf(deps: Pick<Deps, 'config'>, row: EstablishmentRow): PlatformConnection | null {
+export function connectionOf(deps: Pick<Deps, 'config'>, row: PlatformFields): PlatformConnection | null {
   if (!row.platformBaseUrl || !row.platformClientId || !row.platformClientSecret) return null;
   return {
     baseUrl: row.platformBaseUrl,
     clientId: row.platformClientId,
-    clientSecret: openSecret(encryptionKeyOf(deps.config), row.platformClientSecret),
+    clientSecret: opened(deps, row.platformClientSecret),
     ...(row.platformTokenUrl ? { tokenUrl: row.platformTokenUrl } : {}),
   };
 }
@@ -74,7 +101,25 @@ export async function platformAccess(
   scope: Scope,
   ref: EstablishmentRef,
 ): Promise<PlatformAccess> {
-  const row = await establishmentOf(db, scope, ref);
+  return accessOf(deps, scope, (await establishmentOf(db, scope, ref)) ?? null);
+}
+
+/**
+ * An establishment's platform fields as one jsonb value (null: no such establishment), for a
+ * caller to read in its own statement (`on`: SQL naming the company, mode and establishment,
+ * values or a row's columns): the deposit worker's claim reads them with the documents it
+ * deposits, in one round trip. `accessOf` makes them the same answer as `platformAccess`.
+ */
+export function platformFieldsSql(on: { companyId: SQL; livemode: SQL; establishmentId: SQL }): SQL {
+  return sql`(select jsonb_build_object('id', e.id, 'siret', e.siret, 'platformBaseUrl', e.platform_base_url,
+      'platformClientId', e.platform_client_id, 'platformClientSecret', e.platform_client_secret,
+      'platformTokenUrl', e.platform_token_url, 'depositEnabled', e.deposit_enabled,
+      'ereportingEnabled', e.ereporting_enabled)
+    from establishments e where e.company_id = ${on.companyId} and e.livemode = ${on.livemode} and e.id = ${on.establishmentId})`;
+}
+
+/** The access an establishment's platform fields give (null: no establishment). */
+export function accessOf(deps: Pick<Deps, 'config'>, scope: Scope, row: PlatformFields | null): PlatformAccess {
   const connection = row ? connectionOf(deps, row) : null;
   if (!row || !connection) {
     const where = { establishmentId: row?.id ?? null, siret: row?.siret ?? null };

@@ -5,6 +5,7 @@ import { claimLeased } from '../db/leased-claim.js';
 import { claimReaders, type ClaimedReader } from '../db/reader-claim.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { documentDeposits, platformReaders, platformStatusReceipts } from './schema.js';
+import { depositSourceColumns, depositSourceOf, type DepositSource } from './files-store.js';
 
 /** The deposit jobs, the platform readers (cursor, subscription) and the receipts of the statuses applied. */
 
@@ -102,9 +103,11 @@ export interface ClaimedDeposit {
   /** The company's sandbox offset (0 live): the scope's clock is the worker's plus it. */
   offsetMs: number;
   token: string;
+  /** The document and its platform, read with the claim (null: the document is gone). */
+  source: DepositSource | null;
 }
 
-/** Due deposit jobs (on their scope's clock), leased to `token`; each claim counts a try. */
+/** Due deposit jobs (on their scope's clock), leased to `token`, with their documents; each claim counts a try. */
 export async function claimDeposits(
   db: Executor,
   lease: { now: Date; limit: number; leaseMs: number; token: string },
@@ -119,7 +122,7 @@ export async function claimDeposits(
       order: sql`t.next_attempt_at`,
       set: sql`tries = t.tries + 1`,
       returning: sql`t.company_id, t.livemode, t.document_id, t.attempt, t.document_kind, t.establishment_id, t.state,
-        t.tracking_id, t.tries, t.duplicates, ${sandboxOffsetMs(row)} as offset_ms`,
+        t.tracking_id, t.tries, t.duplicates, ${sandboxOffsetMs(row)} as offset_ms, ${depositSourceColumns}`,
       companyIds,
     },
     lease,
@@ -137,6 +140,7 @@ export async function claimDeposits(
     duplicates: Number(found.duplicates),
     offsetMs: Number(found.offset_ms),
     token: lease.token,
+    source: depositSourceOf(found),
   }));
 }
 

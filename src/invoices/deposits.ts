@@ -8,7 +8,7 @@ import { currentVersion } from '../kernel/api-version.js';
 import { later } from '../kernel/clock.js';
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
 import { recordEvent } from '../webhooks/service.js';
-import { platformAccess } from '../establishments/platform-access.js';
+import { accessOf } from '../establishments/platform-access.js';
 import type { DirectoryLookup, PlatformConnector, PlatformFailure, PlatformResult } from '../platform/connector.js';
 import type { DocumentKind } from './document-axes.js';
 import {
@@ -20,7 +20,6 @@ import {
   type DepositWait,
   type DocumentRow,
 } from './document-record.js';
-import { depositSource } from './files-store.js';
 import type { Rejection } from './lifecycle-status.js';
 import { applyReportedStatus } from './reported-status.js';
 import { archiveAttempt } from './submission.js';
@@ -88,7 +87,7 @@ export interface DepositWorker extends ClaimLoop {
   claim(limit?: number): Promise<ClaimedDeposit[]>;
 }
 
-type DepositDeps = Pick<Deps, 'db' | 'pool' | 'log' | 'clock' | 'config'>;
+type DepositDeps = Pick<Deps, 'db' | 'fast' | 'pool' | 'log' | 'clock' | 'config'>;
 
 const contextOf = (scope: Scope, now: Date): CallContext => ({
   scope,
@@ -308,7 +307,10 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
   async function deposited(claim: ClaimedDeposit, flowId: string) {
     const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
     const now = scopeNow(claim);
-    if (await settleDepositedQuietly(deps.db, claim, flowId, now)) return;
+    // Committed without waiting for the disk: a result lost with the database's last instants
+    // leaves the job leased, and its next claim finds the flow by its tracking id (as after a
+    // worker's crash between the platform's answer and this commit).
+    if (await settleDepositedQuietly(deps.fast.db, claim, flowId, now)) return;
     await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
       if (!(await settleDeposit(tx, claim, { state: 'deposited', flowId, nextAttemptAt: null, lastError: null }, now)))
         throw new LeaseLost();
@@ -355,9 +357,9 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
   async function handle(claim: ClaimedDeposit): Promise<void> {
     const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
     try {
-      const row = await depositSource(deps.db, scope, claim.documentId);
+      const row = claim.source;
       if (!row || row.number === null) throw new Error(`document ${claim.documentId} is not finalized`);
-      const access = await platformAccess(deps, deps.db, scope, { establishmentId: claim.establishmentId });
+      const access = accessOf(deps, scope, row.platform);
       if (access.state !== 'connected') {
         // The connection was removed meanwhile: the job waits for it to come back.
         return reschedule(claim, later(scopeNow(claim), directoryRecheckMs), 'pa_not_configured');
@@ -428,7 +430,8 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
   }
 
   const claim = (limit = 10) =>
-    inTransaction(deps.db, null, (tx) =>
+    // A lease, not a result (the fast pool): lost, it is merely free again.
+    inTransaction(deps.fast.db, null, (tx) =>
       claimDeposits(
         tx,
         { now: deps.clock.now(), limit, leaseMs: depositLeaseMs, token: randomUUID() },
@@ -440,9 +443,12 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
     pool: deps.pool,
     channel: depositsChannel,
     log: deps.log,
+    // Eight deposits in flight on the platforms, and six more claimed ahead (with their
+    // documents): a freed slot deposits the next one at once, the claim's round trips happen
+    // while eight are in flight.
     concurrency: 8,
-    // Claims by sixes rather than fours: a claim is three round trips, a deposit's own work three.
-    refillAt: 2,
+    prefetch: 6,
+    refillAt: 8,
     pollMs: 1000,
     claim,
     handle,

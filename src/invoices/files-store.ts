@@ -6,6 +6,7 @@ import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { documentFiles, invoices } from './schema.js';
 import type { FileFailure, FileKind, StoredFiles } from './document-files.js';
 import type { DocumentRow } from './document-record.js';
+import { platformFieldsSql, type PlatformFields } from '../establishments/platform-access.js';
 
 export type DocumentFilesRow = typeof documentFiles.$inferSelect;
 export type FilesSummary = Pick<DocumentFilesRow, 'state' | 'files' | 'failure' | 'attempts' | 'generatedAt'>;
@@ -106,31 +107,42 @@ export async function fileBytes(
 }
 
 /**
- * What a deposit reads of its document, in one round trip: its number and buyer, and its
- * Factur-X with the state of its files (null while none is queued).
+ * What a deposit reads of its document, as columns of a statement on a row `t` naming it
+ * (`company_id`, `livemode`, `document_id`, `establishment_id`): the deposit claim returns them
+ * with its jobs, so a deposit makes no read of its own. Its number and buyer (`document`), its
+ * Factur-X with the state of its files (null while none is queued), the establishment's platform.
  */
-export async function depositSource(db: Executor, scope: Scope, documentId: string) {
-  const [row] = await db
-    .select({
-      number: invoices.number,
-      buyer: invoices.buyer,
-      fileState: documentFiles.state,
-      failure: documentFiles.failure,
-      facturx: documentFiles.facturx,
-    })
-    .from(invoices)
-    .leftJoin(
-      documentFiles,
-      and(
-        eq(documentFiles.companyId, invoices.companyId),
-        eq(documentFiles.livemode, invoices.livemode),
-        eq(documentFiles.documentId, invoices.id),
-      ),
-    )
-    .where(
-      and(eq(invoices.companyId, scope.companyId), eq(invoices.livemode, scope.livemode), eq(invoices.id, documentId)),
-    );
-  return row;
+export const depositSourceColumns = sql`
+  (select jsonb_build_object('number', i.number, 'buyer', i.buyer) from invoices i
+    where i.company_id = t.company_id and i.livemode = t.livemode and i.id = t.document_id) as source_document,
+  (select jsonb_build_object('state', f.state, 'failure', f.failure) from document_files f
+    where f.company_id = t.company_id and f.livemode = t.livemode and f.document_id = t.document_id) as source_files,
+  (select f.facturx from document_files f
+    where f.company_id = t.company_id and f.livemode = t.livemode and f.document_id = t.document_id) as source_facturx,
+  ${platformFieldsSql({ companyId: sql.raw('t.company_id'), livemode: sql.raw('t.livemode'), establishmentId: sql.raw('t.establishment_id') })} as source_platform`;
+
+export interface DepositSource {
+  number: string | null;
+  buyer: DocumentRow['buyer'];
+  fileState: DocumentFilesRow['state'] | null;
+  failure: FileFailure | null;
+  facturx: Buffer | null;
+  platform: PlatformFields | null;
+}
+
+/** The source of a row returned with `depositSourceColumns`; null when the document is gone. */
+export function depositSourceOf(raw: Record<string, unknown>): DepositSource | null {
+  const document = raw.source_document as { number: string | null; buyer: DocumentRow['buyer'] } | null;
+  if (!document) return null;
+  const files = raw.source_files as { state: DocumentFilesRow['state']; failure: FileFailure | null } | null;
+  return {
+    number: document.number,
+    buyer: document.buyer,
+    fileState: files?.state ?? null,
+    failure: files?.failure ?? null,
+    facturx: (raw.source_facturx as Buffer | null) ?? null,
+    platform: (raw.source_platform as PlatformFields | null) ?? null,
+  };
 }
 
 /** The three stored files' bytes (verification). */

@@ -16,8 +16,15 @@ export interface ClaimLoopOptions<T> {
   /** Items handled at the same time. */
   concurrency: number;
   /**
-   * Claim again once this few items remain in hand (default: half the concurrency): claims then
-   * come by batches, not one statement per finished item.
+   * Items claimed ahead of the free slots (default 0): they wait in hand, leased, so that a slot
+   * that frees starts the next item at once instead of waiting for a claim's round trip. A
+   * worker whose items wait on a remote party (a platform, a receiver) keeps that party as busy
+   * as its concurrency says.
+   */
+  prefetch?: number;
+  /**
+   * Claim again once this few items remain in hand, running or waiting (default: half the
+   * concurrency): claims then come by batches, not one statement per finished item.
    */
   refillAt?: number;
   /** How often the loop looks anyway (work coming due with time, a lost notification). */
@@ -37,6 +44,10 @@ export interface ClaimLoopOptions<T> {
  */
 export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
   const inFlight = new Set<Promise<void>>();
+  /** Claimed items waiting for a slot (with `prefetch`). */
+  const waiting: T[] = [];
+  /** How many items the loop holds at most, running and waiting. */
+  const capacity = options.concurrency + (options.prefetch ?? 0);
   const refillAt = options.refillAt ?? Math.floor(options.concurrency / 2);
   let listener: pg.PoolClient | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -45,6 +56,7 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
   let again = false;
   /** The last claim found less than it asked for: a freed slot alone is no reason to look again. */
   let dry = false;
+  const held = () => inFlight.size + waiting.length;
   const pumpLogged = () =>
     void pump().catch((error: unknown) =>
       options.log.error({ err: error, channel: options.channel }, 'claim failed; the next pass claims again'),
@@ -59,6 +71,19 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
       .handle(item)
       .catch((error: unknown) => options.log.error({ err: error, ...options.describe(item) }, 'worker item failed'));
 
+  /** Starts waiting items while slots are free (also once stopping: what was claimed is handled). */
+  function startWaiting(): void {
+    while (waiting.length > 0 && inFlight.size < options.concurrency) {
+      const work = handle(waiting.shift()!);
+      inFlight.add(work);
+      void work.finally(() => {
+        inFlight.delete(work);
+        startWaiting();
+        if (running && !dry && held() <= refillAt) pumpLogged();
+      });
+    }
+  }
+
   async function pump(): Promise<void> {
     if (pumping) {
       again = true;
@@ -68,24 +93,23 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
     try {
       do {
         again = false;
-        while (running && inFlight.size < options.concurrency) {
-          const wanted = options.concurrency - inFlight.size;
+        while (running && held() < capacity) {
+          const wanted = capacity - held();
           const claimed = await options.claim(wanted);
           dry = claimed.length < wanted;
-          for (const item of claimed) {
-            const work = handle(item);
-            inFlight.add(work);
-            void work.finally(() => {
-              inFlight.delete(work);
-              if (running && !dry && inFlight.size <= refillAt) pumpLogged();
-            });
-          }
+          waiting.push(...claimed);
+          startWaiting();
           if (dry) break;
         }
       } while (again && running);
     } finally {
       pumping = false;
     }
+  }
+
+  /** Until every item in hand, running or waiting, is handled. */
+  async function settled(): Promise<void> {
+    while (held() > 0) await Promise.allSettled([...inFlight]);
   }
 
   /** Until listening works again, the poll every `pollMs` still finds the work. */
@@ -132,15 +156,15 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
         await connection.query(`unlisten ${options.channel}`).catch(() => undefined);
         connection.release();
       }
-      await Promise.allSettled([...inFlight]);
+      await settled();
     },
     async drain() {
       let total = 0;
       for (;;) {
         const claimed = await options.claim(options.concurrency);
-        if (claimed.length === 0 && inFlight.size === 0) return total;
+        if (claimed.length === 0 && held() === 0) return total;
         total += claimed.length;
-        await Promise.all([...claimed.map(handle), ...inFlight]);
+        await Promise.all([...claimed.map(handle), settled()]);
       }
     },
   };
