@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
@@ -107,12 +107,24 @@ export interface ClaimedDeposit {
   source: DepositSource | null;
 }
 
-/** Due deposit jobs (on their scope's clock), leased to `token`, with their documents; each claim counts a try. */
+/** The SQL of an establishment's platform fields, on SQL naming the company, mode and establishment. */
+export type PlatformFieldsSql = (on: { companyId: SQL; livemode: SQL; establishmentId: SQL }) => SQL;
+
+/**
+ * Due deposit jobs (on their scope's clock), leased to `token`, each with its document and its
+ * establishment's platform (`platformFields`); each claim counts a try.
+ */
 export async function claimDeposits(
   db: Executor,
   lease: { now: Date; limit: number; leaseMs: number; token: string },
+  platformFields: PlatformFieldsSql,
   companyIds?: readonly string[],
 ): Promise<ClaimedDeposit[]> {
+  const platform = platformFields({
+    companyId: sql.raw('t.company_id'),
+    livemode: sql.raw('t.livemode'),
+    establishmentId: sql.raw('t.establishment_id'),
+  });
   const rows = await claimLeased(
     db,
     {
@@ -122,7 +134,7 @@ export async function claimDeposits(
       order: sql`t.next_attempt_at`,
       set: sql`tries = t.tries + 1`,
       returning: sql`t.company_id, t.livemode, t.document_id, t.attempt, t.document_kind, t.establishment_id, t.state,
-        t.tracking_id, t.tries, t.duplicates, ${sandboxOffsetMs(row)} as offset_ms, ${depositSourceColumns}`,
+        t.tracking_id, t.tries, t.duplicates, ${sandboxOffsetMs(row)} as offset_ms, ${depositSourceColumns(platform)}`,
       companyIds,
     },
     lease,

@@ -8,7 +8,7 @@ import { currentVersion } from '../kernel/api-version.js';
 import { later } from '../kernel/clock.js';
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
 import { recordEvent } from '../webhooks/service.js';
-import { accessOf } from '../establishments/platform-access.js';
+import { accessOf, platformFieldsSql, type PlatformFields } from '../establishments/platform-access.js';
 import type { DirectoryLookup, PlatformConnector, PlatformFailure, PlatformResult } from '../platform/connector.js';
 import type { DocumentKind } from './document-axes.js';
 import {
@@ -359,7 +359,7 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
     try {
       const row = claim.source;
       if (!row || row.number === null) throw new Error(`document ${claim.documentId} is not finalized`);
-      const access = accessOf(deps, scope, row.platform);
+      const access = accessOf(deps, scope, row.platform as PlatformFields | null);
       if (access.state !== 'connected') {
         // The connection was removed meanwhile: the job waits for it to come back.
         return reschedule(claim, later(scopeNow(claim), directoryRecheckMs), 'pa_not_configured');
@@ -435,6 +435,7 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
       claimDeposits(
         tx,
         { now: deps.clock.now(), limit, leaseMs: depositLeaseMs, token: randomUUID() },
+        platformFieldsSql,
         options.companyIds,
       ),
     );

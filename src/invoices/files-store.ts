@@ -6,7 +6,6 @@ import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { documentFiles, invoices } from './schema.js';
 import type { FileFailure, FileKind, StoredFiles } from './document-files.js';
 import type { DocumentRow } from './document-record.js';
-import { platformFieldsSql, type PlatformFields } from '../establishments/platform-access.js';
 
 export type DocumentFilesRow = typeof documentFiles.$inferSelect;
 export type FilesSummary = Pick<DocumentFilesRow, 'state' | 'files' | 'failure' | 'attempts' | 'generatedAt'>;
@@ -108,18 +107,21 @@ export async function fileBytes(
 
 /**
  * What a deposit reads of its document, as columns of a statement on a row `t` naming it
- * (`company_id`, `livemode`, `document_id`, `establishment_id`): the deposit claim returns them
- * with its jobs, so a deposit makes no read of its own. Its number and buyer (`document`), its
- * Factur-X with the state of its files (null while none is queued), the establishment's platform.
+ * (`company_id`, `livemode`, `document_id`): the deposit claim returns them with its jobs, so a
+ * deposit makes no read of its own. Its number and buyer, its Factur-X with the state of its
+ * files (null while none is queued), and `platformFields`: the establishment's platform, as the
+ * establishments capability reads it (`platformFieldsSql`, given by the worker).
  */
-export const depositSourceColumns = sql`
+export function depositSourceColumns(platformFields: SQL): SQL {
+  return sql`
   (select jsonb_build_object('number', i.number, 'buyer', i.buyer) from invoices i
     where i.company_id = t.company_id and i.livemode = t.livemode and i.id = t.document_id) as source_document,
   (select jsonb_build_object('state', f.state, 'failure', f.failure) from document_files f
     where f.company_id = t.company_id and f.livemode = t.livemode and f.document_id = t.document_id) as source_files,
   (select f.facturx from document_files f
     where f.company_id = t.company_id and f.livemode = t.livemode and f.document_id = t.document_id) as source_facturx,
-  ${platformFieldsSql({ companyId: sql.raw('t.company_id'), livemode: sql.raw('t.livemode'), establishmentId: sql.raw('t.establishment_id') })} as source_platform`;
+  ${platformFields} as source_platform`;
+}
 
 export interface DepositSource {
   number: string | null;
@@ -127,7 +129,8 @@ export interface DepositSource {
   fileState: DocumentFilesRow['state'] | null;
   failure: FileFailure | null;
   facturx: Buffer | null;
-  platform: PlatformFields | null;
+  /** The establishment's platform fields, as `platformFields` gave them (null: no establishment). */
+  platform: unknown;
 }
 
 /** The source of a row returned with `depositSourceColumns`; null when the document is gone. */
@@ -141,7 +144,7 @@ export function depositSourceOf(raw: Record<string, unknown>): DepositSource | n
     fileState: files?.state ?? null,
     failure: files?.failure ?? null,
     facturx: (raw.source_facturx as Buffer | null) ?? null,
-    platform: (raw.source_platform as PlatformFields | null) ?? null,
+    platform: raw.source_platform ?? null,
   };
 }
 
