@@ -634,9 +634,10 @@ describe('pushed statuses', () => {
         assert.ok(read.ok, JSON.stringify(read));
         if (read.ok) events.push(...ok(await client.eventsOfFlow(read.value.flow)));
       }
-      assert.deepEqual(codes(events), ['ack:Ok', '200', '200', '210', '210']);
+      // Each push is its own HTTP call: a busy machine may deliver them in any order.
+      assert.deepEqual(codes(events).sort(), ['200', '200', '210', '210', 'ack:Ok']);
       assert.equal(new Set(events.map((event) => event.key)).size, 3, 'the repeats carry the same key');
-      assert.equal(events.at(-1)?.rejection?.category, 'refused_by_buyer');
+      assert.equal(events.find((event) => codes([event])[0] === '210')?.rejection?.category, 'refused_by_buyer');
 
       const first = receiver.received[0]!;
       const forged = readPushedFlow(
