@@ -21,6 +21,11 @@ export interface LeasedClaim {
   returning: SQL;
   /** Only these companies' rows (a worker dedicated to some tenants, or a test's own). */
   companyIds?: readonly string[] | undefined;
+  /**
+   * Rows of other tables read with the claimed ones, in the same statement: `joins` on the
+   * claimed rows (alias `c`, the `returning` columns) and the `columns` they add.
+   */
+  joined?: { columns: SQL; joins: SQL };
 }
 
 export async function claimLeased(
@@ -39,17 +44,21 @@ export async function claimLeased(
         sql`, `,
       )})`
     : sql``;
-  const result = await db.execute(sql`
-    with due as (
+  const due = sql`due as (
       select ${keyList} from ${table} t
       where ${claim.due} and (t.locked_until is null or t.locked_until < ${at}) ${tenants}
       order by ${claim.order}
       limit ${lease.limit}
       for update of t skip locked
-    )
-    update ${table} t set locked_until = ${at} + make_interval(secs => ${lease.leaseMs / 1000}::float8),
+    )`;
+  const lock = sql`update ${table} t set locked_until = ${at} + make_interval(secs => ${lease.leaseMs / 1000}::float8),
       lock_token = ${lease.token} ${claim.set ? sql`, ${claim.set}` : sql``}
     from due where ${joined}
-    returning ${claim.returning}`);
+    returning ${claim.returning}`;
+  const result = await db.execute(
+    claim.joined
+      ? sql`with ${due}, c as (${lock}) select c.*, ${claim.joined.columns} from c ${claim.joined.joins}`
+      : sql`with ${due} ${lock}`,
+  );
   return result.rows as Record<string, unknown>[];
 }

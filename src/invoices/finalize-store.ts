@@ -1,5 +1,5 @@
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import { rawRow } from '../db/raw-row.js';
 import type { Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import type { DocumentKind } from './document-axes.js';
@@ -15,18 +15,9 @@ import { invoices } from './schema.js';
  * in one round trip, so the counter row stays locked for that statement and the commit only.
  */
 
-const columns = Object.entries(getTableColumns(invoices)) as [keyof DocumentRow, PgColumn][];
-const selectList = columns.map(([, column]) => `"${column.name}"`).join(', ');
-
-/** A row as PostgreSQL returns it, mapped as Drizzle would (dates, bigints, jsonb). */
-function toRow(raw: Record<string, unknown>): DocumentRow {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of columns) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as DocumentRow;
-}
+/** The document row, read column by column as Drizzle would (dates, bigints, jsonb). */
+const documentRow = rawRow(invoices);
+const toRow = (raw: Record<string, unknown>) => documentRow.read(raw)!;
 
 export async function lockDraft(
   tx: Tx,
@@ -35,7 +26,7 @@ export async function lockDraft(
   id: string,
 ): Promise<DocumentRow | undefined> {
   const result = await tx.execute(
-    sql`select ${sql.raw(selectList)} from invoices where company_id = ${scope.companyId} and livemode = ${scope.livemode} and kind = ${kind} and id = ${id} for update`,
+    sql`select ${documentRow.columns('invoices')} from invoices where company_id = ${scope.companyId} and livemode = ${scope.livemode} and kind = ${kind} and id = ${id} for update`,
   );
   const raw = result.rows[0] as Record<string, unknown> | undefined;
   return raw && toRow(raw);
@@ -106,7 +97,7 @@ export async function numberDocument(
       due_at = ${instant(fields.dueAt)}::timestamptz, finalized_at = ${instant(fields.finalizedAt)}::timestamptz, updated = ${instant(fields.updated)}::timestamptz
       from taken
       where company_id = ${scope.companyId} and livemode = ${scope.livemode} and id = ${id}
-      returning ${sql.raw(columns.map(([, column]) => `invoices."${column.name}"`).join(', '))}, taken.last_value as taken_value
+      returning ${documentRow.columns('invoices')}, taken.last_value as taken_value
     ),
     announced as (${numbering.announce(sql.raw('(select numbered.number from numbered)'))})
     select numbered.*, (select count(*) from announced) as announced from numbered`);

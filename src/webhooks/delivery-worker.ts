@@ -15,14 +15,10 @@ import { signatureHeader } from './signature.js';
 import {
   claimDueDeliveries,
   deliveryChannel,
-  extendRetention,
-  insertAttempts,
-  loadTargets,
   lockEndpoints,
   settleDeliveries,
   updateEndpointHealth,
   type ClaimedDelivery,
-  type DeliveryTarget,
   type EndpointRow,
   type Settlement,
 } from './store.js';
@@ -37,12 +33,13 @@ export interface WorkerOptions {
   companies?: string[];
 }
 
-/** A claim outlives the 30-second attempt, so only a dead worker's deliveries are taken over. */
-const claimMs = deliveryTimeoutMs + 15_000;
+/**
+ * A claim outlives a wait in hand behind a 30-second attempt and then its own 30-second attempt,
+ * so only a dead worker's deliveries are taken over.
+ */
+const claimMs = 2 * deliveryTimeoutMs + 15_000;
 
-interface Claimed extends ClaimedDelivery {
-  target: DeliveryTarget;
-}
+type Claimed = ClaimedDelivery;
 
 /** What an attempt leaves to record: the delivery's next state and the attempt row. */
 interface Result {
@@ -56,8 +53,9 @@ interface Result {
  * Delivers due webhook attempts. Woken at once by the NOTIFY of every committed event and of
  * every sandbox clock move, and every second for retries coming due; that pass is also the
  * contract's recovery pass, so a delivery whose attempt was planned but never made (a crash, a
- * lost notification) is picked up on the next turn. Claims, loads and records go by batches:
- * a few statements per batch rather than per delivery.
+ * lost notification) is picked up on the next turn. A claim reads its deliveries' endpoints and
+ * events in the same statement, and results are recorded by batches: a few statements per batch
+ * rather than per delivery.
  */
 export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): DeliveryWorker {
   const client =
@@ -67,25 +65,24 @@ export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): D
       deliveryTimeoutMs,
     );
   const recorder = createRecorder(deps);
+  const concurrency = options.concurrency ?? 32;
   const loop = createClaimLoop<Claimed>({
     pool: deps.pool,
     channel: deliveryChannel,
     log: deps.log,
-    concurrency: options.concurrency ?? 32,
+    concurrency,
+    // A slot that frees starts a delivery already in hand, and claims come by batches of about
+    // the concurrency: fewer statements per delivery, the receivers kept as busy as allowed.
+    prefetch: concurrency,
+    refillAt: concurrency,
     pollMs: options.pollMs ?? 1000,
     // A claim is a lease, not a result: committed without waiting for the disk (the fast pool).
     // Lost in a crash, the lease is merely free again; every attempt's result is recorded durably.
     claim: (limit) =>
       // Cross-tenant: the claim and its targets are read as the worker role, in one transaction.
-      inTransaction(deps.fast.db, null, async (tx) => {
-        const claimed = await claimDueDeliveries(tx, deps.clock.now(), limit, claimMs, randomUUID(), options.companies);
-        if (claimed.length === 0) return [];
-        const targets = await loadTargets(
-          tx,
-          claimed.map((c) => c.delivery),
-        );
-        return claimed.map((c) => ({ ...c, target: targets.get(c.delivery.id) ?? { endpoint: null, event: null } }));
-      }),
+      inTransaction(deps.fast.db, null, (tx) =>
+        claimDueDeliveries(tx, deps.clock.now(), limit, claimMs, randomUUID(), options.companies),
+      ),
     // The slot is free once the POST is answered; its result commits with the next batch (the
     // delivery stays leased until then, so no other worker sends it again meanwhile).
     handle: async (claimed) => recorder.record(await attempt(deps, client, claimed)),
@@ -139,8 +136,9 @@ async function attempt(deps: Deps, client: DeliveryClient, claimed: Claimed): Pr
 
 /**
  * Records attempt results by batches: those finished while the previous batch commits share one
- * transaction (deliveries settled in one statement, attempts inserted in one, the endpoints'
- * health updated on rows locked for it), one durable commit for many attempts. `record` returns
+ * transaction (deliveries settled, attempts inserted and events' retention extended in one
+ * statement, the endpoints' health updated on rows locked for it), one durable commit for many
+ * attempts. `record` returns
  * at once unless too many results wait (then it waits: the worker slows down to the database's
  * pace); `settled` waits for every result given so far to be committed.
  */
@@ -187,7 +185,7 @@ function createRecorder(deps: Deps): { record(result: Result): Promise<void>; se
 
 /** One batch of results, in the caller's transaction; returns how many alert e-mails it queued. */
 async function recordBatch(tx: Tx, deps: Deps, results: Result[]): Promise<number> {
-  const settlements: Settlement[] = results.map(({ claimed, outcome, at }) => {
+  const settlements: Settlement[] = results.map(({ claimed, outcome, startedAt, at }) => {
     const number = claimed.delivery.attemptCount + 1;
     const next = outcome ? afterAttempt(number, outcome, at) : { state: 'failed', nextAttemptAt: null };
     return {
@@ -197,6 +195,14 @@ async function recordBatch(tx: Tx, deps: Deps, results: Result[]): Promise<numbe
       attemptCount: outcome ? number : claimed.delivery.attemptCount,
       nextAttemptAt: next.nextAttemptAt,
       at,
+      attempt: outcome && {
+        number,
+        startedAt,
+        durationMs: outcome.durationMs,
+        statusCode: outcome.status,
+        error: outcome.kind === 'failed' ? outcome.error : null,
+      },
+      retainUntil: outcome?.kind === 'delivered' ? new Date(at.getTime() + retentionMs) : null,
     };
   });
   const settled = await settleDeliveries(tx, settlements);
@@ -207,32 +213,6 @@ async function recordBatch(tx: Tx, deps: Deps, results: Result[]): Promise<numbe
   }
   // A delivery taken over by another worker (its claim lapsed) is that worker's to record.
   const kept = results.filter((r) => settled.has(r.claimed.delivery.id) && r.outcome !== null);
-  await insertAttempts(
-    tx,
-    kept.map(({ claimed, outcome, startedAt }) => ({
-      companyId: claimed.delivery.companyId,
-      livemode: claimed.delivery.livemode,
-      deliveryId: claimed.delivery.id,
-      attempt: claimed.delivery.attemptCount + 1,
-      eventId: claimed.delivery.eventId,
-      endpointId: claimed.delivery.endpointId,
-      generation: claimed.delivery.generation,
-      startedAt,
-      durationMs: outcome!.durationMs,
-      statusCode: outcome!.status,
-      error: outcome!.kind === 'failed' ? outcome!.error : null,
-    })),
-  );
-  await extendRetention(
-    tx,
-    kept
-      .filter((r) => r.outcome!.kind === 'delivered')
-      .map(({ claimed, at }) => ({
-        companyId: claimed.delivery.companyId,
-        eventId: claimed.delivery.eventId,
-        until: new Date(at.getTime() + retentionMs),
-      })),
-  );
   return applyHealth(tx, deps, kept, settlements);
 }
 

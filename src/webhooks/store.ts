@@ -4,6 +4,7 @@ import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
 import { claimLeased } from '../db/leased-claim.js';
+import { rawRow } from '../db/raw-row.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema.js';
 
@@ -81,15 +82,26 @@ export async function attemptsOfEvent(db: Executor, scope: Scope, eventId: strin
     .orderBy(asc(webhookAttempts.startedAt), asc(webhookAttempts.attempt));
 }
 
+export interface DeliveryTarget {
+  endpoint: EndpointRow | null;
+  event: typeof events.$inferSelect | null;
+}
+
 export interface ClaimedDelivery {
   delivery: DeliveryRow;
   sandboxClockOffsetMs: number;
+  /** The endpoint and the event, read in the claim's statement (null: gone since). */
+  target: DeliveryTarget;
 }
 
+const endpointOfClaim = rawRow(webhookEndpoints, 'endpoint.');
+const eventOfClaim = rawRow(events, 'event.');
+
 /**
- * Claims due deliveries for one worker. Test-mode deliveries are due on their company's sandbox
- * clock. A claim lasts past the delivery time-out, so a worker that dies mid-attempt releases
- * its deliveries to the others: delivery is at least once.
+ * Claims due deliveries for one worker, each with its endpoint and event, in one statement.
+ * Test-mode deliveries are due on their company's sandbox clock. A claim lasts past the delivery
+ * time-out, so a worker that dies mid-attempt releases its deliveries to the others: delivery is
+ * at least once.
  */
 export async function claimDueDeliveries(
   db: Executor,
@@ -110,6 +122,11 @@ export async function claimDueDeliveries(
       returning: sql`t.company_id, t.livemode, t.id, t.event_id, t.endpoint_id, t.generation, t.state, t.attempt_count,
         t.next_attempt_at, t.locked_until, t.lock_token, t.created, t.updated, ${sandboxOffsetMs(row)} as offset_ms`,
       companyIds,
+      joined: {
+        columns: sql`${endpointOfClaim.columns('e')}, ${eventOfClaim.columns('v')}`,
+        joins: sql`left join ${webhookEndpoints} e on e.company_id = c.company_id and e.id = c.endpoint_id
+          left join ${events} v on v.company_id = c.company_id and v.id = c.event_id`,
+      },
     },
     { now, limit, leaseMs: lockMs, token },
   );
@@ -130,42 +147,8 @@ export async function claimDueDeliveries(
       updated: new Date(String(row.updated)),
     },
     sandboxClockOffsetMs: Number(row.offset_ms),
+    target: { endpoint: endpointOfClaim.read(row), event: eventOfClaim.read(row) },
   }));
-}
-
-export interface DeliveryTarget {
-  endpoint: EndpointRow | null;
-  event: typeof events.$inferSelect | null;
-}
-
-/** The endpoints and events of a batch of claimed deliveries, in two reads; by delivery id. */
-export async function loadTargets(db: Executor, deliveries: DeliveryRow[]): Promise<Map<string, DeliveryTarget>> {
-  const pairs = (ids: (d: DeliveryRow) => string) =>
-    sql.join(
-      deliveries.map((d) => sql`(${d.companyId}, ${ids(d)})`),
-      sql`, `,
-    );
-  const [endpointRows, eventRows] = await Promise.all([
-    db
-      .select()
-      .from(webhookEndpoints)
-      .where(sql`(${webhookEndpoints.companyId}, ${webhookEndpoints.id}) in (${pairs((d) => d.endpointId)})`),
-    db
-      .select()
-      .from(events)
-      .where(sql`(${events.companyId}, ${events.id}) in (${pairs((d) => d.eventId)})`),
-  ]);
-  const endpointsByKey = new Map(endpointRows.map((row) => [`${row.companyId}/${row.id}`, row]));
-  const eventsByKey = new Map(eventRows.map((row) => [`${row.companyId}/${row.id}`, row]));
-  return new Map(
-    deliveries.map((d) => [
-      d.id,
-      {
-        endpoint: endpointsByKey.get(`${d.companyId}/${d.endpointId}`) ?? null,
-        event: eventsByKey.get(`${d.companyId}/${d.eventId}`) ?? null,
-      },
-    ]),
-  );
 }
 
 export interface Settlement {
@@ -175,51 +158,61 @@ export interface Settlement {
   attemptCount: number;
   nextAttemptAt: Date | null;
   at: Date;
+  /** The attempt made (null: nothing was sent, the endpoint or event being gone). */
+  attempt: {
+    number: number;
+    startedAt: Date;
+    durationMs: number;
+    statusCode: number | null;
+    error: string | null;
+  } | null;
+  /** After a success: the event is kept until then (90 days), unless already kept within a day of it. */
+  retainUntil: Date | null;
 }
 
 /**
- * Settles claimed deliveries in one statement; returns the ids still held by their claim (a
- * delivery taken over by another worker after its claim lapsed is left to that worker).
+ * Settles claimed deliveries, records their attempts and extends their events' retention, all in
+ * one statement whose size does not grow with the batch (one array per field, spread by
+ * `unnest`); returns the ids still held by their claim. A delivery taken over by another worker
+ * after its claim lapsed is left to that worker: neither settled nor its attempt recorded here.
  */
 export async function settleDeliveries(db: Executor, settlements: Settlement[]): Promise<Set<string>> {
   if (settlements.length === 0) return new Set();
-  const values = sql.join(
-    settlements.map(
-      (s) => sql`(${s.delivery.companyId}, ${s.delivery.id}, ${s.token}, ${s.state}, ${s.attemptCount}::int,
-    ${s.nextAttemptAt?.toISOString() ?? null}::timestamptz, ${s.at.toISOString()}::timestamptz)`,
-    ),
-    sql`, `,
-  );
+  const column = <T>(value: (s: Settlement) => T) => sql.param(settlements.map(value));
+  const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
   const result = await db.execute(sql`
-    update ${webhookDeliveries} d set state = v.state, attempt_count = v.attempt_count, next_attempt_at = v.next_attempt_at,
-      updated = v.at, locked_until = null, lock_token = null
-    from (values ${values}) as v(company_id, id, token, state, attempt_count, next_attempt_at, at)
-    where d.company_id = v.company_id and d.id = v.id and d.lock_token = v.token
-    returning d.id`);
+    with v as (
+      select * from unnest(${column((s) => s.delivery.companyId)}::text[], ${column((s) => s.delivery.id)}::text[],
+        ${column((s) => s.token)}::text[], ${column((s) => s.state)}::text[], ${column((s) => s.attemptCount)}::int[],
+        ${column((s) => iso(s.nextAttemptAt))}::timestamptz[], ${column((s) => iso(s.at))}::timestamptz[],
+        ${column((s) => s.attempt?.number ?? null)}::int[], ${column((s) => iso(s.attempt?.startedAt))}::timestamptz[],
+        ${column((s) => s.attempt?.durationMs ?? null)}::int[], ${column((s) => s.attempt?.statusCode ?? null)}::int[],
+        ${column((s) => s.attempt?.error ?? null)}::text[], ${column((s) => iso(s.retainUntil))}::timestamptz[])
+        as v(company_id, id, token, state, attempt_count, next_attempt_at, at, attempt, started_at, duration_ms,
+          status_code, error, retain_until)
+    ),
+    settled as (
+      update ${webhookDeliveries} d set state = v.state, attempt_count = v.attempt_count, next_attempt_at = v.next_attempt_at,
+        updated = v.at, locked_until = null, lock_token = null
+      from v where d.company_id = v.company_id and d.id = v.id and d.lock_token = v.token
+      returning d.company_id, d.livemode, d.id, d.event_id, d.endpoint_id, d.generation
+    ),
+    attempts as (
+      insert into ${webhookAttempts} (company_id, livemode, delivery_id, attempt, event_id, endpoint_id, generation,
+        started_at, duration_ms, status_code, error)
+      select s.company_id, s.livemode, s.id, v.attempt, s.event_id, s.endpoint_id, s.generation, v.started_at,
+        v.duration_ms, v.status_code, v.error
+      from settled s join v on v.company_id = s.company_id and v.id = s.id
+      where v.attempt is not null
+    ),
+    retained as (
+      update ${events} e set retained_until = v.retain_until
+      from settled s join v on v.company_id = s.company_id and v.id = s.id
+      where e.company_id = s.company_id and e.id = s.event_id and v.retain_until is not null
+        and e.retained_until < v.retain_until - interval '1 day'
+    )
+    select id from settled`);
   return new Set((result.rows as { id: string }[]).map((row) => row.id));
-}
-
-export async function insertAttempts(db: Executor, rows: AttemptRow[]): Promise<void> {
-  if (rows.length > 0) await db.insert(webhookAttempts).values(rows);
-}
-
-/**
- * Pushes events' retention to `until` (90 days after a successful delivery), skipping those
- * already kept within a day of it: a first delivery rarely rewrites its event row.
- */
-export async function extendRetention(
-  db: Executor,
-  items: { companyId: string; eventId: string; until: Date }[],
-): Promise<void> {
-  if (items.length === 0) return;
-  const values = sql.join(
-    items.map((i) => sql`(${i.companyId}, ${i.eventId}, ${i.until.toISOString()}::timestamptz)`),
-    sql`, `,
-  );
-  await db.execute(sql`
-    update ${events} e set retained_until = v.until
-    from (values ${values}) as v(company_id, id, until)
-    where e.company_id = v.company_id and e.id = v.id and e.retained_until < v.until - interval '1 day'`);
 }
 
 /** The endpoints of a batch, locked until the batch commits: health changes apply to fresh rows. */

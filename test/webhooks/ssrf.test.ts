@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isPublicAddress } from '../../src/webhooks/public-address.js';
+import { isPublicAddress, literalAddress } from '../../src/webhooks/public-address.js';
 import { checkEndpointUrl } from '../../src/webhooks/endpoint-url.js';
 import { ApiError } from '../../src/kernel/errors.js';
 import { stubResolver } from '../support/webhook-receiver.js';
@@ -65,6 +65,25 @@ async function refusal(url: string, allowPrivate = false): Promise<ApiError> {
   assert.equal(error.param, 'url');
   return error;
 }
+
+test('a host is read as an address in every form, and a name is a name', () => {
+  // Every IPv4 form ipaddr.js reads, and IPv6 bracketed or not, comes back in its canonical form.
+  for (const [host, address] of [
+    ['127.0.0.1', '127.0.0.1'],
+    ['0x7f.1', '127.0.0.1'],
+    ['127.1', '127.0.0.1'],
+    ['2130706433', '127.0.0.1'],
+    ['017700000001', '127.0.0.1'],
+    ['0xa.0.0.1', '10.0.0.1'],
+    ['[::ffff:127.0.0.1]', '::ffff:7f00:1'],
+    ['::1', '::1'],
+    ['[fe80::1%eth0]', 'fe80::1%eth0'],
+  ] as const)
+    assert.equal(literalAddress(host), address, host);
+  // Names, including those made only of hex digits and dots, are not addresses.
+  for (const name of ['localhost', 'example.com', 'cafe.babe', 'face.b00c', 'xn--bcher-kva.example', 'a'])
+    assert.equal(literalAddress(name), null, name);
+});
 
 test('endpoint URLs: HTTPS, no credentials, public addresses only', async () => {
   for (const url of [
