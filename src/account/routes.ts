@@ -3,7 +3,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { authOf } from '../http/request-context.js';
 import { nullable } from '../http/route-schemas.js';
-import { changeIdentity, readIdentity, toAccount } from './service.js';
+import { changeIdentity, toAccount } from './service.js';
 
 const limitsSchema = Type.Object({
   requestsPerMinute: Type.Integer(),
@@ -101,8 +101,14 @@ export async function accountRoutes(parent: FastifyInstance, { deps }: { deps: D
       },
     },
     async (request) => {
-      const auth = authOf(request);
-      return toAccount(auth.scope, auth.key, auth.company, await readIdentity(deps, auth.company.id));
+      const { scope, key, company } = authOf(request);
+      // The identity came with the authentication (the key cache, forgotten on every change): no read.
+      return toAccount(scope, key, company, {
+        id: company.id,
+        name: company.name,
+        siren: company.siren,
+        ...company.identity,
+      });
     },
   );
 

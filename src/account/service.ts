@@ -3,7 +3,6 @@ import type { Scope } from '../db/scope.js';
 import { plans, type PlanLimits, type PlanName } from '../kernel/plans.js';
 import type { ApiKey } from '../api-keys/service.js';
 import {
-  companySeller,
   updateLegalIdentity,
   type CompanySeller,
   type LegalIdentity,
@@ -29,10 +28,6 @@ export interface AccountCompany {
   siren: string;
   plan: PlanName;
   created: Date;
-}
-
-export async function readIdentity(deps: Pick<Deps, 'db'>, companyId: string): Promise<CompanySeller> {
-  return companySeller(deps.db, companyId);
 }
 
 export async function changeIdentity(

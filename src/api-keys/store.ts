@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type pg from 'pg';
+import type { LegalIdentity } from '../kernel/legal-identity.js';
 import type { PlanName, SubscriptionStatus } from '../kernel/plans.js';
 import { apiKeys } from './schema.js';
 
@@ -17,6 +18,8 @@ export interface KeyWithCompany {
     subscriptionStatus: SubscriptionStatus;
     created: Date;
     sandboxClockOffsetMs: number;
+    /** Its legal identity, as `GET /v1/account` shows it: served with the key, from the cache. */
+    identity: LegalIdentity;
   };
 }
 
@@ -33,6 +36,7 @@ export async function findKeyByHash(pool: pg.Pool, secretHash: string): Promise<
     name: 'facteur_find_key',
     text: `select k.id, k.company_id, k.livemode, k.secret_hash, k.secret_last4, k.scopes, k.expires_at, k.revoked_at,
         k.last_used_at, k.created, c.name, c.siren, c.created as company_created, c.sandbox_clock_offset_ms,
+        c.legal_name, c.trade_name, c.legal_form, c.share_capital, c.registration, c.vat_number, c.iban, c.bic, c.contact,
         coalesce(s.plan, 'free') as plan, coalesce(s.status, 'active') as subscription_status
       from api_keys k join companies c on c.id = k.company_id left join subscriptions s on s.company_id = c.id
       where k.secret_hash = $1 limit 1`,
@@ -62,6 +66,17 @@ export async function findKeyByHash(pool: pg.Pool, secretHash: string): Promise<
       subscriptionStatus: row.subscription_status as SubscriptionStatus,
       created: date(row.company_created)!,
       sandboxClockOffsetMs: Number(row.sandbox_clock_offset_ms),
+      identity: {
+        legalName: row.legal_name as string | null,
+        tradeName: row.trade_name as string | null,
+        legalForm: row.legal_form as string | null,
+        shareCapital: row.share_capital as string | null,
+        registration: row.registration as LegalIdentity['registration'],
+        vatNumber: row.vat_number as string | null,
+        iban: row.iban as string | null,
+        bic: row.bic as string | null,
+        contact: row.contact as LegalIdentity['contact'],
+      },
     },
   };
 }

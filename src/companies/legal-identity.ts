@@ -7,20 +7,9 @@ import { checkVatNumber, normalizeVatNumber, sirenOfVatNumber } from '../identif
  * bank details for transfers and a contact. The rules are pure: each refusal names its field.
  */
 
-export type RegistrationKind = 'RCS' | 'RM';
+import type { LegalIdentity } from '../kernel/legal-identity.js';
 
-export interface LegalIdentity {
-  legalName: string | null;
-  tradeName: string | null;
-  legalForm: string | null;
-  /** Euros, a decimal string ("10000", "1500.50"). */
-  shareCapital: string | null;
-  registration: { kind: RegistrationKind; place: string } | null;
-  vatNumber: string | null;
-  iban: string | null;
-  bic: string | null;
-  contact: { name: string | null; email: string | null; phone: string | null } | null;
-}
+export type { LegalIdentity, RegistrationKind } from '../kernel/legal-identity.js';
 
 /** A partial update: a key left out keeps its value, null clears it. */
 export type LegalIdentityChanges = {

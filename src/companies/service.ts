@@ -135,12 +135,17 @@ export async function updateLegalIdentity(
   companyId: string,
   changes: LegalIdentityChanges,
 ): Promise<CompanySeller> {
-  return inTransaction(deps.db, null, async (tx) => {
+  const changed = await inTransaction(deps.db, null, async (tx) => {
     const current = await findIdentity(tx, companyId, true);
     if (!current) throw new ApiError('not_found', { values: { detail: `No company ${companyId}.` }, param: 'company' });
     const { id, name, siren, ...identity } = current;
     const next = applyIdentityChanges(identity, changes, siren);
     await updateIdentity(tx, companyId, next);
+    // Cached authentications carry the identity (`GET /v1/account`): every node forgets them at commit.
+    await announceAuthChange(tx, `company:${companyId}`);
     return { id, name, siren, ...next };
   });
+  // Again after the commit: a request of this node that read the company before it may have cached it.
+  forgetInThisProcess(`company:${companyId}`);
+  return changed;
 }

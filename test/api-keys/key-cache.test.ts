@@ -27,6 +27,17 @@ const entry = (keyId: string, companyId: string): KeyWithCompany => ({
     subscriptionStatus: 'active',
     created: new Date(),
     sandboxClockOffsetMs: 0,
+    identity: {
+      legalName: 'n',
+      tradeName: null,
+      legalForm: null,
+      shareCapital: null,
+      registration: null,
+      vatNumber: null,
+      iban: null,
+      bic: null,
+      contact: null,
+    },
   },
 });
 
@@ -103,6 +114,34 @@ test('a sandbox clock move reaches cached authentications', async (t) => {
   await h.call('POST', '/v1/sandbox/clock/advance', { key, body: { seconds: 3600 } });
   const after = Date.parse((await h.call('GET', '/v1/sandbox/clock', { key })).data.now);
   assert.ok(after - before >= 3_600_000, `${after - before}`);
+});
+
+test('a change of the legal identity on one node shows on every node, though the account is served from memory', async (t) => {
+  const nodeA = await startHarness();
+  const nodeB = await startHarness();
+  t.after(async () => {
+    await nodeA.close();
+    await nodeB.close();
+  });
+  const { key } = await nodeA.tenant();
+  for (const node of [nodeA, nodeB]) assert.equal((await node.call('GET', '/v1/account', { key })).statusCode, 200);
+  assert.ok(
+    nodeB.deps.keyCache.get(hashSecret(key), Date.now()),
+    'node B serves the key, and the identity, from memory',
+  );
+  const changed = await nodeA.call('POST', '/v1/account', { key, body: { tradeName: 'Enseigne', legalForm: 'SAS' } });
+  assert.equal(changed.statusCode, 200, changed.body);
+  const onA = (await nodeA.call('GET', '/v1/account', { key })).data.company;
+  assert.equal(onA.tradeName, 'Enseigne', 'on the changing node, at once');
+  assert.equal(onA.legalForm, 'SAS');
+  const deadline = Date.now() + 2000;
+  let onB = (await nodeB.call('GET', '/v1/account', { key })).data.company;
+  while (onB.tradeName !== 'Enseigne' && Date.now() < deadline) {
+    // Injected requests served from memory never yield to I/O: let the notification be read.
+    await new Promise((r) => setTimeout(r, 5));
+    onB = (await nodeB.call('GET', '/v1/account', { key })).data.company;
+  }
+  assert.deepEqual(onB, onA, 'the other node, once it hears of the change');
 });
 
 test('a revocation scoped to a company cannot revoke another company’s key', async (t) => {
