@@ -16,7 +16,8 @@
  * (default 2), BENCH_CONNECTIONS (default 10), DATABASE_URL (use that server rather than an
  * embedded one), BENCH_DB_TIMING=1 (count and time the server's SQL statements),
  * BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the server process there), BENCH_SCENARIOS
- * (comma-separated names of the scenarios to run after the bare baseline, which always runs).
+ * (comma-separated names of the scenarios to run after the bare baseline, which always runs);
+ * BENCH_ONLY=api runs the bare baseline and those scenarios only.
  * The webhook-delivery bench (bench/webhooks.ts, its own BENCH_WEBHOOK_* settings) runs after the
  * API scenarios; BENCH_ONLY=webhooks runs it alone. The documents bench (bench/invoices.ts: drafts,
  * finalizations on one series beside a bare counter loop, payments) runs next; BENCH_ONLY=invoices
@@ -283,6 +284,7 @@ async function main(): Promise<void> {
   const benchOnly = process.env.BENCH_ONLY;
   if (
     benchOnly &&
+    benchOnly !== 'api' &&
     benchOnly !== 'webhooks' &&
     benchOnly !== 'invoices' &&
     benchOnly !== 'exports' &&
@@ -290,7 +292,7 @@ async function main(): Promise<void> {
     benchOnly !== 'deposits'
   )
     throw new Error(
-      `BENCH_ONLY knows "webhooks", "invoices", "exports", "ereporting", "deposits", "documents" and "platform"; got "${benchOnly}"`,
+      `BENCH_ONLY knows "api", "webhooks", "invoices", "exports", "ereporting", "deposits", "documents" and "platform"; got "${benchOnly}"`,
     );
   if (benchOnly === 'deposits') {
     const deposits = await runDepositBench({ databaseUrl: database.url, scratch, progress, emit });
@@ -500,6 +502,27 @@ async function main(): Promise<void> {
     report(results[results.length - 1]!, bareRate);
   }
 
+  const ratioOf = (name: string) => {
+    const found = results.find((result) => result.scenario.name === name);
+    return found ? round(found.measured.run.requestsPerSecond / bareRate, 3) : null;
+  };
+  if (benchOnly === 'api') {
+    const failed = results.reduce((sum, r) => sum + r.measured.run.non2xx + r.measured.run.errors, 0);
+    emitSummary(
+      {
+        api: {
+          bareRequestsPerSecond: bareRate,
+          authenticatedGetRatioTestKey: ratioOf('account-test-key'),
+          authenticatedGetRatioLiveKey: ratioOf('account-live-key'),
+          sandboxResetRatio: ratioOf('sandbox-reset-idempotent'),
+        },
+      },
+      busyBefore,
+      { database: database.kind },
+    );
+    if (failed > 0) throw new Error(`${failed} failed or non-2xx requests; see the statusCodes of each line`);
+    return;
+  }
   const webhooks = await webhookBench();
 
   // Customers (bench/customers.ts): creation through the API, CSV imports of 1,000 and 10,000 lines.
@@ -539,10 +562,6 @@ async function main(): Promise<void> {
   if (documentBench.errors > 0)
     throw new Error(`documents bench: ${documentBench.errors} failures; see the documents-* lines`);
 
-  const ratioOf = (name: string) => {
-    const found = results.find((result) => result.scenario.name === name);
-    return found ? round(found.measured.run.requestsPerSecond / bareRate, 3) : null;
-  };
   const goal = 0.5;
   const testRatio = ratioOf('account-test-key');
   const liveRatio = ratioOf('account-live-key');
