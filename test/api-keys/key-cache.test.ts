@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { KeyCache } from '../../src/api-keys/key-cache.js';
 import { revokeApiKey } from '../../src/api-keys/service.js';
@@ -41,6 +41,15 @@ const entry = (keyId: string, companyId: string): KeyWithCompany => ({
   },
 });
 
+/** Two nodes of the service on one database, each with its own key cache and listener. */
+async function twoNodes(t: TestContext) {
+  const nodes = [await startHarness(), await startHarness()] as const;
+  t.after(async () => {
+    for (const node of nodes) await node.close();
+  });
+  return nodes;
+}
+
 test('the key cache: off without a listener, 30-second entries, forgets by key and by company', () => {
   const cache = new KeyCache();
   cache.set('h1', entry('key_1', 'co_1'), 0, cache.epoch);
@@ -68,12 +77,7 @@ test('a read that started before a change is not cached after it', () => {
 });
 
 test('a revocation on one node is refused on every node', async (t) => {
-  const nodeA = await startHarness();
-  const nodeB = await startHarness();
-  t.after(async () => {
-    await nodeA.close();
-    await nodeB.close();
-  });
+  const [nodeA, nodeB] = await twoNodes(t);
   const { key } = await nodeA.tenant();
   assert.equal((await nodeA.call('GET', '/v1/account', { key })).statusCode, 200);
   assert.equal((await nodeB.call('GET', '/v1/account', { key })).statusCode, 200);
@@ -117,12 +121,7 @@ test('a sandbox clock move reaches cached authentications', async (t) => {
 });
 
 test('a change of the legal identity on one node shows on every node, though the account is served from memory', async (t) => {
-  const nodeA = await startHarness();
-  const nodeB = await startHarness();
-  t.after(async () => {
-    await nodeA.close();
-    await nodeB.close();
-  });
+  const [nodeA, nodeB] = await twoNodes(t);
   const { key } = await nodeA.tenant();
   for (const node of [nodeA, nodeB]) assert.equal((await node.call('GET', '/v1/account', { key })).statusCode, 200);
   assert.ok(
