@@ -10,11 +10,18 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cleanEnv, freePorts, projectRoot, startFacteur, type FacteurProcess } from '../support/processes.js';
+import {
+  cleanEnv,
+  freePorts,
+  projectRoot,
+  removeServiceRoot,
+  startFacteur,
+  type FacteurProcess,
+} from '../support/processes.js';
 import { lex, splitCommands, text, type Token, type Word } from '../support/shell-commands.js';
 
 const startTimeout = 90_000;
@@ -202,7 +209,7 @@ describe('the README quick start, run as written against facteur serve', { timeo
         service.kill('SIGTERM');
         await service.waitForExit(30_000).catch(() => service?.kill('SIGKILL'));
       }
-      if (root) await rm(root, { recursive: true, force: true });
+      if (root) await removeServiceRoot(root, join(root, '.facteur'));
     },
     { timeout: 60_000 },
   );

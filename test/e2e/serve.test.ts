@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import {
   cleanEnv,
   freePorts,
   processGone,
+  removeServiceRoot,
   runFacteur,
   sleep,
   startFacteur,
@@ -173,21 +174,8 @@ after(
       service.kill('SIGKILL');
       await service.waitForExit(10_000).catch(() => undefined);
     }
-    // A PostgreSQL the service left behind (a failed step, or the shutdown bug below): stop it.
-    const pid = postmasterPid();
-    if (pid !== null && !processGone(pid)) {
-      try {
-        process.kill(pid, 'SIGINT');
-        await waitUntil(() => processGone(pid), 15_000, `PostgreSQL ${pid} stops`);
-      } catch {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-    }
-    if (root) await rm(root, { recursive: true, force: true });
+    // A PostgreSQL the service left behind (a failed step, or the shutdown bug below) is stopped first.
+    if (root) await removeServiceRoot(root, dataDir);
   },
   { timeout: 60_000 },
 );

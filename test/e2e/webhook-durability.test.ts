@@ -5,11 +5,18 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanEnv, freePorts, startFacteur, waitUntil, type FacteurProcess } from '../support/processes.js';
+import {
+  cleanEnv,
+  freePorts,
+  removeServiceRoot,
+  startFacteur,
+  waitUntil,
+  type FacteurProcess,
+} from '../support/processes.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const startTimeout = 90_000;
@@ -21,17 +28,14 @@ describe('webhook deliveries survive kill -9', { timeout: 240_000 }, () => {
   const launched: FacteurProcess[] = [];
 
   after(async () => {
-    for (const service of launched) if (service.running) service.kill('SIGKILL');
-    // The PostgreSQL server left by the kills: stopped through its pid file.
-    try {
-      const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
-      if (pid > 0) process.kill(pid, 'SIGINT');
-    } catch {
-      /* already gone */
+    for (const service of launched) {
+      if (!service.running) continue;
+      service.kill('SIGKILL');
+      await service.waitForExit(10_000).catch(() => undefined);
     }
     await receiver?.close();
-    await new Promise((r) => setTimeout(r, 500));
-    if (root) await rm(root, { recursive: true, force: true });
+    // The PostgreSQL server left by the kills is stopped through its pid file, then the folder goes.
+    if (root) await removeServiceRoot(root, dataDir);
   });
 
   async function serve(

@@ -4,6 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -216,6 +218,38 @@ export async function waitUntil(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The pid that a data directory's `postgres/postmaster.pid` names, while the file exists. */
+export function postmasterPidOf(dataDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Removes a test's folder once its `facteur serve` processes have ended: the embedded PostgreSQL
+ * they may leave behind is stopped first (SIGINT, SIGKILL if it lingers), and the removal is
+ * retried while its last processes still write into the folder (ENOTEMPTY otherwise).
+ */
+export async function removeServiceRoot(root: string, dataDir: string): Promise<void> {
+  const pid = postmasterPidOf(dataDir);
+  if (pid !== null && !processGone(pid)) {
+    try {
+      process.kill(pid, 'SIGINT');
+      await waitUntil(() => processGone(pid), 15_000, `PostgreSQL ${pid} stops`);
+    } catch {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+  await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
