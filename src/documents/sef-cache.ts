@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -44,9 +44,21 @@ const exists = (path: string) =>
     () => false,
   );
 
+/** Compilers running for this process: they end with it rather than write into a folder it left. */
+const compilers = new Set<ChildProcess>();
+let endsWithProcess = false;
+
 function runXslt3(args: string[]): Promise<void> {
+  if (!endsWithProcess) {
+    endsWithProcess = true;
+    process.once('exit', () => {
+      for (const child of compilers) child.kill('SIGKILL');
+    });
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [compilerPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    compilers.add(child);
+    child.on('close', () => compilers.delete(child));
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
