@@ -1,6 +1,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyCache } from '../../src/api-keys/key-cache.js';
+import pg from 'pg';
+import { KeyCache, authChannel } from '../../src/api-keys/key-cache.js';
 import { revokeApiKey } from '../../src/api-keys/service.js';
 import { hashSecret } from '../../src/api-keys/key-secret.js';
 import type { KeyWithCompany } from '../../src/api-keys/store.js';
@@ -122,7 +123,15 @@ test('a sandbox clock move reaches cached authentications', async (t) => {
 
 test('a change of the legal identity on one node shows on every node, though the account is served from memory', async (t) => {
   const [nodeA, nodeB] = await twoNodes(t);
-  const { key } = await nodeA.tenant();
+  const { key, companyId } = await nodeA.tenant();
+  // The harness's nodes share a process, so the changing node's local forget clears both caches: only a
+  // client listening on its own proves that every other process is told.
+  const listener = new pg.Client({ connectionString: nodeA.deps.pool.options.connectionString });
+  await listener.connect();
+  t.after(() => listener.end());
+  const heard: string[] = [];
+  listener.on('notification', (message) => heard.push(message.payload ?? ''));
+  await listener.query(`listen ${authChannel}`);
   for (const node of [nodeA, nodeB]) assert.equal((await node.call('GET', '/v1/account', { key })).statusCode, 200);
   assert.ok(
     nodeB.deps.keyCache.get(hashSecret(key), Date.now()),
@@ -141,6 +150,9 @@ test('a change of the legal identity on one node shows on every node, though the
     onB = (await nodeB.call('GET', '/v1/account', { key })).data.company;
   }
   assert.deepEqual(onB, onA, 'the other node, once it hears of the change');
+  const announced = Date.now() + 2000;
+  while (!heard.includes(`company:${companyId}`) && Date.now() < announced) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(heard.includes(`company:${companyId}`), `announced on ${authChannel}: ${heard.join(', ')}`);
 });
 
 test('a revocation scoped to a company cannot revoke another company’s key', async (t) => {
