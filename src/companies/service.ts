@@ -8,6 +8,7 @@ import {
   advanceSandboxOffset,
   findIdentity,
   updateIdentity,
+  identityLookup,
   findCompany,
   findCompanyEmail,
   insertCompany,
@@ -17,6 +18,7 @@ import {
   type Company,
 } from './store.js';
 import type { Executor } from '../db/database.js';
+import type { Lookup } from '../db/lookup.js';
 import { announceAuthChange, forgetInThisProcess } from '../api-keys/key-cache.js';
 import { inTransaction } from '../db/transaction.js';
 import { openSubscription } from '../subscriptions/service.js';
@@ -123,6 +125,11 @@ export async function companySeller(db: Executor, companyId: string): Promise<Co
   const row = await findIdentity(db, companyId);
   if (!row) throw new ApiError('not_found', { values: { detail: `No company ${companyId}.` }, param: 'company' });
   return row;
+}
+
+/** `companySeller` as a lookup of a bigger statement (null: no such company). */
+export function companySellerLookup(companyId: string): Lookup<CompanySeller | null> {
+  return identityLookup(companyId);
 }
 
 /**

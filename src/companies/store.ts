@@ -1,5 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import type { Lookup } from '../db/lookup.js';
+import { rawRow } from '../db/raw-row.js';
 import { companies } from './schema.js';
 import type { PlanName } from '../kernel/plans.js';
 import type { LegalIdentity } from './legal-identity.js';
@@ -103,4 +105,32 @@ export async function findIdentity(db: Executor, id: string, forUpdate = false) 
 
 export async function updateIdentity(db: Executor, id: string, identity: LegalIdentity): Promise<void> {
   await db.update(companies).set(identity).where(eq(companies.id, id));
+}
+
+const companyColumns = rawRow(companies, 'company_');
+
+/** `findIdentity` (without the lock) as a lookup of a bigger statement. */
+export function identityLookup(id: string): Lookup<NonNullable<Awaited<ReturnType<typeof findIdentity>>> | null> {
+  return {
+    query: sql`select ${companyColumns.columns('companies')} from companies where id = ${id} limit 1`,
+    read(raw) {
+      const row = companyColumns.read(raw);
+      if (!row) return null;
+      const { legalName, tradeName, legalForm, shareCapital, registration, vatNumber, iban, bic, contact } = row;
+      return {
+        id: row.id,
+        name: row.name,
+        siren: row.siren,
+        legalName,
+        tradeName,
+        legalForm,
+        shareCapital,
+        registration,
+        vatNumber,
+        iban,
+        bic,
+        contact,
+      };
+    },
+  };
 }

@@ -23,7 +23,9 @@ import {
   toCustomer,
   type Customer,
 } from './customer-records.js';
+import { mapLookup, type Lookup } from '../db/lookup.js';
 import {
+  customerLookup,
   deleteScopeCustomers,
   findCustomer,
   insertCustomers,
@@ -62,6 +64,11 @@ export async function getCustomer(deps: Pick<Deps, 'db'>, scope: Scope, id: stri
   const row = await findCustomer(deps.db, scope, id);
   if (!row) throw customerNotFound(id);
   return toCustomer(row);
+}
+
+/** `getCustomer` (deleted or not) as a lookup of a bigger statement (null: none in this environment). */
+export function customerResourceLookup(scope: Scope, id: string): Lookup<Customer | null> {
+  return mapLookup(customerLookup(scope, id), (row) => row && toCustomer(row));
 }
 
 export interface CustomerListQuery {

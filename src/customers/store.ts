@@ -1,5 +1,7 @@
 import { and, eq, gte, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { bulkInsert } from '../db/bulk-insert.js';
+import type { Lookup } from '../db/lookup.js';
+import { rawRow } from '../db/raw-row.js';
 import type { Executor } from '../db/database.js';
 import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
@@ -82,4 +84,14 @@ export async function deleteScopeCustomers(db: Executor, scope: Scope): Promise<
 /** The scope's rows in id order after `after`: the data-protection export. */
 export async function customerRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
   return rowsAfter(db, customers, scope, after, limit);
+}
+
+const customerColumns = rawRow(customers, 'customer_');
+
+/** `findCustomer` (deleted or not) as a lookup of a bigger statement. */
+export function customerLookup(scope: Scope, id: string): Lookup<CustomerRow | null> {
+  return {
+    query: sql`select ${customerColumns.columns('customers')} from customers where company_id = ${scope.companyId} and livemode = ${scope.livemode} and id = ${id} limit 1`,
+    read: (raw) => customerColumns.read(raw),
+  };
 }

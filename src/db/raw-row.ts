@@ -12,6 +12,8 @@ export interface RawRow<Row> {
   columns(alias: string): SQL;
   /** The row of a result row, or null when its key column is null (a left join that found nothing). */
   read(raw: Record<string, unknown>): Row | null;
+  /** The name a column travels under (`"<prefix><column>"`), for a later join's condition. */
+  column(key: keyof Row & string): SQL;
 }
 
 export function rawRow<T extends PgTable>(table: T, prefix = ''): RawRow<T['$inferSelect']> {
@@ -20,6 +22,11 @@ export function rawRow<T extends PgTable>(table: T, prefix = ''): RawRow<T['$inf
   return {
     columns: (alias) =>
       sql.raw(columns.map(([, column]) => `${alias}."${column.name}" as "${prefix}${column.name}"`).join(', ')),
+    column(key) {
+      const found = columns.find(([name]) => name === key);
+      if (!found) throw new Error(`no column ${key}`);
+      return sql.raw(`"${prefix}${found[1].name}"`);
+    },
     read(raw) {
       if (raw[`${prefix}${first}`] === null || raw[`${prefix}${first}`] === undefined) return null;
       const row: Record<string, unknown> = {};

@@ -1,4 +1,6 @@
 import type { Deps } from '../deps.js';
+import type { SQL } from 'drizzle-orm';
+import { mapLookup, type Lookup } from '../db/lookup.js';
 import type { Executor, Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
@@ -22,6 +24,7 @@ import { checkAddress, checkElectronicAddress, checkSiret, type AddressInput } f
 import type { EstablishmentAddress } from './schema.js';
 import {
   clearDefault,
+  bySiretOrDefaultLookup,
   countConnected,
   deleteScopeEstablishments,
   findBySiret,
@@ -268,7 +271,15 @@ export async function sellerEstablishment(
   siret: string | null,
 ): Promise<SellerEstablishment | null> {
   const row = (siret !== null ? await findBySiret(db, scope, siret) : undefined) ?? (await findDefault(db, scope));
-  if (!row) return null;
+  return row ? sellerEstablishmentOf(row) : null;
+}
+
+/** `sellerEstablishment` as a lookup of a bigger statement, on a SIRET the statement gives (null: the default). */
+export function sellerEstablishmentLookup(scope: Scope, siret: SQL): Lookup<SellerEstablishment | null> {
+  return mapLookup(bySiretOrDefaultLookup(scope, siret), (row) => row && sellerEstablishmentOf(row));
+}
+
+function sellerEstablishmentOf(row: EstablishmentRow): SellerEstablishment {
   const shown = toEstablishment(row);
   return { id: row.id, siret: row.siret, address: row.address, electronicAddress: shown.electronicAddress };
 }

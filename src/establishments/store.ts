@@ -1,5 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import type { Lookup } from '../db/lookup.js';
+import { rawRow } from '../db/raw-row.js';
 import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
@@ -114,4 +116,19 @@ export async function connectedRows(
         companyIds ? inArray(establishments.companyId, [...companyIds]) : undefined,
       ),
     );
+}
+
+const establishmentColumns = rawRow(establishments, 'establishment_');
+
+/**
+ * The establishment of `siret` (an expression of the statement; null names none), else the
+ * default one: `findBySiret` then `findDefault`, as a lookup of a bigger statement.
+ */
+export function bySiretOrDefaultLookup(scope: Scope, siret: SQL): Lookup<EstablishmentRow | null> {
+  return {
+    query: sql`select ${establishmentColumns.columns('establishments')} from establishments
+      where company_id = ${scope.companyId} and livemode = ${scope.livemode} and (siret = ${siret} or is_default)
+      order by (siret = ${siret}) is true desc limit 1`,
+    read: (raw) => establishmentColumns.read(raw),
+  };
 }

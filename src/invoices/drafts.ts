@@ -6,7 +6,7 @@ import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { recordEvent } from '../webhooks/service.js';
-import { getCustomer } from '../customers/service.js';
+import { getCustomer, type Customer } from '../customers/service.js';
 import { getProduct } from '../products/service.js';
 import { draftAxes, type DocumentKind } from './document-axes.js';
 import { buyerInput, checkBuyer, type BuyerInput, type BuyerSnapshot, type CustomerFacts } from './buyer.js';
@@ -47,10 +47,15 @@ export async function readCustomer(
   try {
     customer = await getCustomer(deps, scope, id);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'not_found')
-      throw refuse('not_found', `No customer ${id}.`, { param });
+    if (error instanceof ApiError && error.code === 'not_found') return customerFactsOf(null, id, param);
     throw error;
   }
+  return customerFactsOf(customer, id, param);
+}
+
+/** The customer `id` as a lookup read it (null: none in this environment, `not_found`). */
+export function customerFactsOf(customer: Customer | null, id: string, param = 'customerId'): CustomerFacts {
+  if (!customer) throw refuse('not_found', `No customer ${id}.`, { param });
   return {
     id: customer.id,
     type: customer.type,

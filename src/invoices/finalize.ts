@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Deps } from '../deps.js';
-import type { Db, Tx } from '../db/database.js';
+import type { Tx } from '../db/database.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { recordEvent, setEventDataStatement } from '../webhooks/service.js';
 import { consumeMonthlyQuota } from '../limits/service.js';
-import { checkStorageRoom } from '../subscriptions/service.js';
+import { checkStorageBytes, storedBytesLookup } from '../subscriptions/service.js';
+import { lookedUpDecisionDate, taxDecisionLookup } from '../tax/service.js';
+import { customerResourceLookup } from '../customers/service.js';
+import { noLookup, readLookups } from '../db/lookup.js';
 import type { PlanName } from '../kernel/plans.js';
 import type { Axes, DocumentKind } from './document-axes.js';
 import {
@@ -19,18 +22,19 @@ import {
 } from './buyer.js';
 import { addDays, dayOf, defaultPaymentTermsDays, endOfDay } from '../kernel/calendar.js';
 import { axesColumns, documentEventData, type DocumentRow } from './document-record.js';
-import { notEditable, notFound, readCustomer } from './drafts.js';
+import { customerFactsOf, notEditable, notFound } from './drafts.js';
 import { formatNumber, seriesOf } from '../numbering/series.js';
 import {
   checkBacking,
   consumeLedgerShare,
   decidedLines,
+  decisionFactsOf,
+  decisionNamed,
   einvoicingDue,
-  readDecision,
   type DecisionFacts,
 } from './tax-gate.js';
 import { documentBackedBy, findDocument } from './store.js';
-import { sellerFacts } from './seller-block.js';
+import { sellerFactsOf, sellerLookups } from './seller-block.js';
 import { conformanceRefusal, documentSourceOf, issueConformance } from './issue-conformance.js';
 import type { Scope } from '../db/scope.js';
 import { lockDraft, numberDocument, type FinalizedFields } from './finalize-store.js';
@@ -102,9 +106,6 @@ async function precedingOf(
 /** A number the series could give, with the longest counter: BR-FR-01/02 look at its length and characters. */
 const longestCounter = 9_999_999_999;
 
-/** The services of other capabilities, read through the finalizing transaction's own connection. */
-const within = (tx: Tx): Pick<Deps, 'db'> => ({ db: tx as unknown as Db });
-
 export async function finalizeDocument(
   deps: Pick<Deps, 'db'>,
   ctx: CallContext,
@@ -120,11 +121,18 @@ export async function finalizeDocument(
       const draft = await lockDraft(tx, ctx.scope, kind, id);
       if (!draft) throw notFound(kind, id);
       if (draft.documentStatus !== 'draft') throw finalizedOnly(draft);
-      const decision: DecisionFacts = await readDecision(within(tx), ctx.scope, draft.taxDecisionId);
+      const decisionNamedId = decisionNamed(draft.taxDecisionId);
+      // What the checks read of other capabilities, in one statement under the draft's lock.
+      const read = await readLookups(tx, {
+        decision: taxDecisionLookup(ctx.scope, decisionNamedId),
+        customer: draft.customerId ? customerResourceLookup(ctx.scope, draft.customerId) : noLookup(null),
+        // The seller is frozen as it is now; a later change of the identity or establishment never alters the document.
+        ...sellerLookups(ctx.scope, lookedUpDecisionDate),
+        storedBytes: storedBytesLookup(ctx.scope),
+      });
+      const decision: DecisionFacts = decisionFactsOf(read.decision, decisionNamedId);
       decisionId = decision.id;
-      const customer: CustomerFacts | null = draft.customerId
-        ? await readCustomer(within(tx), ctx.scope, draft.customerId)
-        : null;
+      const customer: CustomerFacts | null = draft.customerId ? customerFactsOf(read.customer, draft.customerId) : null;
       if (customer?.deleted)
         throw new ApiError('resource_deleted', {
           values: { resource: 'customer', id: customer.id },
@@ -165,8 +173,7 @@ export async function finalizeDocument(
         mentions: decision.mentions,
         obligations: decision.obligations,
       };
-      // The seller is frozen as it is now; a later change of the identity or establishment never alters the document.
-      const issuer = await sellerFacts(tx, ctx.scope, decision.date);
+      const issuer = sellerFactsOf(read.identity, read.profile, read.establishment);
       // The own checks before anything is consumed or numbered: a document that would fail keeps its number free.
       const issues = issueConformance(
         documentSourceOf(
@@ -180,7 +187,7 @@ export async function finalizeDocument(
       await consumeLedgerShare(tx, ctx.scope, decision, ctx.now);
       await consumeMonthlyQuota(tx, ctx.scope, seller.plan, 'documents', ctx.now);
       // Its files will be counted whatever their size: a storage used up refuses the document now.
-      await checkStorageRoom(tx, ctx.scope, seller.plan);
+      checkStorageBytes(seller.plan, read.storedBytes);
       await options.beforeNumber?.(tx, draft, { total: totals.gross });
 
       const axes: Axes = {

@@ -2,9 +2,15 @@ import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import type { SellerBlock } from '../documents/document-model.js';
 import type { ConformanceIssue } from '../documents/draft-conformance.js';
-import { companySeller } from '../companies/service.js';
-import { sellerEstablishment } from '../establishments/service.js';
-import { profileCovering } from '../tax-profiles/service.js';
+import type { SQL } from 'drizzle-orm';
+import { companySeller, companySellerLookup, type CompanySeller } from '../companies/service.js';
+import { sellerEstablishment, sellerEstablishmentLookup, type SellerEstablishment } from '../establishments/service.js';
+import {
+  lookedUpProfileSiret,
+  profileCovering,
+  profileCoveringLookup,
+  type TaxProfile,
+} from '../tax-profiles/service.js';
 
 /**
  * The seller a document is issued by, as finalization freezes it: the company's legal identity
@@ -21,6 +27,28 @@ export async function sellerFacts(db: Executor, scope: Scope, date: string): Pro
   const identity = await companySeller(db, scope.companyId);
   const profile = await profileCovering(db, scope, date);
   const establishment = await sellerEstablishment(db, scope, profile?.establishment.siret ?? null);
+  return sellerFactsOf(identity, profile, establishment);
+}
+
+/**
+ * The reads of `sellerFacts` as lookups of a bigger statement, on the operation date the statement
+ * gives (the looked-up decision's): the identity, the revision in effect, its establishment.
+ */
+export function sellerLookups(scope: Scope, date: SQL) {
+  return {
+    identity: companySellerLookup(scope.companyId),
+    profile: profileCoveringLookup(scope, date),
+    establishment: sellerEstablishmentLookup(scope, lookedUpProfileSiret),
+  };
+}
+
+/** The seller block from what `sellerFacts` or `sellerLookups` read. */
+export function sellerFactsOf(
+  identity: CompanySeller | null,
+  profile: TaxProfile | null,
+  establishment: SellerEstablishment | null,
+): SellerFacts {
+  if (!identity) throw new Error('the seller company vanished');
   const missing: ConformanceIssue[] = [];
   if (!identity.legalName)
     missing.push({

@@ -88,25 +88,33 @@ export function factsOf(decision: TaxDecision): DecisionFacts {
 
 /** The decision named by a document, or `tax_decision_required` when there is none in this environment. */
 export async function readDecision(deps: Pick<Deps, 'db'>, scope: Scope, id: string | null): Promise<DecisionFacts> {
-  if (id === null) {
-    throw explained(
-      'tax_decision_required',
-      'The document names no tax decision: every fiscal document is backed by a final decision. Create one with `POST /v1/tax-decisions` describing these lines, then set `taxDecisionId`.',
-      { param: 'taxDecisionId' },
-    );
-  }
+  const named = decisionNamed(id);
   try {
-    return factsOf(await getTaxDecision(deps, scope, id));
+    return factsOf(await getTaxDecision(deps, scope, named));
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'not_found') {
-      throw explained(
-        'tax_decision_required',
-        `No tax decision ${id} in this environment backs the document. Create one with \`POST /v1/tax-decisions\`.`,
-        { param: 'taxDecisionId' },
-      );
-    }
+    if (error instanceof ApiError && error.code === 'not_found') return decisionFactsOf(null, named);
     throw error;
   }
+}
+
+/** The decision's id, or `tax_decision_required` when the document names none. */
+export function decisionNamed(id: string | null): string {
+  if (id !== null) return id;
+  throw explained(
+    'tax_decision_required',
+    'The document names no tax decision: every fiscal document is backed by a final decision. Create one with `POST /v1/tax-decisions` describing these lines, then set `taxDecisionId`.',
+    { param: 'taxDecisionId' },
+  );
+}
+
+/** The facts of the decision `id` as a lookup read it (null: none in this environment, `tax_decision_required`). */
+export function decisionFactsOf(decision: TaxDecision | null, id: string): DecisionFacts {
+  if (decision) return factsOf(decision);
+  throw explained(
+    'tax_decision_required',
+    `No tax decision ${id} in this environment backs the document. Create one with \`POST /v1/tax-decisions\`.`,
+    { param: 'taxDecisionId' },
+  );
 }
 
 /** The document as the gate compares it with its decision. */

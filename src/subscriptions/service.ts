@@ -398,8 +398,15 @@ export async function countStorage(tx: Executor, scope: Scope, bytes: number): P
  */
 export async function checkStorageRoom(tx: Executor, scope: Scope, plan?: PlanName): Promise<void> {
   const name = plan ?? (await planOf(tx, scope.companyId));
+  checkStorageBytes(name, await storedBytes(tx, scope));
+}
+
+export { storedBytesLookup } from './store.js';
+
+/** `checkStorageRoom` on the bytes a lookup read (`storedBytesLookup`) in a bigger statement. */
+export function checkStorageBytes(name: PlanName, bytes: number): void {
   const limit = plans[name].storageBytes;
-  if ((await storedBytes(tx, scope)) >= limit) {
+  if (bytes >= limit) {
     throw new ApiError('storage_quota_exceeded', {
       values: { plan: name },
       hint: `The ${name} plan stores ${limit} bytes per environment and its files fill it: documents are not finalized until files are deleted (expired exports, a sandbox reset) or the plan is upgraded.`,

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import type { Lookup } from '../db/lookup.js';
 import { inScope, type Scope } from '../db/scope.js';
 import { storageUsage, subscriptions } from './schema.js';
 
@@ -109,4 +110,12 @@ export async function deleteStoredBytes(db: Executor, scope: Scope): Promise<num
     .where(inScope(storageUsage, scope))
     .returning({ bytes: storageUsage.bytes });
   return rows.length;
+}
+
+/** `storedBytes` as a lookup of a bigger statement. */
+export function storedBytesLookup(scope: Scope): Lookup<number> {
+  return {
+    query: sql`select bytes as storage_usage_bytes from storage_usage where company_id = ${scope.companyId} and livemode = ${scope.livemode} limit 1`,
+    read: (raw) => Number(raw.storage_usage_bytes ?? 0),
+  };
 }

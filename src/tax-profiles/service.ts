@@ -13,7 +13,10 @@ import { frenchTerritoryConflict, vatTerritoryOf, type TerritoryResult } from '.
 import { getCompany } from '../companies/service.js';
 import { isEstablishmentSiret } from '../establishments/service.js';
 import type { Establishment } from './schema.js';
+import { mapLookup, type Lookup } from '../db/lookup.js';
+import type { SQL } from 'drizzle-orm';
 import {
+  coveringLookup,
   deleteScopeTaxProfiles,
   findTaxProfile,
   insertTaxProfile,
@@ -283,6 +286,15 @@ export async function profileCovering(db: Executor, scope: Scope, date: string):
   const rows = await overlappingProfiles(db, scope, date, date);
   return rows.length === 1 ? toTaxProfile(rows[0]!) : null;
 }
+
+/**
+ * `profileCovering` as a lookup of a bigger statement, on a date the statement gives (an earlier
+ * lookup's column); `lookedUpProfileSiret` is its establishment's SIRET for a later lookup.
+ */
+export function profileCoveringLookup(scope: Scope, date: SQL): Lookup<TaxProfile | null> {
+  return mapLookup(coveringLookup(scope, date), (row) => row && toTaxProfile(row));
+}
+export { lookedUpProfileSiret } from './store.js';
 
 /** Sandbox reset: every test revision goes. */
 export async function purgeTestTaxProfiles(tx: Executor, scope: Scope): Promise<number> {

@@ -1,5 +1,7 @@
-import { and, asc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import type { Lookup } from '../db/lookup.js';
+import { rawRow } from '../db/raw-row.js';
 import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
@@ -90,3 +92,23 @@ export async function deleteScopeTaxProfiles(db: Executor, scope: Scope): Promis
 export async function profileRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
   return rowsAfter(db, taxProfiles, scope, after, limit);
 }
+
+const profileColumns = rawRow(taxProfiles, 'tax_profile_');
+
+/**
+ * The one revision in effect on `date` (an expression of the statement: an earlier lookup's
+ * column), as `overlappingProfiles(date, date)` read by a lookup: null when none or several cover it.
+ */
+export function coveringLookup(scope: Scope, date: SQL): Lookup<TaxProfileRow | null> {
+  return {
+    query: sql`select ${profileColumns.columns('tax_profiles')}, count(*) over () as tax_profile_covering
+      from tax_profiles where company_id = ${scope.companyId} and livemode = ${scope.livemode}
+      and (valid_to is null or valid_to >= ${date}) and valid_from <= ${date} order by valid_from limit 1`,
+    read: (raw) => (Number(raw.tax_profile_covering) === 1 ? profileColumns.read(raw) : null),
+  };
+}
+
+/** The SIRET of the establishment the looked-up revision declares, null when no single one covers the date. */
+export const lookedUpProfileSiret = sql.raw(
+  `(case when tax_profile_covering = 1 then "tax_profile_establishment"->>'siret' end)`,
+);

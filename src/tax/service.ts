@@ -13,7 +13,16 @@ import type { DecisionInput } from './decision-input.js';
 import { checkRetry, decisionRecord, type TaxDecision } from './decision-record.js';
 import { conclude, prepare, undecidedLines, type Operation, type Seller } from './engine.js';
 import { vatTerritoryOf } from './vat-territory.js';
-import { deleteScopeDecisions, findDecision, insertDecision, pageDecisions, type DecisionRow } from './store.js';
+import {
+  decisionLookup,
+  deleteScopeDecisions,
+  findDecision,
+  insertDecision,
+  pageDecisions,
+  type DecisionRow,
+} from './store.js';
+import { mapLookup, type Lookup } from '../db/lookup.js';
+export { lookedUpDecisionDate } from './store.js';
 import { isUniqueViolation } from '../db/errors.js';
 
 export type { TaxDecision } from './decision-record.js';
@@ -282,6 +291,11 @@ export async function getTaxDecision(deps: Pick<Deps, 'db'>, scope: Scope, id: s
   const row = await findDecision(deps.db, scope, id);
   if (!row) throw refuse('not_found', `No tax decision ${id}.`, { param: 'id' });
   return toTaxDecision(row);
+}
+
+/** `getTaxDecision` as a lookup of a bigger statement (null: none in this environment). */
+export function taxDecisionLookup(scope: Scope, id: string): Lookup<TaxDecision | null> {
+  return mapLookup(decisionLookup(scope, id), (row) => row && toTaxDecision(row));
 }
 
 export async function listTaxDecisions(

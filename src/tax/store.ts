@@ -1,4 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Lookup } from '../db/lookup.js';
+import { rawRow } from '../db/raw-row.js';
 import type { Executor } from '../db/database.js';
 import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
@@ -42,3 +44,16 @@ export async function deleteScopeDecisions(db: Executor, scope: Scope): Promise<
 export async function decisionRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
   return rowsAfter(db, taxDecisions, scope, after, limit);
 }
+
+const decisionColumns = rawRow(taxDecisions, 'tax_decision_');
+
+/** `findDecision` as a lookup of a bigger statement. */
+export function decisionLookup(scope: Scope, id: string): Lookup<DecisionRow | null> {
+  return {
+    query: sql`select ${decisionColumns.columns('tax_decisions')} from tax_decisions where company_id = ${scope.companyId} and livemode = ${scope.livemode} and id = ${id} limit 1`,
+    read: (raw) => decisionColumns.read(raw),
+  };
+}
+
+/** The looked-up decision's operation date, for a later lookup of the same statement. */
+export const lookedUpDecisionDate = decisionColumns.column('date');
