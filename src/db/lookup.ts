@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from './database.js';
+import { executePrepared } from './prepared-statement.js';
 
 /**
  * At most one row of some capability's table, read as part of a bigger statement, so that the
@@ -34,10 +35,11 @@ export async function readLookups<L extends Record<string, Lookup<unknown>>>(
   const joins = entries.map(
     ([, lookup], index) => sql` left join lateral (${lookup.query}) as ${sql.raw(`lookup_${index}`)} on true`,
   );
-  const result = await db.execute(sql`select * from (select 1 as lookups) as one${sql.join(joins, sql``)}`);
+  // Prepared: with row-level security on each table, planning the lookups costs more than running them.
+  const result = await executePrepared(db, sql`select * from (select 1 as lookups) as one${sql.join(joins, sql``)}`);
   // Two lookups' columns under one name would read one of them as the other's.
-  const names = (result as unknown as { fields: { name: string }[] }).fields.map((field) => field.name);
+  const names = result.fields.map((field) => field.name);
   if (new Set(names).size !== names.length) throw new Error(`lookups return a column twice: ${names.join(', ')}`);
-  const raw = (result.rows as Record<string, unknown>[])[0]!;
+  const raw = result.rows[0]!;
   return Object.fromEntries(entries.map(([name, lookup]) => [name, lookup.read(raw)])) as Results<L>;
 }

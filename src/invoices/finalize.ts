@@ -10,6 +10,7 @@ import { checkStorageBytes, storedBytesLookup } from '../subscriptions/service.j
 import { lookedUpDecisionDate, taxDecisionLookup } from '../tax/service.js';
 import { customerResourceLookup } from '../customers/service.js';
 import { noLookup, readLookups } from '../db/lookup.js';
+import { executePrepared } from '../db/prepared-statement.js';
 import type { PlanName } from '../kernel/plans.js';
 import type { Axes, DocumentKind } from './document-axes.js';
 import {
@@ -217,7 +218,7 @@ export async function finalizeDocument(
       const announced = documentEventData({ ...draft, ...fields }, draft.status);
       const event = await recordEvent(tx, ctx, `${kind}.finalized`, announced, ctx.now);
       // The files' generation is queued here (an outbox row), generated after the commit by the file worker.
-      await tx.execute(queueGenerationStatement(ctx.scope, id, kind, ctx.now));
+      await executePrepared(tx, queueGenerationStatement(ctx.scope, id, kind, ctx.now));
       await effect.mark();
 
       const stopTimer = numberingStatementDuration.startTimer();

@@ -1,5 +1,6 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { executePrepared } from '../db/prepared-statement.js';
 import type { Scope } from '../db/scope.js';
 import { deliveryChannel } from './store.js';
 import { webhookDeliveries, webhookEndpoints } from './schema.js';
@@ -44,12 +45,15 @@ export async function enqueueDeliveries(
     events.map((event) => sql`${event.created.toISOString()}`),
     sql`, `,
   )}]::timestamptz[]`;
-  await tx.execute(sql`
+  // One event (a use case's own) is the hot path: prepared, its text is always the same.
+  const statement = sql`
     with ${alongside ? sql`alongside as (${alongside}), ` : sql``}created as (
       insert into ${webhookDeliveries} (company_id, livemode, id, event_id, endpoint_id, generation, state, attempt_count, next_attempt_at, created, updated)
       select ${e.companyId}, ${e.livemode}, ${deliveryIdSql(sql`ev.id`, e.id)}, ev.id, ${e.id}, 1, 'pending', 0, ev.at, ev.at, ev.at
       from ${e} cross join unnest(${ids}, ${times}) as ev(id, at)
       where ${e.companyId} = ${scope.companyId} and ${e.livemode} = ${scope.livemode} and ${e.deletedAt} is null and ${e.status} = 'enabled' and ${targets}
       returning 1)
-    select pg_notify(${deliveryChannel}, '') from (select count(*) as n from created) c where c.n > 0`);
+    select pg_notify(${deliveryChannel}, '') from (select count(*) as n from created) c where c.n > 0`;
+  if (events.length === 1) await executePrepared(tx, statement);
+  else await tx.execute(statement);
 }
