@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from './database.js';
+import { executePrepared } from './prepared-statement.js';
 
 /**
  * The claim of every leased queue (jobs, webhook deliveries, e-mails, periodic passes), written
@@ -55,10 +56,12 @@ export async function claimLeased(
       lock_token = ${lease.token} ${claim.set ? sql`, ${claim.set}` : sql``}
     from due where ${joined}
     returning ${claim.returning}`;
-  const result = await db.execute(
+  // Prepared: a queue's claim has one text (its tenants aside), run by every worker many times a second.
+  const result = await executePrepared(
+    db,
     claim.joined
       ? sql`with ${due}, c as (${lock}) select c.*, ${claim.joined.columns} from c ${claim.joined.joins}`
       : sql`with ${due} ${lock}`,
   );
-  return result.rows as Record<string, unknown>[];
+  return result.rows;
 }

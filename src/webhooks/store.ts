@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { executePrepared } from '../db/prepared-statement.js';
 import { keysetPage, rowsAfter } from '../db/keyset.js';
 import { inScope, type Scope } from '../db/scope.js';
 import type { PageRequest } from '../kernel/pagination.js';
@@ -180,7 +181,9 @@ export async function settleDeliveries(db: Executor, settlements: Settlement[]):
   if (settlements.length === 0) return new Set();
   const column = <T>(value: (s: Settlement) => T) => sql.param(settlements.map(value));
   const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
-  const result = await db.execute(sql`
+  const result = await executePrepared(
+    db,
+    sql`
     with v as (
       select * from unnest(${column((s) => s.delivery.companyId)}::text[], ${column((s) => s.delivery.id)}::text[],
         ${column((s) => s.token)}::text[], ${column((s) => s.state)}::text[], ${column((s) => s.attemptCount)}::int[],
@@ -211,8 +214,9 @@ export async function settleDeliveries(db: Executor, settlements: Settlement[]):
       where e.company_id = s.company_id and e.id = s.event_id and v.retain_until is not null
         and e.retained_until < v.retain_until - interval '1 day'
     )
-    select id from settled`);
-  return new Set((result.rows as { id: string }[]).map((row) => row.id));
+    select id from settled`,
+  );
+  return new Set(result.rows.map((row) => row.id as string));
 }
 
 /** The endpoints of a batch, locked until the batch commits: health changes apply to fresh rows. */
