@@ -1,5 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { executePrepared } from '../db/prepared-statement.js';
 import { inScope, type Scope } from '../db/scope.js';
 import { idempotencyKeys } from './schema.js';
 
@@ -17,6 +18,8 @@ export interface ClaimRequest {
   lockSeconds: number;
 }
 
+// The statements every request with an Idempotency-Key runs are prepared (one text each).
+
 /**
  * Claims a key for a request, atomically. Succeeds for a new key, for an expired record (past
  * retention), and for a record whose first request died before committing any effect (its lock
@@ -25,7 +28,7 @@ export interface ClaimRequest {
 export async function claimKey(db: Executor, claim: ClaimRequest): Promise<boolean> {
   const t = idempotencyKeys;
   const at = sql`${claim.now.toISOString()}::timestamptz`;
-  const rows = await db
+  const statement = db
     .insert(t)
     .values({
       companyId: claim.scope.companyId,
@@ -56,7 +59,7 @@ export async function claimKey(db: Executor, claim: ClaimRequest): Promise<boole
             and ${t.lockedAt} <= ${at} - make_interval(secs => ${claim.lockSeconds}::int))`,
     })
     .returning({ key: t.key });
-  return rows.length > 0;
+  return (await executePrepared(db, statement.getSQL())).rows.length > 0;
 }
 
 export async function findRecord(db: Executor, scope: Scope, key: string): Promise<IdempotencyRecord | undefined> {
@@ -69,12 +72,12 @@ export async function findRecord(db: Executor, scope: Scope, key: string): Promi
  * longer holds the key (a slow request overtaken after its lock went stale): its work must roll back.
  */
 export async function markEffectCommitted(db: Executor, scope: Scope, key: string, token: string): Promise<boolean> {
-  const rows = await db
+  const statement = db
     .update(idempotencyKeys)
     .set({ effectCommitted: true })
     .where(and(ofKey(scope, key), eq(idempotencyKeys.lockToken, token)))
     .returning({ key: idempotencyKeys.key });
-  return rows.length > 0;
+  return (await executePrepared(db, statement.getSQL())).rows.length > 0;
 }
 
 export interface StoredResponse {
@@ -90,7 +93,7 @@ export async function completeKey(
   token: string,
   response: StoredResponse,
 ): Promise<void> {
-  await db
+  const statement = db
     .update(idempotencyKeys)
     .set({
       state: 'completed',
@@ -99,6 +102,7 @@ export async function completeKey(
       responseBody: response.body,
     })
     .where(and(ofKey(scope, key), eq(idempotencyKeys.lockToken, token)));
+  await executePrepared(db, statement.getSQL());
 }
 
 /** Gives the key back when the request failed without effect, so a retry runs it again. */

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { executePrepared } from '../db/prepared-statement.js';
 import type { Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
 import { claimReaders, type ClaimedReader } from '../db/reader-claim.js';
@@ -336,7 +337,10 @@ export async function settleDepositedQuietly(
   const onThisAttempt = sql`i.company_id = ${claim.companyId} and i.livemode = ${claim.livemode} and i.id = ${claim.documentId}
     and i.einvoicing->>'paTrackingId' = ${claim.trackingId}
     and coalesce(i.einvoicing->'depositWait', 'null'::jsonb) = 'null'::jsonb`;
-  const result = await db.execute(sql`
+  // Prepared: one text, run once per deposit.
+  const result = await executePrepared(
+    db,
+    sql`
     with settled as (
       update document_deposits d set state = 'deposited', flow_id = ${flowId}, next_attempt_at = null,
         last_error = null, locked_until = null, lock_token = null, updated = ${now.toISOString()}::timestamptz
@@ -349,7 +353,8 @@ export async function settleDepositedQuietly(
       where ${onThisAttempt} and exists (select 1 from settled)
       returning 1
     )
-    select (select count(*) from settled)::int as settled, (select count(*) from recorded)::int as recorded`);
+    select (select count(*) from settled)::int as settled, (select count(*) from recorded)::int as recorded`,
+  );
   const row = result.rows[0] as { settled: number; recorded: number };
   // Only the lease holder moves the attempt's tracking id and wait: settled implies recorded.
   return row.settled > 0;
