@@ -14,21 +14,24 @@ export type FilesSummary = Pick<DocumentFilesRow, 'state' | 'files' | 'failure' 
 export const filesChannel = 'facteur_document_files';
 
 /**
- * The generation's outbox row, written by the finalization in its transaction, and the
- * notification, in one statement (the finalization's hot path counts its round trips).
+ * The generation's outbox row, as a data-modifying part of a bigger statement (the finalization's
+ * numbering: its hot path counts its round trips): one row returned when it was queued. Its
+ * notification is `queuedNotice` of that part.
  */
-export function queueGenerationStatement(scope: Scope, documentId: string, kind: string, now: Date): SQL {
+export function queueGenerationInsert(scope: Scope, documentId: string, kind: string, now: Date): SQL {
   const at = now.toISOString();
-  return sql`with queued as (
-      insert into document_files (company_id, livemode, document_id, document_kind, state, attempts, next_attempt_at, created)
+  return sql`insert into document_files (company_id, livemode, document_id, document_kind, state, attempts, next_attempt_at, created)
       values (${scope.companyId}, ${scope.livemode}, ${documentId}, ${kind}, 'pending', 0, ${at}::timestamptz, ${at}::timestamptz)
-      on conflict do nothing returning 1
-    )
-    select pg_notify(${filesChannel}, '') from queued`;
+      on conflict do nothing returning 1`;
 }
 
+/** Wakes the file workers at commit when the part named `queued` queued a generation: the count of notifications. */
+export const queuedNotice = (queued: SQL) => sql`(select count(pg_notify(${filesChannel}, '')) from ${queued})`;
+
 export async function queueGeneration(db: Executor, scope: Scope, documentId: string, kind: string, now: Date) {
-  await db.execute(queueGenerationStatement(scope, documentId, kind, now));
+  await db.execute(
+    sql`with queued as (${queueGenerationInsert(scope, documentId, kind, now)}) select ${queuedNotice(sql.raw('queued'))}`,
+  );
 }
 
 /** The generations of several documents at once (the sandbox fixtures), in the caller's transaction. */

@@ -6,14 +6,16 @@ import type { Scope } from '../db/scope.js';
 import type { DocumentKind } from './document-axes.js';
 import type { DocumentRow } from './document-record.js';
 import { invoices } from './schema.js';
+import { queuedNotice } from './files-store.js';
 
 /**
  * The two statements of a finalization that run with the draft locked, written out in SQL: the
  * finalization is the hot path of numbering, and building these through the query builder costs
  * more CPU than running them. The second one is the last before the commit: it takes the series'
  * next value (the same upsert as number-store.ts's `takeNextValue`), writes the number and the
- * frozen document, and writes the number into the `*.finalized` event recorded just before, all
- * in one round trip, so the counter row stays locked for that statement and the commit only.
+ * frozen document, writes the number into the `*.finalized` event recorded just before and queues
+ * the files' generation (an outbox row and its notification: microseconds under the lock, a round
+ * trip saved), all in one round trip, so the counter row stays locked for that statement and the commit only.
  * Both are prepared statements: planning them (row-level security on each table) cost more than
  * running them.
  */
@@ -43,6 +45,8 @@ export async function lockDraft(
  */
 export interface NumberingStatements {
   takeNext: SQL;
+  /** The generation's outbox row, queued in the same statement (`queueGenerationInsert`). */
+  queueGeneration: SQL;
   format(value: SQL): SQL;
   announce(number: SQL): SQL;
 }
@@ -105,8 +109,9 @@ export async function numberDocument(
       where company_id = ${scope.companyId} and livemode = ${scope.livemode} and id = ${id}
       returning ${documentRow.columns('invoices')}, taken.last_value as taken_value
     ),
-    announced as (${numbering.announce(sql.raw('(select numbered.number from numbered)'))})
-    select numbered.*, (select count(*) from announced) as announced from numbered`,
+    announced as (${numbering.announce(sql.raw('(select numbered.number from numbered)'))}),
+    queued as (${numbering.queueGeneration})
+    select numbered.*, (select count(*) from announced) as announced, ${queuedNotice(sql.raw('queued'))} as queued from numbered`,
   );
   const raw = result.rows[0] as Record<string, unknown> | undefined;
   if (!raw) throw new Error(`document ${id} vanished under its lock`);

@@ -10,7 +10,6 @@ import { checkStorageBytes, storedBytesLookup } from '../subscriptions/service.j
 import { lookedUpDecisionDate, taxDecisionLookup } from '../tax/service.js';
 import { customerResourceLookup } from '../customers/service.js';
 import { noLookup, readLookups } from '../db/lookup.js';
-import { executePrepared } from '../db/prepared-statement.js';
 import type { PlanName } from '../kernel/plans.js';
 import type { Axes, DocumentKind } from './document-axes.js';
 import {
@@ -43,7 +42,7 @@ import { nextValueStatement, numberSql } from '../numbering/service.js';
 import { numberingStatementDuration } from '../kernel/metrics.js';
 import { explained } from './refusals.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { queueGenerationStatement } from './files-store.js';
+import { queueGenerationInsert } from './files-store.js';
 
 /**
  * `POST /v1/invoices/:id/finalize` (and a credit note's): the document is checked against its
@@ -217,8 +216,6 @@ export async function finalizeDocument(
       // statement fills into the event: the series' counter is locked for that statement and the commit only.
       const announced = documentEventData({ ...draft, ...fields }, draft.status);
       const event = await recordEvent(tx, ctx, `${kind}.finalized`, announced, ctx.now);
-      // The files' generation is queued here (an outbox row), generated after the commit by the file worker.
-      await executePrepared(tx, queueGenerationStatement(ctx.scope, id, kind, ctx.now));
       await effect.mark();
 
       const stopTimer = numberingStatementDuration.startTimer();
@@ -226,6 +223,8 @@ export async function finalizeDocument(
         takeNext: nextValueStatement(ctx.scope, series),
         format: (value) => numberSql(series, value),
         announce: (number) => setEventDataStatement(ctx.scope, event.id, 'number', number),
+        // The files' generation (an outbox row), generated after the commit by the file worker.
+        queueGeneration: queueGenerationInsert(ctx.scope, id, kind, ctx.now),
       });
       stopTimer();
       // The number as series.ts writes it (BR-FR-01/02), and the event as the document reads, or nothing commits.
