@@ -46,6 +46,15 @@ test('finalization refusals', async (t) => {
     await expectRefusal(key, unknown.id, 'tax_decision_required', 'taxDecisionId');
   });
 
+  await t.test('a customer deleted after the draft: resource_deleted, nothing numbered', async () => {
+    const { key } = await seller(h);
+    const draft = await readyDraft(h, key);
+    assert.equal((await h.call('DELETE', `/v1/customers/${draft.customerId}`, { key })).statusCode, 200);
+    await expectRefusal(key, draft.id, 'resource_deleted', 'customerId', 409);
+    const still = await h.call('GET', `/v1/invoices/${draft.id}`, { key });
+    assert.deepEqual([still.data.documentStatus, still.data.number], ['draft', null]);
+  });
+
   await t.test('a suspended decision: tax_decision_not_final', async () => {
     const { key } = await seller(h);
     const buyer = { type: 'individual', name: 'Max Mustermann', address: { postalCode: '10117', country: 'DE' } };
