@@ -4,6 +4,7 @@ import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './database.js';
 import type { Scope } from './scope.js';
 import { isRetryableConflict } from './errors.js';
+import { openNotices, sendNotices, takeNotices } from './commit-notice.js';
 
 /**
  * Who asks, in which scope, on behalf of which request. A service receives it with its input;
@@ -54,12 +55,15 @@ async function fencedTransaction<T>(db: Db, scope: Scope | null, work: (tx: Tx) 
   const session = new NodePgSession(client, internals.dialect, undefined);
   const tx = new NodePgTransaction(internals.dialect, session, undefined) as unknown as Tx;
   let broken: Error | undefined;
+  openNotices(tx);
   try {
     await client.query(beginStatement(client, scope));
     const result = await work(tx);
     await client.query('commit');
+    sendNotices(internals.session.client, takeNotices(tx));
     return result;
   } catch (error) {
+    takeNotices(tx);
     await client.query('rollback').catch((rollbackError: Error) => {
       broken = rollbackError;
     });

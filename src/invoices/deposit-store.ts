@@ -7,6 +7,7 @@ import { claimReaders, type ClaimedReader } from '../db/reader-claim.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { documentDeposits, platformReaders, platformStatusReceipts } from './schema.js';
 import { depositSourceColumns, depositSourceOf, type DepositSource } from './files-store.js';
+import { notifyOnCommit } from '../db/commit-notice.js';
 
 /** The deposit jobs, the platform readers (cursor, subscription) and the receipts of the statuses applied. */
 
@@ -65,7 +66,7 @@ export async function queueDeposit(
     })
     .returning();
   await ensureReader(db, scope, job.establishmentId, job.connectionKey, now);
-  await db.execute(sql`select pg_notify(${depositsChannel}, '')`);
+  await notifyOnCommit(db, depositsChannel);
   return queued!;
 }
 

@@ -6,6 +6,7 @@ import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { documentFiles, invoices } from './schema.js';
 import type { FileFailure, FileKind, StoredFiles } from './document-files.js';
 import type { DocumentRow } from './document-record.js';
+import { notifyOnCommit } from '../db/commit-notice.js';
 
 export type DocumentFilesRow = typeof documentFiles.$inferSelect;
 export type FilesSummary = Pick<DocumentFilesRow, 'state' | 'files' | 'failure' | 'attempts' | 'generatedAt'>;
@@ -25,13 +26,14 @@ export function queueGenerationInsert(scope: Scope, documentId: string, kind: st
       on conflict do nothing returning 1`;
 }
 
-/** Wakes the file workers at commit when the part named `queued` queued a generation: the count of notifications. */
-export const queuedNotice = (queued: SQL) => sql`(select count(pg_notify(${filesChannel}, '')) from ${queued})`;
+/** Wakes the file workers after the commit (a generation was queued through `db`). */
+export const generationQueued = (db: Executor) => notifyOnCommit(db, filesChannel);
 
 export async function queueGeneration(db: Executor, scope: Scope, documentId: string, kind: string, now: Date) {
-  await db.execute(
-    sql`with queued as (${queueGenerationInsert(scope, documentId, kind, now)}) select ${queuedNotice(sql.raw('queued'))}`,
+  const result = await db.execute(
+    sql`with queued as (${queueGenerationInsert(scope, documentId, kind, now)}) select count(*)::int as queued from queued`,
   );
+  if (Number(result.rows[0]?.queued) > 0) await generationQueued(db);
 }
 
 /** The generations of several documents at once (the sandbox fixtures), in the caller's transaction. */
@@ -56,7 +58,7 @@ export async function queueGenerations(
       })),
     )
     .onConflictDoNothing();
-  await db.execute(sql`select pg_notify(${filesChannel}, '')`);
+  await generationQueued(db);
 }
 
 const summaryColumns = {

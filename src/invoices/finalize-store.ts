@@ -6,7 +6,7 @@ import type { Scope } from '../db/scope.js';
 import type { DocumentKind } from './document-axes.js';
 import type { DocumentRow } from './document-record.js';
 import { invoices } from './schema.js';
-import { queuedNotice } from './files-store.js';
+import { generationQueued } from './files-store.js';
 
 /**
  * The two statements of a finalization that run with the draft locked, written out in SQL: the
@@ -14,8 +14,9 @@ import { queuedNotice } from './files-store.js';
  * more CPU than running them. The second one is the last before the commit: it takes the series'
  * next value (the same upsert as number-store.ts's `takeNextValue`), writes the number and the
  * frozen document, writes the number into the `*.finalized` event recorded just before and queues
- * the files' generation (an outbox row and its notification: microseconds under the lock, a round
- * trip saved), all in one round trip, so the counter row stays locked for that statement and the commit only.
+ * the files' generation (an outbox row: microseconds under the lock, a round trip saved; the file
+ * workers are woken after the commit, commit-notice.ts), all in one round trip, so the counter row
+ * stays locked for that statement and the commit only.
  * Both are prepared statements: planning them (row-level security on each table) cost more than
  * running them.
  */
@@ -111,10 +112,11 @@ export async function numberDocument(
     ),
     announced as (${numbering.announce(sql.raw('(select numbered.number from numbered)'))}),
     queued as (${numbering.queueGeneration})
-    select numbered.*, (select count(*) from announced) as announced, ${queuedNotice(sql.raw('queued'))} as queued from numbered`,
+    select numbered.*, (select count(*) from announced) as announced, (select count(*) from queued) as queued from numbered`,
   );
   const raw = result.rows[0] as Record<string, unknown> | undefined;
   if (!raw) throw new Error(`document ${id} vanished under its lock`);
   if (Number(raw.announced) !== 1) throw new Error(`the finalized event of document ${id} was not numbered`);
+  if (Number(raw.queued) > 0) await generationQueued(tx);
   return { row: toRow(raw), sequence: Number(raw.taken_value) };
 }

@@ -5,6 +5,7 @@ import { inScope, type Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
 import { sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { jobs } from './schema.js';
+import { notifyOnCommit } from '../db/commit-notice.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -13,7 +14,7 @@ export const jobChannel = 'facteur_jobs';
 
 export async function insertJob(db: Executor, row: JobRow): Promise<void> {
   await db.insert(jobs).values(row);
-  await db.execute(sql`select pg_notify(${jobChannel}, '')`);
+  await notifyOnCommit(db, jobChannel);
 }
 
 export async function findJob(db: Executor, scope: Scope, id: string): Promise<JobRow | undefined> {

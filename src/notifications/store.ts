@@ -4,6 +4,7 @@ import { rowsAfter } from '../db/keyset.js';
 import type { Executor } from '../db/database.js';
 import { claimLeased } from '../db/leased-claim.js';
 import { emails } from './schema.js';
+import { notifyOnCommit } from '../db/commit-notice.js';
 
 export type EmailRow = typeof emails.$inferSelect;
 
@@ -12,7 +13,7 @@ export const emailChannel = 'facteur_emails';
 
 export async function insertEmail(db: Executor, row: EmailRow): Promise<void> {
   await db.insert(emails).values(row);
-  if (row.status === 'pending') await db.execute(sql`select pg_notify(${emailChannel}, '')`);
+  if (row.status === 'pending') await notifyOnCommit(db, emailChannel);
 }
 
 /** Pending e-mails due now, leased to `token`; each claim counts as an attempt. */

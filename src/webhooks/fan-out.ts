@@ -1,6 +1,7 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { executePrepared } from '../db/prepared-statement.js';
+import { notifyOnCommit } from '../db/commit-notice.js';
 import type { Scope } from '../db/scope.js';
 import { deliveryChannel } from './store.js';
 import { webhookDeliveries, webhookEndpoints } from './schema.js';
@@ -17,7 +18,7 @@ function deliveryIdSql(eventId: SQL, endpointId: SQLWrapper): SQL {
 /**
  * Creates, in the events' own transaction and in one statement, a pending delivery of each event
  * (all of one type) for each enabled endpoint of the scope subscribed to that type (or for
- * `onlyEndpoints`, as a ping does), and notifies the workers when there is any. The rows are the
+ * `onlyEndpoints`, as a ping does), and wakes the workers after the commit when there is any. The rows are the
  * jobs: nothing is lost if the process dies right after the commit. `alongside`, a data-modifying
  * statement (the events' own insert), runs in the same statement: one round trip for both.
  */
@@ -53,7 +54,7 @@ export async function enqueueDeliveries(
       from ${e} cross join unnest(${ids}, ${times}) as ev(id, at)
       where ${e.companyId} = ${scope.companyId} and ${e.livemode} = ${scope.livemode} and ${e.deletedAt} is null and ${e.status} = 'enabled' and ${targets}
       returning 1)
-    select pg_notify(${deliveryChannel}, '') from (select count(*) as n from created) c where c.n > 0`;
-  if (events.length === 1) await executePrepared(tx, statement);
-  else await tx.execute(statement);
+    select count(*)::int as created from created`;
+  const result = events.length === 1 ? await executePrepared(tx, statement) : await tx.execute(statement);
+  if (Number(result.rows[0]?.created) > 0) await notifyOnCommit(tx, deliveryChannel);
 }

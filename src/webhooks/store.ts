@@ -8,6 +8,7 @@ import { claimLeased } from '../db/leased-claim.js';
 import { rawRow } from '../db/raw-row.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema.js';
+import { notifyOnCommit } from '../db/commit-notice.js';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -64,7 +65,7 @@ export async function updateEndpoint(
 export async function insertDeliveries(db: Executor, rows: DeliveryRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.insert(webhookDeliveries).values(rows);
-  await db.execute(sql`select pg_notify(${deliveryChannel}, '')`);
+  await notifyOnCommit(db, deliveryChannel);
 }
 
 export async function deliveriesOfEvent(db: Executor, scope: Scope, eventId: string): Promise<DeliveryRow[]> {
