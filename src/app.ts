@@ -74,6 +74,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   });
   app.addHook('onClose', async () => {
     await stopListening?.();
+    await deps.sandboxPlatform.stop();
   });
 
   await registerOpenApi(app, deps.config.publicUrl);

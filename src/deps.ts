@@ -7,6 +7,7 @@ import type { Connection, Db } from './db/database.js';
 import { createMailer, type Mailer } from './notifications/mailer.js';
 import type { ResolveHost } from './webhooks/endpoint-url.js';
 import { KeyCache } from './api-keys/key-cache.js';
+import { SandboxPlatform } from './platform/sandbox-platform.js';
 
 /** What every service needs from the outside world, passed explicitly. */
 export interface Deps {
@@ -23,6 +24,8 @@ export interface Deps {
   resolveHost: ResolveHost;
   /** Valid API keys of this node, kept in step with revocations by a PostgreSQL listener. */
   keyCache: KeyCache;
+  /** The test mode's approved platform: a pa-simulator in this process, started on first use. */
+  sandboxPlatform: SandboxPlatform;
 }
 
 export const systemResolveHost: ResolveHost = async (hostname) =>
@@ -45,6 +48,7 @@ export function makeDeps(
     mailer: createMailer(config),
     resolveHost: systemResolveHost,
     keyCache: new KeyCache(),
+    sandboxPlatform: new SandboxPlatform(),
     ...overrides,
   };
 }

@@ -93,6 +93,7 @@ export async function startPaSimulator(
       '  outcomes: deposited, approve (default), pay, partially_approve, dispute, suspend, refuse, reject',
       '  also: statuses, skip, order: "reverse", twice, paceMs, depositAnswers: [{"status":503,"retryAfterSeconds":30},',
       '        {"status":401}, {"status":409}, {"status":429,"retryAfterSeconds":2}, {"timeout":"after_store"}]',
+      `  report now: POST ${url}/simulator/statuses {"trackingId":"<the deposit's>","status":"fr:208","reason":{"code":"JUSTIF_ABS"}}`,
       `  directory: POST ${url}/simulator/directory {"lines":[{"siren":"552120222","siret":"55212022200013"}]}`,
       `  counters:  GET ${url}/simulator/stats    reset: POST ${url}/simulator/reset`,
       '',

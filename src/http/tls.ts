@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
+import { selfSigned } from '../kernel/self-signed-certificate.js';
 
 export interface Certificate {
   cert: string;
@@ -31,36 +31,7 @@ export async function loadCertificate(config: Config, log: (message: string) => 
     return { cert: await readFile(certPath, 'utf8'), key: await readFile(keyPath, 'utf8'), certPath, generated: false };
   }
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const now = Date.now();
-  // Loaded when a certificate is made: rarely, and ~15 MB.
-  const { generate } = await import('selfsigned');
-  const pems = await generate(
-    [
-      { name: 'commonName', value: 'localhost' },
-      { name: 'organizationName', value: 'facteur (self-signed)' },
-    ],
-    {
-      keyType: 'ec',
-      curve: 'P-256',
-      algorithm: 'sha256',
-      notBeforeDate: new Date(now - 3_600_000),
-      notAfterDate: new Date(now + 825 * 86_400_000),
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 2, value: 'localhost' },
-            { type: 2, value: hostname() },
-            { type: 7, ip: '127.0.0.1' },
-            { type: 7, ip: '::1' },
-          ],
-        },
-      ],
-    },
-  );
+  const pems = await selfSigned();
   await writeFile(keyPath, pems.private, { mode: 0o600 });
   await writeFile(certPath, pems.cert, { mode: 0o644 });
   log(`generated a self-signed TLS certificate: ${certPath} (trust it with NODE_EXTRA_CA_CERTS or curl --cacert)`);

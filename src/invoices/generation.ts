@@ -59,6 +59,34 @@ class ValidationFailure extends Error {
 /** Another worker took the row over (the lease lapsed): this attempt's work is dropped. */
 class LeaseLost extends Error {}
 
+type FrozenDocument = DocumentRow & {
+  number: string;
+  issueDate: string;
+  seller: NonNullable<DocumentRow['seller']>;
+  buyer: NonNullable<DocumentRow['buyer']>;
+  tax: NonNullable<DocumentRow['tax']>;
+};
+
+/** The model of a finalized document: what its CII and PDF say (a credit note names its invoice). */
+async function documentModel(deps: Pick<Deps, 'db'>, scope: Scope, row: FrozenDocument) {
+  let preceding: { number: string; issueDate: string } | null = null;
+  if (row.kind === 'credit_note' && row.relatedInvoiceId) {
+    const invoice = await documentRow(deps.db, scope, row.relatedInvoiceId);
+    if (invoice?.number && invoice.issueDate) preceding = { number: invoice.number, issueDate: invoice.issueDate };
+  }
+  return documentModelOf(documentSourceOf(row, preceding));
+}
+
+/**
+ * The CII of a finalized document as the generation job writes it, without the official
+ * validation: the sandbox's platform reads it. Null for a document without its frozen content.
+ */
+export async function ciiOfDocument(deps: Pick<Deps, 'db'>, scope: Scope, row: DocumentRow): Promise<string | null> {
+  const { number, issueDate, seller, buyer, tax } = row;
+  if (number === null || issueDate === null || seller === null || buyer === null || tax === null) return null;
+  return writeCii(await documentModel(deps, scope, { ...row, number, issueDate, seller, buyer, tax }));
+}
+
 export interface FileWorkerOptions {
   /** Where the compiled stylesheets are cached; default `<dataDir>/cache`. */
   cacheDir?: string;
@@ -105,12 +133,7 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
         rules: [],
         message: `Document ${row.id} has no frozen ${seller === null ? 'seller block' : 'content'}: its files cannot be written.`,
       });
-    let preceding: { number: string; issueDate: string } | null = null;
-    if (row.kind === 'credit_note' && row.relatedInvoiceId) {
-      const invoice = await documentRow(deps.db, scope, row.relatedInvoiceId);
-      if (invoice?.number && invoice.issueDate) preceding = { number: invoice.number, issueDate: invoice.issueDate };
-    }
-    const model = documentModelOf(documentSourceOf({ ...row, number, issueDate, seller, buyer, tax }, preceding));
+    const model = await documentModel(deps, scope, { ...row, number, issueDate, seller, buyer, tax });
     const xml = writeCii(model);
     const report = await (await validators()).validate(xml);
     if (!report.valid)

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
-import type { Executor } from '../db/database.js';
+import type { Executor, Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { pollEachReader, type ClaimedReader } from '../db/reader-claim.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
@@ -15,6 +15,7 @@ import { lifecycleCodes, rejectionNoteOf, type LifecycleCode } from './lifecycle
 import { applyReportedStatus } from './reported-status.js';
 import { invoices } from './schema.js';
 import { findAnyDocument } from './store.js';
+import type { DocumentRow } from './document-record.js';
 import {
   claimStatusReaders,
   depositByTracking,
@@ -85,42 +86,62 @@ export async function applyPlatformEvent(
     if (!(await receiveEvent(tx, scope, event.key, deposit?.documentId ?? null, now))) return false;
     if (!deposit) return false;
     const row = await findAnyDocument(tx, scope, deposit.documentId, true);
-    if (!row || row.documentStatus !== 'finalized' || row.transmissionStatus === 'pending') return false;
+    if (!row) return false;
     // A late word on an earlier attempt does not move the current one.
     const latest = await latestDeposit(tx, scope, deposit.documentId);
     if (latest && latest.attempt !== deposit.attempt) return false;
-    if (event.kind === 'acknowledgement') {
-      const rejection = event.rejection!;
+    if (event.kind === 'acknowledgement' && row.documentStatus === 'finalized' && row.transmissionStatus !== 'pending')
       await markDeposit(tx, scope, deposit, { state: 'rejected', nextAttemptAt: null }, now);
-      const updated = await applyReportedStatus(tx, ctx, row, {
-        code: '213',
-        reasonCode: rejection.code,
-        reason: rejection.reason,
-        notes: rejection.notes,
-        rejection: {
-          rejectionReason: rejection.reason,
-          rejectionNote: rejectionNoteOf(rejection.notes),
-          rejectionCode: rejection.code,
-          rejectionSource: rejection.source,
-          rejectionCategory: rejection.category,
-        },
-        paErrorCode: rejection.code,
-        // The acknowledgement is not a life-cycle status: the rejection fields carry it.
-        historyStatus: null,
-      });
-      return updated !== row;
-    }
-    const code = event.status.statusCode;
-    if (!isLifecycleCode(code)) return false;
-    const reason = event.status.reasons[0] ?? null;
-    const updated = await applyReportedStatus(tx, ctx, row, {
-      code,
-      reasonCode: reason?.code ?? null,
-      reason: reason?.text ?? null,
-      notes: event.status.notes,
-    });
-    return updated.status !== row.status || updated.transmissionDetail !== row.transmissionDetail;
+    return (await applyEventToDocument(tx, ctx, row, event)).changed;
   });
+}
+
+/**
+ * One event of the platform applied to its document (locked by the caller, in its transaction):
+ * an acknowledgement `Error` rejects the submission with its classified reason, a life-cycle
+ * status moves the axes. The caller has made sure the event is applied once.
+ */
+export async function applyEventToDocument(
+  tx: Tx,
+  ctx: CallContext,
+  row: DocumentRow,
+  event: LifecycleEvent,
+): Promise<{ row: DocumentRow; changed: boolean }> {
+  if (row.documentStatus !== 'finalized' || row.transmissionStatus === 'pending') return { row, changed: false };
+  if (event.kind === 'acknowledgement') {
+    if (event.flow.ackStatus !== 'Error') return { row, changed: false };
+    const rejection = event.rejection!;
+    const updated = await applyReportedStatus(tx, ctx, row, {
+      code: '213',
+      reasonCode: rejection.code,
+      reason: rejection.reason,
+      notes: rejection.notes,
+      rejection: {
+        rejectionReason: rejection.reason,
+        rejectionNote: rejectionNoteOf(rejection.notes),
+        rejectionCode: rejection.code,
+        rejectionSource: rejection.source,
+        rejectionCategory: rejection.category,
+      },
+      paErrorCode: rejection.code,
+      // The acknowledgement is not a life-cycle status: the rejection fields carry it.
+      historyStatus: null,
+    });
+    return { row: updated, changed: updated !== row };
+  }
+  const code = event.status.statusCode;
+  if (!isLifecycleCode(code)) return { row, changed: false };
+  const reason = event.status.reasons[0] ?? null;
+  const updated = await applyReportedStatus(tx, ctx, row, {
+    code,
+    reasonCode: reason?.code ?? null,
+    reason: reason?.text ?? null,
+    notes: event.status.notes,
+  });
+  return {
+    row: updated,
+    changed: updated.status !== row.status || updated.transmissionDetail !== row.transmissionDetail,
+  };
 }
 
 export interface StatusPollOptions {

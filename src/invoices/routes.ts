@@ -197,7 +197,7 @@ export async function invoiceRoutes(parent: FastifyInstance, { deps }: { deps: D
         tags: ['Sandbox'],
         summary: 'Simulate a status reported by the platform or the buyer (test keys only)',
         description:
-          'The simulated platform or buyer reports a life-cycle status (`fr:200` deposited ... `fr:205` approved, `fr:210` refused, `fr:213` rejected, `fr:211` payment transmitted...) on a sent invoice or credit note, with its `reasonCode`, `reason` and `notes`. Applied as a real one would be: only observed moves emit their event, nothing downgrades, a repeat changes nothing; every status is kept in the history. A live key gets `not_supported`.',
+          "The sandbox's platform or the buyer reports a life-cycle status (`fr:200` deposited ... `fr:205` approved, `fr:210` refused, `fr:213` rejected, `fr:211` payment transmitted...) on a sent invoice or credit note, with its `reasonCode`, `reason` and `notes`. It takes the live path: the submission is deposited on the pa-simulator the service runs in process (its first status), the status comes back as a CDAR message read over HTTPS, and is applied as a real one: only observed moves emit their event, nothing downgrades, a repeat changes nothing; every status is kept in the history. A status or reason no platform sends is refused (`missing_required_field`, `invalid_field_value`, `param: reasonCode`); a `fr:213` with a code no life-cycle message carries (`REJ_XSD`...) as the first status of a submission is the platform refusing its deposit. A live key, or a document whose establishment is connected to a platform, gets `not_supported`.",
         params: idParams,
         body: simulateBody,
         response: { 200: Type.Union([Type.Ref('Invoice'), Type.Ref('CreditNote')]) },

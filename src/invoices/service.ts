@@ -28,7 +28,8 @@ import {
 import type { BuyerInput } from './buyer.js';
 import type { DocumentLine, LineInput } from './lines.js';
 import { finalizeDocument, type FinalizeOptions, type Seller } from './finalize.js';
-import { sendDocument, simulateStatus, type SendOptions, type SimulateInput } from './transmission.js';
+import { sendDocument, type SendOptions } from './transmission.js';
+import { simulateStatus, type SimulateInput } from './sandbox-statuses.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
 import { deleteScopeFiles, filesSummaries } from './files-store.js';
 import { releaseStorage } from '../subscriptions/service.js';
@@ -148,7 +149,8 @@ export async function purgeTestDocuments(tx: Executor, scope: Scope): Promise<nu
 
 // The way to the buyer: send, reported statuses, history.
 
-export { simulateBody, type SendOptions, type SimulateInput } from './transmission.js';
+export { type SendOptions } from './transmission.js';
+export { simulateBody, type SimulateInput } from './sandbox-statuses.js';
 
 export async function sendToPlatform(
   deps: Needs,
@@ -161,7 +163,7 @@ export async function sendToPlatform(
 }
 
 export async function simulateReportedStatus(
-  deps: Needs,
+  deps: Needs & Pick<Deps, 'sandboxPlatform'>,
   ctx: CallContext,
   id: string,
   input: SimulateInput,

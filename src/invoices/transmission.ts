@@ -1,29 +1,25 @@
-import { Type, type Static } from 'typebox';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/database.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
-import { refuse } from '../kernel/errors.js';
 import { recordEvent } from '../webhooks/service.js';
 import type { Axes, DocumentKind } from './document-axes.js';
 import { axesColumns, axesOf, documentEventData, type DocumentRow } from './document-record.js';
 import { notFound } from './drafts.js';
-import { lifecycleCodes, type LifecycleCode } from './lifecycle-status.js';
 import { archiveAttempt, sendMove } from './submission.js';
-import { applyReportedStatus } from './reported-status.js';
 import { platformAccess } from '../establishments/platform-access.js';
 import { filesSummaries, queueGeneration } from './files-store.js';
 import { generationFailed } from './files.js';
 import { queueDeposit } from './deposit-store.js';
+import { sandboxTrackingId } from './sandbox-statuses.js';
 
 import { later } from '../kernel/clock.js';
-import { findAnyDocument, findDocument, updateDocument } from './store.js';
+import { findDocument, updateDocument } from './store.js';
 import { explained } from './refusals.js';
 
 /**
- * The way of a finalized document to the buyer: the send operation (`POST /v1/invoices/:id/send`)
- * and the statuses the platform and the buyer report, simulated in the sandbox
- * (`POST /v1/sandbox/invoices/:id/simulate`). Test documents never leave the process: the send
- * hands them to the in-process simulated platform, and the simulate route plays its answers.
+ * The way of a finalized document to the buyer: the send operation (`POST /v1/invoices/:id/send`).
+ * A test document of an establishment without a connection stays with the sandbox's platform,
+ * which receives it on its first simulated status (sandbox-statuses.ts).
  */
 
 export interface SendOptions {
@@ -87,6 +83,9 @@ export async function sendDocument(
         ctx.now,
       );
       einvoicing = { ...einvoicing, paFlowId: null, paTrackingId: job.trackingId };
+    } else if (access.state === 'sandbox') {
+      // The sandbox's platform receives this submission under that name on its first status.
+      einvoicing = { ...einvoicing, paFlowId: null, paTrackingId: sandboxTrackingId({ id: row.id, einvoicing }) };
     }
     const sent = await updateDocument(tx, ctx.scope, id, { ...axesColumns(axes, kind), einvoicing, updated: ctx.now });
     if (kind === 'invoice') {
@@ -103,82 +102,5 @@ export async function sendDocument(
     }
     await options.beforeCommit?.(tx, sent);
     return sent;
-  });
-}
-
-export const simulateBody = Type.Object(
-  {
-    status: Type.String({
-      pattern: `^(fr:)?(${lifecycleCodes.join('|')})$`,
-      description: `The life-cycle status reported, \`fr:200\` to \`fr:501\`: ${lifecycleCodes.map((code) => `\`fr:${code}\``).join(', ')}.`,
-    }),
-    reasonCode: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 100,
-        description: 'The reason code (`REJ_SEMAN`, `DOUBLON`, `TX_TVA_ERR`...).',
-      }),
-    ),
-    reason: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 2000, description: "The platform's or buyer's words, kept verbatim." }),
-    ),
-    notes: Type.Optional(
-      Type.Union([Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 }), Type.String({ maxLength: 2000 })], {
-        description:
-          'The notes that come with the status (a list, or one text): `einvoicing.rejectionNote` shows them one per line, null when none.',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export type SimulateInput = Static<typeof simulateBody>;
-
-/**
- * Test mode only: the simulated platform or buyer reports a status. It goes through the same pure
- * function as a real one (lifecycle-status.ts): idempotent, never downgrades, only observed moves
- * emit their event; every status received is kept in the history (`fr:211` as a mention only).
- */
-export async function simulateStatus(
-  deps: Pick<Deps, 'db'>,
-  ctx: CallContext,
-  id: string,
-  input: SimulateInput,
-): Promise<DocumentRow> {
-  if (ctx.scope.livemode)
-    throw refuse(
-      'not_supported',
-      'Statuses are simulated in the sandbox only; call it with a `svc_test_` key. Live statuses come from the approved platform.',
-    );
-  const code = input.status.replace(/^fr:/, '') as LifecycleCode;
-  const notes = input.notes === undefined ? [] : typeof input.notes === 'string' ? [input.notes] : input.notes;
-  return inTransaction(deps.db, ctx, async (tx) => {
-    const row = await findAnyDocument(tx, ctx.scope, id, true);
-    if (!row) throw refuse('not_found', `No invoice or credit note ${id}.`, { param: 'id' });
-    if (row.documentStatus !== 'finalized')
-      throw refuse(
-        'invalid_status_transition',
-        `${row.id} is ${row.documentStatus}: only a finalized, sent document receives statuses.`,
-        { param: 'id' },
-      );
-    if (row.transmissionStatus === 'not_applicable') {
-      throw explained(
-        'not_einvoicing_channel',
-        `${row.id} is outside e-invoicing (its tax decision routes it to e-reporting): the platform reports nothing on it.`,
-        { param: 'id' },
-      );
-    }
-    if (row.transmissionStatus === 'pending')
-      throw refuse(
-        'invalid_status_transition',
-        `${row.id} was not sent yet: send it (\`POST /v1/invoices/${row.id}/send\`) before the platform can report on it.`,
-        { param: 'id' },
-      );
-    return applyReportedStatus(tx, ctx, row, {
-      code,
-      reasonCode: input.reasonCode ?? null,
-      reason: input.reason ?? null,
-      notes,
-    });
   });
 }

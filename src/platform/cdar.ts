@@ -45,6 +45,70 @@ export const isLifecycleStatusCode = (code: string): code is LifecycleStatusCode
 /** BR-FR-CDV-15: these statuses carry a reason code (MDT-113). */
 export const statusesRequiringReason: ReadonlySet<string> = new Set(['206', '207', '208', '210', '213', '501']);
 
+/** BR-FR-CDV-CL-09: every reason code (MDT-113) a life-cycle message may carry. */
+export const statusReasonCodes: ReadonlySet<string> = new Set(
+  (
+    'RETRAIT_MAN_SERV ST_CT_NON_DECLAR SUPPR_COMP_AVOIR TRANSF_PMNT_REGIE CONTACT_ACHTR NON_TRANSMISE JUSTIF_ABS ' +
+    'ROUTAGE_ERR AUTRE COORD_BANC_ERR TX_TVA_ERR MONTANTTOTAL_ERR CALCUL_ERR NON_CONFORME DOUBLON DEST_INC DEST_ERR ' +
+    'TRANSAC_INC EMMET_INC CONTRAT_TERM DOUBLE_FACT CMD_ERR ADR_ERR SIRET_ERR CODE_ROUTAGE_ERR REF_CT_ABSENT REF_ERR ' +
+    'PU_ERR REM_ERR QTE_ERR ART_ERR MODPAI_ERR QUALITE_ERR LIVR_INCOMP REJ_SEMAN REJ_UNI REJ_COH REJ_ADR REJ_CONT_B2G ' +
+    'REJ_REF_PJ REJ_ASS_PJ IRR_VIDE_F IRR_TYPE_F IRR_SYNTAX IRR_TAILLE_PJ IRR_NOM_PJ IRR_VID_PJ IRR_EXT_DOC IRR_TAILLE_F ' +
+    'IRR_ANTIVIRUS IRR_NOM_F'
+  ).split(' '),
+);
+
+/** BR-FR-CDV-CL-09, status by status: the reasons those statuses may carry (210: outside B2G). */
+export const reasonsOfStatus: Readonly<Record<string, readonly string[]>> = {
+  '200': ['NON_TRANSMISE'],
+  '206': ['AUTRE', 'CMD_ERR', 'SIRET_ERR', 'CODE_ROUTAGE_ERR', 'REF_CT_ABSENT', 'REF_ERR', 'PU_ERR', 'REM_ERR'].concat([
+    'QTE_ERR',
+    'ART_ERR',
+    'MODPAI_ERR',
+    'QUALITE_ERR',
+    'LIVR_INCOMP',
+  ]),
+  '207': ['AUTRE', 'COORD_BANC_ERR', 'TX_TVA_ERR', 'MONTANTTOTAL_ERR', 'CALCUL_ERR', 'NON_CONFORME', 'DOUBLON']
+    .concat(['DEST_INC', 'DEST_ERR', 'TRANSAC_INC', 'EMMET_INC', 'CONTRAT_TERM', 'DOUBLE_FACT', 'CMD_ERR'])
+    .concat(['ADR_ERR', 'SIRET_ERR', 'CODE_ROUTAGE_ERR', 'REF_CT_ABSENT', 'REF_ERR', 'PU_ERR', 'REM_ERR'])
+    .concat(['QTE_ERR', 'ART_ERR', 'MODPAI_ERR', 'QUALITE_ERR', 'LIVR_INCOMP']),
+  '208': ['JUSTIF_ABS', 'COORD_BANC_ERR', 'CMD_ERR', 'SIRET_ERR', 'CODE_ROUTAGE_ERR', 'REF_CT_ABSENT', 'REF_ERR'],
+  '210': ['TX_TVA_ERR', 'MONTANTTOTAL_ERR', 'CALCUL_ERR', 'NON_CONFORME', 'DOUBLON', 'DEST_ERR', 'TRANSAC_INC'].concat([
+    'EMMET_INC',
+    'CONTRAT_TERM',
+    'DOUBLE_FACT',
+    'CMD_ERR',
+    'ADR_ERR',
+    'REF_CT_ABSENT',
+  ]),
+  '213': ['MONTANTTOTAL_ERR', 'CALCUL_ERR', 'DOUBLON', 'DEST_INC', 'ADR_ERR', 'REJ_SEMAN', 'REJ_UNI', 'REJ_COH'].concat(
+    ['REJ_ADR', 'REJ_CONT_B2G', 'REJ_REF_PJ', 'REJ_ASS_PJ'],
+  ),
+  '221': ['ROUTAGE_ERR'],
+  '501': ['IRR_VIDE_F', 'IRR_TYPE_F', 'IRR_SYNTAX', 'IRR_TAILLE_PJ', 'IRR_NOM_PJ', 'IRR_VID_PJ', 'IRR_EXT_DOC'].concat([
+    'IRR_TAILLE_F',
+    'IRR_ANTIVIRUS',
+    'IRR_NOM_F',
+  ]),
+};
+
+/**
+ * Why a status cannot carry this reason in a valid life-cycle message (the rule broken and what it
+ * allows), or null when it can: BR-FR-CDV-15 (a reason is required) and BR-FR-CDV-CL-09 (the closed
+ * lists). What the schematron would refuse, answered in microseconds.
+ */
+export function reasonRefusal(status: string, reasonCode: string | null): string | null {
+  const allowed = reasonsOfStatus[status];
+  if (reasonCode === null)
+    return statusesRequiringReason.has(status)
+      ? `status ${status} carries a reason code (BR-FR-CDV-15): one of ${allowed!.join(', ')}`
+      : null;
+  if (!statusReasonCodes.has(reasonCode))
+    return `${reasonCode} is not a life-cycle reason code (BR-FR-CDV-CL-09)${allowed ? `; status ${status} carries one of ${allowed.join(', ')}` : ''}`;
+  if (allowed && !allowed.includes(reasonCode))
+    return `status ${status} does not carry ${reasonCode} (BR-FR-CDV-CL-09): one of ${allowed.join(', ')}`;
+  return null;
+}
+
 /** The platforms' statuses, in the transmission phase (MDT-77 = 305); the others are processing (23). */
 const transmissionPhase: ReadonlySet<string> = new Set(['200', '201', '202', '203', '213', '221', '501']);
 

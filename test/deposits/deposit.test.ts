@@ -103,6 +103,11 @@ test('send → deposited → approved over HTTPS: the events in order, the platf
   );
   assert.equal(await world.poll(), 0, 'read again: nothing applied twice');
   assert.equal((await eventTypes(world, seller, invoice.id)).length, 7);
+  const simulated = await world.h.call('POST', `/v1/sandbox/invoices/${invoice.id}/simulate`, {
+    key: seller.key,
+    body: { status: 'fr:210', reasonCode: 'TX_TVA_ERR' },
+  });
+  assert.equal(simulated.data.error?.code, 'not_supported', 'its statuses are its own platform’s');
 });
 
 const fields = (doc: any) => ({

@@ -28,6 +28,16 @@ async function sent(h: Harness, key: string): Promise<any> {
 const simulate = (h: Harness, key: string, id: string, status: string, extra: Record<string, unknown> = {}) =>
   h.call('POST', `/v1/sandbox/invoices/${id}/simulate`, { key, body: { status, ...extra } });
 
+/** A reason each status that needs one may carry (BR-FR-CDV-15, BR-FR-CDV-CL-09), unless the test gives its own. */
+const usualReason: Record<string, string> = {
+  'fr:206': 'QTE_ERR',
+  'fr:207': 'MONTANTTOTAL_ERR',
+  'fr:208': 'JUSTIF_ABS',
+  'fr:210': 'TX_TVA_ERR',
+  'fr:213': 'REJ_SEMAN',
+  'fr:501': 'IRR_SYNTAX',
+};
+
 async function report(
   h: Harness,
   key: string,
@@ -35,7 +45,8 @@ async function report(
   status: string,
   extra: Record<string, unknown> = {},
 ): Promise<any> {
-  const response = await simulate(h, key, id, status, extra);
+  const reason = usualReason[status];
+  const response = await simulate(h, key, id, status, reason ? { reasonCode: reason, ...extra } : extra);
   assert.equal(response.statusCode, 200, response.body);
   return response.data;
 }
@@ -130,6 +141,9 @@ test('the life cycle of a document, row by row', async (t) => {
       });
       assert.deepEqual(axes(rejected), ['rejected', 'finalized', 'rejected', null, 'unpaid']);
       assert.deepEqual(rejected.einvoicing, {
+        // The submission at the sandbox's platform: deposited there on its first status.
+        paTrackingId: `${invoice.id}-a1`,
+        paFlowId: rejected.einvoicing.paFlowId,
         paErrorCode: 'REJ_SEMAN',
         rejectionReason: 'BR-FR-08 : SIREN absent',
         rejectionNote: 'Le SIREN du vendeur manque (BT-30).\nCorriger puis déposer à nouveau.',
@@ -155,10 +169,16 @@ test('the life cycle of a document, row by row', async (t) => {
         'Le SIREN du vendeur manque (BT-30).',
         'Corriger puis déposer à nouveau.',
       ]);
+      assert.match(rejected.einvoicing.paFlowId, /^[0-9a-f-]{36}$/);
       const plain = await sent(h, key);
-      const unknown = await report(h, key, plain.id, 'fr:213');
-      assert.equal(unknown.einvoicing.rejectionCategory, 'unknown', 'a 213 with no reason is never semantic');
-      assert.equal(unknown.einvoicing.rejectionNote, null, 'no notes: null');
+      const noReason = await simulate(h, key, plain.id, 'fr:213');
+      assert.equal(noReason.statusCode, 400, 'no platform sends a 213 without its reason');
+      assert.deepEqual([noReason.data.error.code, noReason.data.error.param], ['missing_required_field', 'reasonCode']);
+      assert.match(noReason.data.error.hint, /BR-FR-CDV-15/);
+      const untouched = (await h.call('GET', `/v1/invoices/${plain.id}`, { key })).data;
+      assert.equal(untouched.transmissionStatus, 'sending');
+      const noNotes = await report(h, key, plain.id, 'fr:213', { reasonCode: 'REJ_COH' });
+      assert.equal(noNotes.einvoicing.rejectionNote, null, 'no notes: null');
     },
   );
 
@@ -365,7 +385,15 @@ test('the life cycle of a document, row by row', async (t) => {
       await pay(h, key, invoice.id, invoice.total);
       const before = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
       const eventsBefore = (await eventsOf(h, key)).length;
-      const after = await report(h, key, invoice.id, 'fr:211', { reason: 'Virement émis le 14/10' });
+      const textAlone = await simulate(h, key, invoice.id, 'fr:211', { reason: 'Virement émis le 14/10' });
+      assert.deepEqual(
+        [textAlone.data.error.code, textAlone.data.error.param],
+        ['missing_required_field', 'reasonCode'],
+      );
+      const after = await report(h, key, invoice.id, 'fr:211', {
+        reasonCode: 'AUTRE',
+        reason: 'Virement émis le 14/10',
+      });
       assert.deepEqual(axes(after), axes(before));
       assert.equal(after.amountPaid, before.amountPaid);
       assert.equal((await eventsOf(h, key)).length, eventsBefore);
@@ -409,6 +437,9 @@ test('the life cycle of a document, row by row', async (t) => {
       assert.deepEqual(axes(resent.data), ['sending', 'finalized', 'sending', null, 'unpaid']);
       const { previousSubmissions, ...current } = resent.data.einvoicing;
       assert.deepEqual(current, {
+        // The new submission's name at the sandbox's platform; deposited there on its first status.
+        paTrackingId: `${invoice.id}-a2`,
+        paFlowId: null,
         paErrorCode: null,
         rejectionReason: null,
         rejectionNote: null,

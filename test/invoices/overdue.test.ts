@@ -66,7 +66,10 @@ test('invoice.overdue: the due date passes without full payment', async (t) => {
     const { companyId, key } = await seller(h);
     const refused = await finalizedInvoice(h, key, { body: { paymentTermsDays: 1 } });
     await h.call('POST', `/v1/invoices/${refused.id}/send`, { key });
-    await h.call('POST', `/v1/sandbox/invoices/${refused.id}/simulate`, { key, body: { status: 'fr:210' } });
+    await h.call('POST', `/v1/sandbox/invoices/${refused.id}/simulate`, {
+      key,
+      body: { status: 'fr:210', reasonCode: 'TX_TVA_ERR' },
+    });
     await h.call('POST', '/v1/sandbox/clock/advance', { key, body: { seconds: 3 * 86_400 } });
     assert.equal(await markOverdueInvoices(h.deps, { companyIds: [companyId] }), 0);
     assert.equal((await eventsOf(h, key, 'invoice.overdue')).length, 0);

@@ -13,6 +13,9 @@ import {
   CdarParseError,
   lifecycleStatusNames,
   parseCdarMessage,
+  reasonRefusal,
+  reasonsOfStatus,
+  statusReasonCodes,
   type CdarMessageInput,
   type LifecycleStatusCode,
 } from '../../src/platform/cdar.js';
@@ -155,4 +158,39 @@ test('the parser reads several statuses of one message, and refuses what is not 
   );
   assert.throws(() => parseCdarMessage('<Invoice/>'), CdarParseError);
   assert.throws(() => parseCdarMessage('not xml <'), CdarParseError);
+});
+
+test('reasonRefusal says what the schematron refuses: each status with its list (BR-FR-CDV-CL-09), the others any listed code', async () => {
+  const messageOf = (status: LifecycleStatusCode, code: string) =>
+    buildCdarMessage({
+      ...base,
+      messageId: `LC-${status}-${code}`,
+      status,
+      issuer: cases.find(([known]) => known === status)![1],
+      reason: { code, text: 'Motif' },
+    });
+  const checked: string[] = [];
+  for (const [status] of cases) {
+    if (status === '212') continue;
+    const allowed = reasonsOfStatus[status] ?? [...statusReasonCodes];
+    const refused = [...statusReasonCodes].find((code) => !allowed.includes(code));
+    for (const code of new Set([
+      allowed[0]!,
+      allowed.at(-1)!,
+      'REJ_SEMAN',
+      ...(refused ? [refused] : []),
+      'PAS_UN_MOTIF',
+    ])) {
+      const rules: string[] = (await validator.validate(messageOf(status, code))).rules;
+      const clRules = rules.filter((rule: string) => rule.startsWith('BR-FR-CDV-CL-09'));
+      const refusal = reasonRefusal(status, code);
+      assert.equal(refusal === null, clRules.length === 0, `${status} ${code}: ${refusal} / ${JSON.stringify(rules)}`);
+      checked.push(`${status}:${code}:${refusal === null ? 'ok' : 'refused'}`);
+    }
+  }
+  assert.ok(checked.includes('213:REJ_SEMAN:ok') && checked.includes('210:REJ_SEMAN:refused'), checked.join(' '));
+  assert.ok(checked.filter((entry) => entry.endsWith('refused')).length >= 20, checked.join(' '));
+  for (const status of ['206', '207', '208', '210', '213', '501'])
+    assert.match(reasonRefusal(status, null)!, /BR-FR-CDV-15/, status);
+  assert.equal(reasonRefusal('205', null), null);
 });

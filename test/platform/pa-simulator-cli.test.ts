@@ -64,6 +64,39 @@ test('facteur pa-simulator: prints how to use it, serves the AFNOR APIs, is scri
           ['200', '202', '203', '204', '210'],
           'the scenario file applied',
         );
+      // A status reported now through the admin route, as the buyer: one more life-cycle flow.
+      const post = async (path: string, body: unknown) => {
+        const answer = await request(`${url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return { status: answer.statusCode, body: (await answer.body.json()) as Record<string, unknown> };
+      };
+      const reported = await post('/simulator/statuses', {
+        trackingId: `cli-${number}`,
+        status: 'fr:207',
+        reason: { code: 'MONTANTTOTAL_ERR', text: 'Total erroné' },
+      });
+      assert.equal(reported.status, 201, JSON.stringify(reported.body));
+      const next = await connector.readLifecycle(page.ok ? page.value.cursor : null);
+      assert.ok(next.ok);
+      if (next.ok)
+        assert.deepEqual(
+          next.value.events.flatMap((event) =>
+            event.kind === 'status' ? [[event.status.statusCode, event.status.reasons[0]?.code, event.flowId]] : [],
+          ),
+          [['207', 'MONTANTTOTAL_ERR', reported.body.flowId]],
+        );
+      const badReason = await post('/simulator/statuses', {
+        trackingId: `cli-${number}`,
+        status: '210',
+        reason: { code: 'REJ_SEMAN' },
+      });
+      assert.equal(badReason.status, 400);
+      assert.match(String(badReason.body.errorMessage), /BR-FR-CDV-CL-09/);
+      const unknown = await post('/simulator/statuses', { trackingId: 'nothing-deposited', status: '205' });
+      assert.equal(unknown.status, 404);
       // Scripted through the admin route: the next deposit of this number answers 503.
       const later = invoiceNumber();
       const scripted = await request(`${url}/simulator/scenarios`, {

@@ -1,4 +1,4 @@
-import type { LifecycleStatusCode } from '../cdar.js';
+import { reasonsOfStatus, type LifecycleStatusCode } from '../cdar.js';
 
 /**
  * What the simulated platforms do with one invoice: how they answer its deposit requests, then
@@ -63,20 +63,7 @@ const defaultReasons: Partial<Record<Outcome, { code: string; text: string }>> =
 };
 
 /** BR-FR-CDV-CL-09: the reasons a 213 may carry. */
-const rejectionReasons = new Set([
-  'MONTANTTOTAL_ERR',
-  'CALCUL_ERR',
-  'DOUBLON',
-  'DEST_INC',
-  'ADR_ERR',
-  'REJ_SEMAN',
-  'REJ_UNI',
-  'REJ_COH',
-  'REJ_ADR',
-  'REJ_CONT_B2G',
-  'REJ_REF_PJ',
-  'REJ_ASS_PJ',
-]);
+const rejectionReasons = new Set(reasonsOfStatus['213']);
 
 export type Plan =
   /** The flow is refused at its acknowledgement (an AFNOR reason, or a code no life-cycle status may carry). */

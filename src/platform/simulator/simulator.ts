@@ -4,7 +4,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent, request } from 'undici';
 import { extractFacturXml, readCii } from '../../documents/cii-reader.js';
-import { buildCdarMessage, parseCdarMessage } from '../cdar.js';
+import {
+  buildCdarMessage,
+  isLifecycleStatusCode,
+  parseCdarMessage,
+  reasonRefusal,
+  type LifecycleStatusCode,
+} from '../cdar.js';
 import { signCallback, signatureHeader, signatureTimestampHeader } from '../callback-signature.js';
 import { afnorDocuments } from '../openapi-validator.js';
 import { SimulatedDirectory, type DirectoryLine, type DirectoryLineSeed } from './directory.js';
@@ -65,6 +71,8 @@ interface StoredFlow {
   json: Record<string, unknown>;
   content: Buffer;
   invoiceNumber: string | null;
+  /** An accepted invoice flow: what its life-cycle messages name, and its key against duplicates. */
+  invoice?: { facts: InvoiceFacts; key: string };
 }
 
 interface Webhook {
@@ -85,6 +93,23 @@ interface InvoiceFacts {
   sellerSiren: string;
   sellerAddress: string;
   buyerSiren: string | null;
+}
+
+/** A status the platform or the buyer reports now on a deposited invoice (`report`). */
+export interface ReportedStatusInput {
+  status: LifecycleStatusCode;
+  reason?: { code: string; text?: string | null } | null;
+  notes?: readonly string[];
+}
+
+/** Why the simulator cannot report that status: no such accepted deposit, or a message the rules refuse. */
+export class ReportRefused extends Error {
+  constructor(
+    readonly reason: 'unknown_flow' | 'invalid_message',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface SimulatorStats {
@@ -191,6 +216,34 @@ export class PlatformSimulator {
   script(invoiceNumber: string, scenario: Scenario): void {
     this.scenarios.set(invoiceNumber, scenario);
     this.pendingAnswers.set(invoiceNumber, [...(scenario.depositAnswers ?? [])]);
+  }
+
+  /** Accepts another client from now on (an account opened on the platform). */
+  admit(client: SimulatorClient): void {
+    if (!this.clients.some((known) => known.clientId === client.clientId)) this.clients.push(client);
+  }
+
+  /**
+   * The platform or the buyer reports a status now on the invoice a client deposited under this
+   * tracking id: one life-cycle flow, readable by searching the flows and pushed to the client's
+   * webhooks, as a scenario's statuses are. Answers its flow id; refuses (`ReportRefused`) an
+   * unknown or refused deposit, and a status or reason a valid CDAR cannot carry.
+   */
+  report(clientId: string, trackingId: string, input: ReportedStatusInput): string {
+    const deposit = [...this.flows.values()]
+      .filter((flow) => flow.owner === clientId && flow.invoice && flow.json.trackingId === trackingId)
+      .at(-1);
+    if (!deposit?.invoice)
+      throw new ReportRefused('unknown_flow', `no accepted invoice deposited with tracking id ${trackingId}`);
+    if (!isLifecycleStatusCode(input.status) || input.status === '212')
+      throw new ReportRefused('invalid_message', `${input.status} is not a status a platform or a buyer reports`);
+    const refusal = reasonRefusal(input.status, input.reason?.code ?? null);
+    if (refusal) throw new ReportRefused('invalid_message', refusal);
+    return this.emitStatus(clientId, deposit.json, deposit.invoice.facts, {
+      ...input,
+      messageId: `LC-${String(deposit.json.flowId)}-${randomUUID()}-${input.status}`,
+      issuedAt: new Date(this.now()),
+    });
   }
 
   seedDirectory(lines: readonly DirectoryLineSeed[]): void {
@@ -551,8 +604,11 @@ export class PlatformSimulator {
     const facts = syntax === 'CDAR' || syntax === 'FRR' ? null : await this.invoiceFacts(file, syntax);
     // An e-reporting declaration follows the scenario of its id, as an invoice that of its number.
     const number = report?.id ?? facts?.number ?? null;
-    const scenario = (number ? this.scenarios.get(number) : undefined) ?? this.scenarios.get('*') ?? {};
-    const queue = number && this.scenarios.has(number) ? this.pendingAnswers.get(number) : this.pendingAnswers.get('*');
+    // A scenario of the deposit's tracking id first, then of its invoice number, then the default.
+    const trackingId = typeof info.trackingId === 'string' ? info.trackingId : null;
+    const scripted_ = [trackingId, number].find((name) => name !== null && this.scenarios.has(name)) ?? '*';
+    const scenario = this.scenarios.get(scripted_) ?? {};
+    const queue = this.pendingAnswers.get(scripted_);
     const scripted = queue?.shift();
     if (scripted && 'status' in scripted) {
       const headers: Record<string, string> =
@@ -580,6 +636,7 @@ export class PlatformSimulator {
       details: [{ level: 'Error', item, reasonCode, reasonMessage }],
     });
     const plan = planOf(scenario);
+    let invoice: StoredFlow['invoice'];
     if (typeof info.sha256 === 'string' && info.sha256 !== sha256)
       ack = error('ChecksumMismatch', 'the sha256 given is not the file’s');
     else if (syntax === 'CDAR') {
@@ -597,7 +654,7 @@ export class PlatformSimulator {
       }
     } else if (!facts) ack = error('InvalidSchema', 'the file is not a readable CII or Factur-X invoice');
     else {
-      const key = `${facts.sellerSiren}:${facts.number}:${facts.issueDate.slice(0, 4)}`;
+      const key = invoiceKey(owner, facts);
       const earlier = this.invoiceFlows.get(key);
       if (earlier) {
         // The same file again: the flow exists; another file with the same number: a duplicate invoice.
@@ -610,7 +667,10 @@ export class PlatformSimulator {
               );
         this.counters.duplicates += 1;
       } else if (plan.kind === 'acknowledgement_error') ack = error(plan.reasonCode, plan.reasonMessage);
-      if (ack.status === 'Ok') this.invoiceFlows.set(key, { flowId, sha256 });
+      if (ack.status === 'Ok') {
+        this.invoiceFlows.set(key, { flowId, sha256 });
+        invoice = { facts, key };
+      }
     }
 
     const json: Record<string, unknown> = {
@@ -628,7 +688,7 @@ export class PlatformSimulator {
       sha256,
       acknowledgement: ack,
     };
-    this.store({ seq: ++this.seq, owner, json, content: file, invoiceNumber: number });
+    this.store({ seq: ++this.seq, owner, json, content: file, invoiceNumber: number, ...(invoice ? { invoice } : {}) });
     if (number) this.counters.flowsByInvoice[number] = (this.counters.flowsByInvoice[number] ?? 0) + 1;
     if (ack.status === 'Ok' && syntax !== 'CDAR') {
       this.counters.deposits += 1;
@@ -664,44 +724,15 @@ export class PlatformSimulator {
   ): void {
     const base = Date.parse(String(invoiceFlow.submittedAt));
     plan.statuses.forEach((status, index) => {
-      const emit = () => {
-        const cdar = buildCdarMessage({
+      const emit = () =>
+        this.emitStatus(owner, invoiceFlow, facts, {
           messageId: `LC-${String(invoiceFlow.flowId)}-${status.position}-${status.code}`,
           // The logical order, whatever the delivery order: one second per status after the deposit.
           issuedAt: new Date(base + (status.position + 1) * 1000),
           status: status.code,
-          invoice: {
-            number: facts.number,
-            issueDate: facts.issueDate,
-            typeCode: facts.typeCode,
-            sellerSiren: facts.sellerSiren,
-          },
-          issuer: platformStatuses.has(status.code)
-            ? { role: 'WK' }
-            : { role: 'BY', siren: facts.buyerSiren ?? '000000000' },
-          recipient: { siren: facts.sellerSiren, electronicAddress: facts.sellerAddress },
           reason: status.reason,
           notes: status.reason ? plan.notes : [],
         });
-        const updatedAt = this.tick();
-        const json = {
-          flowId: randomUUID(),
-          submittedAt: updatedAt,
-          updatedAt,
-          name: `${facts.number}-${status.code}.xml`,
-          flowSyntax: 'CDAR',
-          flowProfile: 'Undefined',
-          processingRule: invoiceFlow.processingRule,
-          processingRuleSource: 'Computed',
-          flowType: 'CustomerInvoiceLC',
-          flowDirection: 'In',
-          // The deposit's tracking id, echoed so that the issuer can tie the status to its deposit.
-          ...(invoiceFlow.trackingId ? { trackingId: invoiceFlow.trackingId } : {}),
-          acknowledgement: { status: 'Ok' },
-        };
-        this.counters.lifecycleFlows += 1;
-        this.store({ seq: ++this.seq, owner, json, content: Buffer.from(cdar), invoiceNumber: facts.number });
-      };
       if (plan.paceMs <= 0) emit();
       else {
         const timer = setTimeout(
@@ -714,6 +745,53 @@ export class PlatformSimulator {
         this.timers.add(timer);
       }
     });
+  }
+
+  /** One life-cycle flow on an invoice flow, stored and pushed; answers its flow id. */
+  private emitStatus(
+    owner: string,
+    invoiceFlow: Record<string, unknown>,
+    facts: InvoiceFacts,
+    message: ReportedStatusInput & { messageId: string; issuedAt: Date },
+  ): string {
+    const cdar = buildCdarMessage({
+      messageId: message.messageId,
+      issuedAt: message.issuedAt,
+      status: message.status,
+      invoice: {
+        number: facts.number,
+        issueDate: facts.issueDate,
+        typeCode: facts.typeCode,
+        sellerSiren: facts.sellerSiren,
+      },
+      issuer: platformStatuses.has(message.status)
+        ? { role: 'WK' }
+        : { role: 'BY', siren: facts.buyerSiren ?? '000000000' },
+      recipient: { siren: facts.sellerSiren, electronicAddress: facts.sellerAddress },
+      reason: message.reason ?? null,
+      notes: message.notes ?? [],
+    });
+    const updatedAt = this.tick();
+    const json = {
+      flowId: randomUUID(),
+      submittedAt: updatedAt,
+      updatedAt,
+      name: `${facts.number}-${message.status}.xml`,
+      flowSyntax: 'CDAR',
+      flowProfile: 'Undefined',
+      processingRule: invoiceFlow.processingRule,
+      processingRuleSource: 'Computed',
+      flowType: 'CustomerInvoiceLC',
+      flowDirection: 'In',
+      // The deposit's tracking id, echoed so that the issuer can tie the status to its deposit.
+      ...(invoiceFlow.trackingId ? { trackingId: invoiceFlow.trackingId } : {}),
+      acknowledgement: { status: 'Ok' },
+    };
+    // A rejected or misrouted invoice was never received: the same number may be deposited again.
+    if (['213', '221', '501'].includes(message.status)) this.invoiceFlows.delete(invoiceKey(owner, facts));
+    this.counters.lifecycleFlows += 1;
+    this.store({ seq: ++this.seq, owner, json, content: Buffer.from(cdar), invoiceNumber: facts.number });
+    return json.flowId;
   }
 
   private searchFlows(params: Record<string, unknown>, owner: string) {
@@ -939,6 +1017,28 @@ export class PlatformSimulator {
         });
         return answer(201, { flowId });
       }
+      case 'POST /simulator/statuses': {
+        if (typeof body.trackingId !== 'string' || typeof body.status !== 'string')
+          return answer(400, errorBody('INVALID_REQUEST', '`trackingId` and `status` are required'));
+        try {
+          const flowId = this.report(
+            typeof body.clientId === 'string' ? body.clientId : this.clients[0]!.clientId,
+            body.trackingId,
+            {
+              status: body.status.replace(/^fr:/, '') as LifecycleStatusCode,
+              reason: (body.reason ?? null) as ReportedStatusInput['reason'],
+              notes: Array.isArray(body.notes) ? body.notes.map(String) : [],
+            },
+          );
+          return answer(201, { flowId });
+        } catch (error) {
+          if (!(error instanceof ReportRefused)) throw error;
+          return answer(
+            error.reason === 'unknown_flow' ? 404 : 400,
+            errorBody(error.reason === 'unknown_flow' ? 'MISSING_RESOURCE' : 'INVALID_REQUEST', error.message),
+          );
+        }
+      }
       case 'POST /simulator/revoke-tokens':
         this.revokeTokens();
         return answer(200, { revoked: true });
@@ -950,12 +1050,16 @@ export class PlatformSimulator {
           404,
           errorBody(
             'MISSING_RESOURCE',
-            'admin routes: GET /simulator/stats, POST /simulator/scenarios, /simulator/directory, /simulator/incoming, /simulator/revoke-tokens, /simulator/reset',
+            'admin routes: GET /simulator/stats, POST /simulator/scenarios, /simulator/statuses, /simulator/directory, /simulator/incoming, /simulator/revoke-tokens, /simulator/reset',
           ),
         );
     }
   }
 }
+
+/** What makes two deposits of a client's account the same invoice: its seller, its number, its year. */
+const invoiceKey = (owner: string, facts: InvoiceFacts) =>
+  `${owner}:${facts.sellerSiren}:${facts.number}:${facts.issueDate.slice(0, 4)}`;
 
 /** The id and flow type of a flow 10 report (facteur's format), or null when the file is not one. */
 function reportFacts(file: Buffer): { id: string; flowType: string } | null {

@@ -1,0 +1,199 @@
+/**
+ * The test mode's platform: `POST /v1/sandbox/invoices/:id/simulate` deposits the submission on a
+ * pa-simulator the node runs in process, has it write the status as a CDAR life-cycle flow, and
+ * applies what the AFNOR connector reads back over HTTPS, as a live status.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { OfficialValidator } from '../../src/documents/official-validator.js';
+import { compileAll } from '../../src/documents/sef-cache.js';
+import { cdarValidation } from '../../src/documents/validation-pool.js';
+import { SandboxPlatform } from '../../src/platform/sandbox-platform.js';
+import { testCacheDir } from '../documents/support.js';
+import type { Harness } from '../support/harness.js';
+import { documentHarness, eventsOf, finalizedInvoice, seller } from './support.js';
+
+let h: Harness;
+let validator: OfficialValidator;
+before(async () => {
+  h = await documentHarness();
+  validator = await OfficialValidator.open({
+    compiled: await compileAll(testCacheDir, cdarValidation.stylesheets),
+    xsd: cdarValidation.xsd,
+  });
+});
+after(async () => {
+  await validator.close();
+  await h.close();
+});
+
+const simulate = (key: string, id: string, body: Record<string, unknown>) =>
+  h.call('POST', `/v1/sandbox/invoices/${id}/simulate`, { key, body });
+
+async function report(key: string, id: string, body: Record<string, unknown>): Promise<any> {
+  const response = await simulate(key, id, body);
+  assert.equal(response.statusCode, 200, response.body);
+  return response.data;
+}
+
+async function sentInvoice(key: string): Promise<any> {
+  const invoice = await finalizedInvoice(h, key);
+  const sent = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
+  assert.equal(sent.statusCode, 200, sent.body);
+  return sent.data;
+}
+
+test('each status comes over HTTPS from the in-process platform: one deposit per submission, each status a CDAR the official validators accept', async () => {
+  const { companyId, key } = await seller(h);
+  const invoice = await sentInvoice(key);
+  assert.deepEqual([invoice.einvoicing.paTrackingId, invoice.einvoicing.paFlowId], [`${invoice.id}-a1`, null]);
+  const simulator = await h.deps.sandboxPlatform.simulator();
+  const before = simulator.stats();
+
+  const steps: [string, string | null, string][] = [
+    ['fr:200', null, 'deposited'],
+    ['fr:202', null, 'transmitted'],
+    ['fr:204', null, 'received'],
+    ['fr:208', 'JUSTIF_ABS', 'suspended'],
+    ['fr:209', null, 'received'],
+    ['fr:205', null, 'approved'],
+  ];
+  let last: any;
+  for (const [status, reasonCode, summary] of steps) {
+    last = await report(key, invoice.id, { status, ...(reasonCode ? { reasonCode, reason: 'Bon manquant' } : {}) });
+    assert.equal(last.status, summary, status);
+  }
+  const stats = simulator.stats();
+  assert.equal(stats.deposits - before.deposits, 1, 'deposited once, on its first status');
+  assert.equal((stats.flowsByInvoice[invoice.number] ?? 0) - (before.flowsByInvoice[invoice.number] ?? 0), 1);
+  assert.equal(stats.lifecycleFlows - before.lifecycleFlows, steps.length);
+
+  // What the company's account holds at the platform: its deposit, named on the resource, and the statuses.
+  const connector = await h.deps.sandboxPlatform.connectorOf(companyId);
+  const deposit = await connector.findDeposit(`${invoice.id}-a1`);
+  assert.ok(deposit.ok && deposit.value, 'the deposit is found by its tracking id');
+  assert.deepEqual(
+    [last.einvoicing.paTrackingId, last.einvoicing.paFlowId],
+    [`${invoice.id}-a1`, deposit.value.flowId],
+  );
+  const page = await connector.readLifecycle(null, { limit: 100 });
+  assert.ok(page.ok);
+  const statuses = page.value.events.flatMap((event) => (event.kind === 'status' ? [event] : []));
+  assert.deepEqual(
+    statuses.map((event) => [event.trackingId, event.status.statusCode]),
+    steps.map(([status]) => [`${invoice.id}-a1`, status.slice(3)]),
+  );
+  for (const event of statuses) {
+    const cdar = await connector.downloadFlow(event.flowId);
+    assert.ok(cdar.ok);
+    const validation = await validator.validate(cdar.value.toString('utf8'));
+    assert.deepEqual(validation.failures, [], `fr:${event.status.statusCode}`);
+  }
+  assert.deepEqual(statuses[3]!.status.reasons, [{ code: 'JUSTIF_ABS', text: 'Bon manquant' }]);
+
+  const history = (await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data.data;
+  assert.deepEqual(
+    history.map((entry: any) => [entry.status, entry.applied]),
+    steps.map(([status]) => [status, true]),
+  );
+  assert.equal(history[3].reasonCode, 'JUSTIF_ABS');
+});
+
+test('what no platform sends is refused before anything is deposited: a reason outside its status list, a status without its reason, a text without its code', async () => {
+  const { key } = await seller(h);
+  const invoice = await sentInvoice(key);
+  const simulator = await h.deps.sandboxPlatform.simulator();
+  const before = simulator.stats();
+
+  const wrongList = await simulate(key, invoice.id, { status: 'fr:210', reasonCode: 'REJ_SEMAN' });
+  assert.equal(wrongList.statusCode, 400, wrongList.body);
+  assert.deepEqual([wrongList.data.error.code, wrongList.data.error.param], ['invalid_field_value', 'reasonCode']);
+  assert.match(wrongList.data.error.message, /BR-FR-CDV-CL-09.*TX_TVA_ERR/);
+  const unknown = await simulate(key, invoice.id, { status: 'fr:205', reasonCode: 'PAS_UN_MOTIF' });
+  assert.deepEqual([unknown.statusCode, unknown.data.error.code], [400, 'invalid_field_value']);
+  const missing = await simulate(key, invoice.id, { status: 'fr:207' });
+  assert.deepEqual([missing.data.error.code, missing.data.error.param], ['missing_required_field', 'reasonCode']);
+  assert.match(missing.data.error.hint, /BR-FR-CDV-15/);
+  const textAlone = await simulate(key, invoice.id, { status: 'fr:205', reason: 'OK' });
+  assert.deepEqual([textAlone.data.error.code, textAlone.data.error.param], ['missing_required_field', 'reasonCode']);
+
+  assert.equal(simulator.stats().depositRequests, before.depositRequests, 'nothing reached the platform');
+  const unchanged = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
+  assert.deepEqual([unchanged.transmissionStatus, unchanged.einvoicing.paFlowId], ['sending', null]);
+  assert.equal((await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data.data.length, 0);
+});
+
+test('a 213 whose code no life-cycle message carries is the platform refusing the deposit; a new submission is deposited again', async () => {
+  const { key } = await seller(h);
+  const invoice = await sentInvoice(key);
+  const simulator = await h.deps.sandboxPlatform.simulator();
+  const flowsBefore = simulator.stats().flowsByInvoice[invoice.number] ?? 0;
+
+  const refused = await report(key, invoice.id, {
+    status: 'fr:213',
+    reasonCode: 'REJ_XSD',
+    reason: 'cvc-complex-type.2.4.a: BT-1 manquant',
+  });
+  assert.deepEqual(
+    [refused.status, refused.transmissionStatus, refused.transmissionDetail],
+    ['rejected', 'rejected', null],
+  );
+  assert.deepEqual(
+    [
+      refused.einvoicing.rejectionCode,
+      refused.einvoicing.paErrorCode,
+      refused.einvoicing.rejectionSource,
+      refused.einvoicing.rejectionCategory,
+      refused.einvoicing.rejectionReason,
+    ],
+    ['REJ_XSD', 'REJ_XSD', 'platform', 'format_invalid', 'cvc-complex-type.2.4.a: BT-1 manquant'],
+  );
+  const [rejectedEvent] = await eventsOf(h, key, 'invoice.rejected');
+  assert.equal(rejectedEvent.data.id, invoice.id);
+  // The acknowledgement is not a life-cycle status: no history entry.
+  assert.equal((await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data.data.length, 0);
+  const onRefused = await simulate(key, invoice.id, { status: 'fr:200' });
+  assert.equal(onRefused.data.error.code, 'invalid_status_transition', onRefused.body);
+  assert.match(onRefused.data.error.message, /refused this submission/);
+
+  const again = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
+  assert.equal(again.statusCode, 200, again.body);
+  assert.deepEqual([again.data.einvoicing.paTrackingId, again.data.einvoicing.paFlowId], [`${invoice.id}-a2`, null]);
+  const deposited = await report(key, invoice.id, { status: 'fr:200' });
+  assert.equal(deposited.transmissionStatus, 'deposited');
+  assert.equal(deposited.einvoicing.paTrackingId, `${invoice.id}-a2`);
+  assert.equal(deposited.einvoicing.previousSubmissions.length, 1);
+  assert.equal(
+    simulator.stats().flowsByInvoice[invoice.number]! - flowsBefore,
+    2,
+    'the refused flow, then the accepted one',
+  );
+
+  const lateFormat = await simulate(key, invoice.id, { status: 'fr:213', reasonCode: 'REJ_XSD' });
+  assert.deepEqual([lateFormat.statusCode, lateFormat.data.error.code], [400, 'invalid_field_value']);
+  assert.match(lateFormat.data.error.message, /REJ_XSD/);
+});
+
+test('a platform that forgot the document (a restart, another node) receives it again; the statuses go on', async () => {
+  const { key } = await seller(h);
+  const invoice = await sentInvoice(key);
+  const first = await report(key, invoice.id, { status: 'fr:200' });
+  const previous = h.deps.sandboxPlatform;
+  h.deps.sandboxPlatform = new SandboxPlatform();
+  await previous.stop();
+  const approved = await report(key, invoice.id, { status: 'fr:205' });
+  assert.deepEqual([approved.status, approved.transmissionStatus], ['approved', 'approved']);
+  assert.notEqual(approved.einvoicing.paFlowId, first.einvoicing.paFlowId, 'a new flow on the new platform');
+  assert.equal((await h.deps.sandboxPlatform.simulator()).stats().deposits, 1);
+  const again = await report(key, invoice.id, { status: 'fr:205' });
+  assert.equal(again.status, 'approved');
+  const history = (await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data.data;
+  assert.deepEqual(
+    history.map((entry: any) => [entry.status, entry.applied]),
+    [
+      ['fr:200', true],
+      ['fr:205', true],
+      ['fr:205', false],
+    ],
+  );
+});
