@@ -165,7 +165,10 @@ function judge(
   for (const id of other.ids) if (sent.includes(id)) other.sent.add(id);
   const said = () => describe(written, status, body);
   tally.byStatus.set(status, (tally.byStatus.get(status) ?? 0) + 1);
-  if (status >= 500) record(tally, 'serverErrors', said());
+  // A platform URL the request named that does not answer is the contract's 503 `pa_unavailable`
+  // (the establishment's connection is checked against its platform), not a fault of ours.
+  const upstream = status === 503 && /"code":"pa_unavailable"/.test(body) && sent.includes('baseUrl');
+  if (status >= 500 && !upstream) record(tally, 'serverErrors', said());
   const requestId = headers['x-request-id'];
   if (typeof requestId !== 'string' || !requestId.startsWith('req_') || headers['x-content-type-options'] !== 'nosniff')
     record(tally, 'missingHeaders', said());
