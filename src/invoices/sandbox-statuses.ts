@@ -151,10 +151,15 @@ export async function simulateStatus(
       ),
     );
     deposit = valueOf(await connector.getFlow(receipt.flowId, { retryBudgetMs: 0 }));
-    if (deposit.ackStatus === 'Error' && !refusedAtDeposit)
-      throw new Error(
-        `the sandbox's platform refused ${row.id}: ${deposit.ackDetails.map((d) => d.reasonMessage).join('; ')}`,
-      );
+    if (deposit.ackStatus === 'Error' && !refusedAtDeposit) {
+      // Another request deposited this submission meanwhile: the platform holds that flow.
+      const first = valueOf(await connector.findDeposit(trackingId, { retryBudgetMs: 0 }));
+      if (first?.ackStatus !== 'Ok')
+        throw new Error(
+          `the sandbox's platform refused ${row.id}: ${deposit.ackDetails.map((d) => d.reasonMessage).join('; ')}`,
+        );
+      deposit = first;
+    }
   } else if (deposit.ackStatus === 'Error')
     throw refuse(
       'invalid_status_transition',

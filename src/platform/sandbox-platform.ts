@@ -17,6 +17,9 @@ export class SandboxPlatform {
   private started: Promise<{ simulator: PlatformSimulator; dispatcher: Agent }> | null = null;
   private readonly connectors = new Map<string, AfnorConnector>();
 
+  /** `maxFlows`: what the simulator keeps (default 10,000 flows, some tens of MB); older ones are deposited again when needed. */
+  constructor(private readonly options: { maxFlows?: number } = {}) {}
+
   private start() {
     this.started ??= (async () => {
       const pems = await selfSigned();
@@ -24,6 +27,7 @@ export class SandboxPlatform {
       const simulator = new PlatformSimulator({
         tls: { cert: pems.cert, key: pems.private },
         scenarios: { '*': { statuses: [] } },
+        maxFlows: this.options.maxFlows ?? 10_000,
       });
       await simulator.start(0, '127.0.0.1');
       const dispatcher = new Agent({ connect: { ca: pems.cert, timeout: 5_000 }, connections: 16 });

@@ -197,3 +197,42 @@ test('a platform that forgot the document (a restart, another node) receives it 
     ],
   );
 });
+
+test('two first statuses at once: one deposit, the other request finds it; both statuses applied once each', async () => {
+  const { key } = await seller(h);
+  const invoice = await sentInvoice(key);
+  const simulator = await h.deps.sandboxPlatform.simulator();
+  const before = simulator.stats();
+  const answers = await Promise.all([
+    simulate(key, invoice.id, { status: 'fr:200' }),
+    simulate(key, invoice.id, { status: 'fr:200' }),
+  ]);
+  assert.deepEqual(
+    answers.map((answer) => answer.statusCode),
+    [200, 200],
+    answers.map((answer) => answer.body).join('\n'),
+  );
+  assert.equal(simulator.stats().deposits - before.deposits, 1, 'deposited once');
+  const history = (await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data.data;
+  assert.deepEqual(history.map((entry: any) => [entry.status, entry.applied]).sort(), [
+    ['fr:200', false],
+    ['fr:200', true],
+  ]);
+  assert.equal((await eventsOf(h, key, 'invoice.deposited')).filter((e) => e.data.id === invoice.id).length, 1);
+});
+
+test('a platform that keeps few flows forgets the oldest deposits: their next status deposits them again', async () => {
+  const { key } = await seller(h);
+  const first = await sentInvoice(key);
+  const second = await sentInvoice(key);
+  const previous = h.deps.sandboxPlatform;
+  h.deps.sandboxPlatform = new SandboxPlatform({ maxFlows: 3 });
+  await previous.stop();
+  await report(key, first.id, { status: 'fr:200' }); // its deposit and one status: two flows
+  await report(key, second.id, { status: 'fr:200' }); // two more: the first deposit is forgotten
+  const simulator = await h.deps.sandboxPlatform.simulator();
+  assert.equal(simulator.stats().deposits, 2);
+  const approved = await report(key, first.id, { status: 'fr:205' });
+  assert.equal(approved.status, 'approved');
+  assert.equal(simulator.stats().deposits, 3, 'deposited again, not refused as a duplicate');
+});

@@ -63,6 +63,11 @@ export interface SimulatorOptions {
   observe?: (exchange: Exchange) => void;
   /** Waits between the attempts of a callback delivery (ms); default 200, 1000, 5000. */
   callbackRetryDelaysMs?: number[];
+  /**
+   * Flows kept at most; the oldest are forgotten beyond (a long-running process's memory). A
+   * forgotten invoice is as never deposited: the same number may come again. Default: all kept.
+   */
+  maxFlows?: number;
 }
 
 interface StoredFlow {
@@ -714,6 +719,14 @@ export class PlatformSimulator {
   private store(flow: StoredFlow): void {
     this.flows.set(String(flow.json.flowId), flow);
     this.push(flow);
+    const max = this.options.maxFlows ?? Infinity;
+    // A Map keeps insertion order: the first entries are the oldest flows.
+    for (const [flowId, old] of this.flows) {
+      if (this.flows.size <= max) break;
+      this.flows.delete(flowId);
+      if (old.invoice && this.invoiceFlows.get(old.invoice.key)?.flowId === flowId)
+        this.invoiceFlows.delete(old.invoice.key);
+    }
   }
 
   private playLifecycle(
