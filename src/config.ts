@@ -29,10 +29,11 @@ export interface Config {
   /** The bearer token of `GET /metrics`; without it the endpoint is off (404). */
   metricsToken: string | null;
   /**
-   * The platform test-mode e-reporting declarations go to (FACTEUR_SANDBOX_PA_URL, _CLIENT_ID,
-   * _CLIENT_SECRET: a `facteur pa-simulator`); without it, a simulator started in process.
+   * The test mode's platform, shared by every node (FACTEUR_SANDBOX_PA_URL, _CLIENT_ID,
+   * _CLIENT_SECRET: a `facteur pa-simulator`; _ADMIN_TOKEN, its admin bearer, lets the simulate
+   * route script it); without it, each node runs one in process.
    */
-  sandboxPlatform: { baseUrl: string; clientId: string; clientSecret: string } | null;
+  sandboxPlatform: { baseUrl: string; clientId: string; clientSecret: string; adminToken: string | null } | null;
   /**
    * The key that seals the platform secrets stored by the service (FACTEUR_ENCRYPTION_KEY, 32 bytes
    * in base64 or hex); without it, `<dataDir>/encryption.key`, created on first use.
@@ -129,5 +130,10 @@ function sandboxPlatformOf(env: NodeJS.ProcessEnv): Config['sandboxPlatform'] {
     throw new ConfigError(
       'FACTEUR_SANDBOX_PA_URL needs FACTEUR_SANDBOX_PA_CLIENT_ID and FACTEUR_SANDBOX_PA_CLIENT_SECRET.',
     );
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), clientId, clientSecret };
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    clientId,
+    clientSecret,
+    adminToken: env.FACTEUR_SANDBOX_PA_ADMIN_TOKEN || null,
+  };
 }

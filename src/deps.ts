@@ -48,7 +48,7 @@ export function makeDeps(
     mailer: createMailer(config),
     resolveHost: systemResolveHost,
     keyCache: new KeyCache(),
-    sandboxPlatform: new SandboxPlatform(),
+    sandboxPlatform: new SandboxPlatform({ shared: config.sandboxPlatform }),
     ...overrides,
   };
 }

@@ -519,7 +519,7 @@ export interface SubmitOutcome {
 
 /** Transmits one declaration now (the route) or as it falls due (the pass). */
 export async function transmit(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'sandboxPlatform'>,
   ctx: CallContext,
   id: string,
 ): Promise<SubmitOutcome> {
@@ -564,7 +564,7 @@ export async function transmit(
 
 /** `POST /v1/ereporting/declarations/:id/submit`. */
 export async function submitDeclaration(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'sandboxPlatform'>,
   ctx: CallContext,
   id: string,
 ): Promise<Declaration> {

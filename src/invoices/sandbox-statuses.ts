@@ -129,8 +129,12 @@ export async function simulateStatus(
   const refusedAtDeposit =
     code === '213' && refusal !== null && reasonCode !== null && !/^(IRR_|ROUTAGE_ERR$)/.test(reasonCode);
   const platform = deps.sandboxPlatform;
+  if (!platform.scriptable)
+    throw explained(
+      'not_supported',
+      'The sandbox’s platform is a shared `facteur pa-simulator` (FACTEUR_SANDBOX_PA_URL) without its admin bearer: set FACTEUR_SANDBOX_PA_ADMIN_TOKEN so that statuses can be scripted on it.',
+    );
   const connector = await platform.connectorOf(ctx.scope.companyId);
-  const simulator = await platform.simulator();
   const trackingId = sandboxTrackingId(row);
 
   let deposit: PlatformFlow | null = valueOf(await connector.findDeposit(trackingId, { retryBudgetMs: 0 }));
@@ -138,10 +142,11 @@ export async function simulateStatus(
   if (!deposit) {
     if (refusal && !refusedAtDeposit) throw reasonRefused(refusal, reasonCode);
     if (refusedAtDeposit)
-      simulator.script(trackingId, {
+      await platform.script(trackingId, {
         outcome: 'reject',
         reason: { code: reasonCode, text: input.reason ?? reasonCode },
       });
+    else await platform.quietDeposit(trackingId);
     const cii = await ciiOfDocument(deps, ctx.scope, row);
     if (cii === null) throw new Error(`${row.id} is finalized without its frozen content`);
     const receipt = valueOf(
@@ -170,7 +175,7 @@ export async function simulateStatus(
 
   if (deposit.ackStatus === 'Error') events = valueOf(await connector.eventsOfFlow(deposit, { retryBudgetMs: 0 }));
   else {
-    const flowId = simulator.report(platform.clientIdOf(ctx.scope.companyId), trackingId, {
+    const flowId = await platform.report(ctx.scope.companyId, trackingId, {
       status: code,
       reason: reasonCode === null ? null : { code: reasonCode, text: input.reason ?? null },
       notes,

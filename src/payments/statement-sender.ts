@@ -26,7 +26,8 @@ import { eachStatement, recordStatementChange } from './service.js';
  * establishment, by a pass: each due statement is locked (`FOR UPDATE SKIP LOCKED`), sent, and
  * recorded in the same transaction. Its tracking id is the payment's (`fr212-<payment id>`): a
  * statement the platform took before a crash is found again by that id rather than sent twice.
- * A test establishment without a connection has the sandbox's platform, which takes it at once.
+ * A test establishment without a connection has the sandbox's platform (the pa-simulator this
+ * process runs), which takes it the same way, over HTTPS.
  * A failure keeps the statement `pending` with the platform's code, tried again after
  * `statementRetryMs`; `payment.obligation_updated` when the code changes and when it is sent.
  */
@@ -51,7 +52,7 @@ async function breakdownOf(
 type Outcome = { sent: true } | { sent: false; code: string; reason: string } | { wait: Fr212 } | null;
 
 async function sendStatement(
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config' | 'sandboxPlatform'>,
   tx: Tx,
   scope: Scope,
   row: Statement,
@@ -66,15 +67,16 @@ async function sendStatement(
   const wait = nextFr212(row.fr212, facts, now);
   if (wait) return { wait };
   const access = await platformAccess(deps, tx, scope, { siret: subject.seller.siret });
-  if (access.state === 'sandbox') return { sent: true };
   if (access.state === 'not_configured')
     return {
       sent: false,
       code: 'pa_not_configured',
       reason: 'The seller establishment has no platform connection: the statement waits for one.',
     };
+  const connector =
+    access.state === 'sandbox' ? await deps.sandboxPlatform.connectorOf(scope.companyId) : access.connector;
   const trackingId = statementTrackingId(row.id);
-  const found = await access.connector.findDeposit(trackingId);
+  const found = await connector.findDeposit(trackingId);
   if (!found.ok) return { sent: false, code: found.paErrorCode, reason: found.message };
   if (found.value) return { sent: true };
   const cdar = buildCdarMessage({
@@ -98,7 +100,7 @@ async function sendStatement(
       vatRate: share.vatRate,
     })),
   });
-  const result = await access.connector.deposit({
+  const result = await connector.deposit({
     file: Buffer.from(cdar),
     name: `${trackingId}.xml`,
     syntax: 'CDAR',
@@ -109,7 +111,7 @@ async function sendStatement(
 
 /** Sends the due statements of these companies (all when not given); returns how many were sent. */
 export async function sendDueStatements(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'sandboxPlatform'>,
   options: { companyIds?: string[]; batch?: number } = {},
 ): Promise<number> {
   return eachStatement(deps, 'due', { batch: 20, ...options }, async (tx, statement, scope, now) => {

@@ -24,7 +24,7 @@ async function setUp(t: { after: (fn: () => Promise<void>) => void }): Promise<{
   const sim = await startCheckedSimulator();
   const h = await startHarness({
     clockStart: '2026-10-15T10:00:00Z',
-    config: { sandboxPlatform: { baseUrl: sim.url, ...sim.simulator.clients[0]! } },
+    config: { sandboxPlatform: { baseUrl: sim.url, ...sim.simulator.clients[0]!, adminToken: null } },
   });
   t.after(async () => {
     await h.close();
@@ -346,7 +346,7 @@ test('two passes and the route racing: transmitted once, each event once', async
   const { h, sim } = await setUp(t);
   const other = await startHarness({
     clockStart: '2026-10-15T10:00:00Z',
-    config: { sandboxPlatform: { baseUrl: sim.url, ...sim.simulator.clients[0]! } },
+    config: { sandboxPlatform: { baseUrl: sim.url, ...sim.simulator.clients[0]!, adminToken: null } },
   });
   t.after(() => other.close());
   const { companyId, key } = await seller(h);

@@ -10,7 +10,8 @@ import { compileAll } from '../../src/documents/sef-cache.js';
 import { cdarValidation } from '../../src/documents/validation-pool.js';
 import { SandboxPlatform } from '../../src/platform/sandbox-platform.js';
 import { testCacheDir } from '../documents/support.js';
-import type { Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startCheckedSimulator } from '../platform/support.js';
 import { documentHarness, eventsOf, finalizedInvoice, seller } from './support.js';
 
 let h: Harness;
@@ -47,7 +48,7 @@ test('each status comes over HTTPS from the in-process platform: one deposit per
   const { companyId, key } = await seller(h);
   const invoice = await sentInvoice(key);
   assert.deepEqual([invoice.einvoicing.paTrackingId, invoice.einvoicing.paFlowId], [`${invoice.id}-a1`, null]);
-  const simulator = await h.deps.sandboxPlatform.simulator();
+  const simulator = (await h.deps.sandboxPlatform.simulator())!;
   const before = simulator.stats();
 
   const steps: [string, string | null, string][] = [
@@ -102,7 +103,7 @@ test('each status comes over HTTPS from the in-process platform: one deposit per
 test('what no platform sends is refused before anything is deposited: a reason outside its status list, a status without its reason, a text without its code', async () => {
   const { key } = await seller(h);
   const invoice = await sentInvoice(key);
-  const simulator = await h.deps.sandboxPlatform.simulator();
+  const simulator = (await h.deps.sandboxPlatform.simulator())!;
   const before = simulator.stats();
 
   const wrongList = await simulate(key, invoice.id, { status: 'fr:210', reasonCode: 'REJ_SEMAN' });
@@ -126,7 +127,7 @@ test('what no platform sends is refused before anything is deposited: a reason o
 test('a 213 whose code no life-cycle message carries is the platform refusing the deposit; a new submission is deposited again', async () => {
   const { key } = await seller(h);
   const invoice = await sentInvoice(key);
-  const simulator = await h.deps.sandboxPlatform.simulator();
+  const simulator = (await h.deps.sandboxPlatform.simulator())!;
   const flowsBefore = simulator.stats().flowsByInvoice[invoice.number] ?? 0;
 
   const refused = await report(key, invoice.id, {
@@ -184,7 +185,7 @@ test('a platform that forgot the document (a restart, another node) receives it 
   const approved = await report(key, invoice.id, { status: 'fr:205' });
   assert.deepEqual([approved.status, approved.transmissionStatus], ['approved', 'approved']);
   assert.notEqual(approved.einvoicing.paFlowId, first.einvoicing.paFlowId, 'a new flow on the new platform');
-  assert.equal((await h.deps.sandboxPlatform.simulator()).stats().deposits, 1);
+  assert.equal((await h.deps.sandboxPlatform.simulator())!.stats().deposits, 1);
   const again = await report(key, invoice.id, { status: 'fr:205' });
   assert.equal(again.status, 'approved');
   const history = (await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data.data;
@@ -201,7 +202,7 @@ test('a platform that forgot the document (a restart, another node) receives it 
 test('two first statuses at once: one deposit, the other request finds it; both statuses applied once each', async () => {
   const { key } = await seller(h);
   const invoice = await sentInvoice(key);
-  const simulator = await h.deps.sandboxPlatform.simulator();
+  const simulator = (await h.deps.sandboxPlatform.simulator())!;
   const before = simulator.stats();
   const answers = await Promise.all([
     simulate(key, invoice.id, { status: 'fr:200' }),
@@ -230,9 +231,51 @@ test('a platform that keeps few flows forgets the oldest deposits: their next st
   await previous.stop();
   await report(key, first.id, { status: 'fr:200' }); // its deposit and one status: two flows
   await report(key, second.id, { status: 'fr:200' }); // two more: the first deposit is forgotten
-  const simulator = await h.deps.sandboxPlatform.simulator();
+  const simulator = (await h.deps.sandboxPlatform.simulator())!;
   assert.equal(simulator.stats().deposits, 2);
   const approved = await report(key, first.id, { status: 'fr:205' });
   assert.equal(approved.status, 'approved');
   assert.equal(simulator.stats().deposits, 3, 'deposited again, not refused as a duplicate');
+});
+
+test('a shared facteur pa-simulator (FACTEUR_SANDBOX_PA_URL): scripted through its admin bearer, every exchange as the AFNOR documents say; without the bearer, not_supported', async () => {
+  const sim = await startCheckedSimulator();
+  const shared = { baseUrl: sim.url, ...sim.simulator.clients[0]! };
+  const nodes = await Promise.all([
+    startHarness({ config: { sandboxPlatform: { ...shared, adminToken: sim.simulator.adminToken } } }),
+    startHarness({ config: { sandboxPlatform: { ...shared, adminToken: sim.simulator.adminToken } } }),
+    startHarness({ config: { sandboxPlatform: { ...shared, adminToken: null } } }),
+  ]);
+  const other = h;
+  try {
+    const [one, two, blind] = nodes;
+    h = one!;
+    const { key } = await seller(h);
+    const invoice = await sentInvoice(key);
+    assert.equal(await h.deps.sandboxPlatform.simulator(), null, 'no simulator in this process');
+    const before = sim.simulator.stats();
+    // One node deposits and reports, another reports next: the same platform holds the flow.
+    assert.equal((await report(key, invoice.id, { status: 'fr:200' })).status, 'deposited');
+    h = two!;
+    const suspended = await report(key, invoice.id, { status: 'fr:208', reasonCode: 'JUSTIF_ABS' });
+    assert.deepEqual([suspended.status, suspended.einvoicing.rejectionCode], ['suspended', 'JUSTIF_ABS']);
+    const stats = sim.simulator.stats();
+    assert.deepEqual(
+      [stats.deposits - before.deposits, stats.lifecycleFlows - before.lifecycleFlows],
+      [1, 2],
+      'one deposit, no status of its own, the two reported',
+    );
+    h = blind!;
+    const refused = await simulate(key, invoice.id, { status: 'fr:205' });
+    assert.deepEqual([refused.statusCode, refused.data.error.code], [400, 'not_supported']);
+    assert.match(refused.data.error.hint, /FACTEUR_SANDBOX_PA_ADMIN_TOKEN/);
+    assert.deepEqual(sim.violations(), []);
+    assert.ok(
+      sim.exchanges.some((exchange) => exchange.service === 'admin' && exchange.path === '/simulator/statuses'),
+    );
+  } finally {
+    h = other;
+    await Promise.all(nodes.map((node) => node.close()));
+    await sim.stop();
+  }
 });

@@ -84,6 +84,15 @@ test('payments', async (t) => {
       assert.equal(await sendDueStatements(h.deps, { companyIds: [companyId] }), 0, 'sent once');
       const sentOne = (await h.call('GET', `/v1/payments/${before.id}`, { key })).data.fr212;
       assert.deepEqual([sentOne.state, sentOne.sentAt !== null, sentOne.lastErrorCode], ['sent', true, null]);
+      // Over HTTPS, to the pa-simulator the sandbox runs: a CDAR flow it read and acknowledged.
+      const platform = await h.deps.sandboxPlatform.connectorOf(companyId);
+      const statementFlow = await platform.findDeposit(`fr212-${before.id}`);
+      assert.ok(statementFlow.ok && statementFlow.value, 'the platform holds the statement');
+      assert.deepEqual(
+        [statementFlow.value.flowSyntax, statementFlow.value.ackStatus],
+        ['CDAR', 'Ok'],
+        JSON.stringify(statementFlow.value.ackDetails),
+      );
 
       const deposited = await pay(1000);
       assert.deepEqual(
