@@ -48,6 +48,8 @@ export class SandboxPlatform {
         maxFlows: this.options.maxFlows ?? 10_000,
       });
       await simulator.start(0, '127.0.0.1');
+      // It lives as long as the process, and must not keep it alive on its own.
+      simulator.unref();
       const dispatcher = new Agent({ connect: { ca: pems.cert, timeout: 5_000 }, connections: 16 });
       return { simulator, dispatcher };
     })().catch((error: unknown) => {

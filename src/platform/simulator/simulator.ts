@@ -201,6 +201,11 @@ export class PlatformSimulator {
     return this.url;
   }
 
+  /** Lets the process exit while the server still listens (a simulator that lives as long as its process). */
+  unref(): void {
+    this.server.unref();
+  }
+
   get url(): string {
     return `https://localhost:${this.port}`;
   }
