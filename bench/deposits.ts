@@ -7,10 +7,13 @@
  * document's time from its `send` to its deposit recorded (p50, p99).
  *
  * Anchor, in the same run: a bare loop that POSTs the same stored Factur-X files to the same
- * simulator with undici (one token, same TLS, keep-alive and concurrency), before and after the
- * pipeline (the best kept). Goal: the pipeline keeps at least 0.7 of the bare loop's rate.
- * Environment: BENCH_DEPOSITS_DOCUMENTS (default 300), BENCH_DEPOSITS_NODE_FLAGS (the run's
- * process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * simulator with undici (one token, same TLS, keep-alive and concurrency). By rounds (default 3):
+ * a bare loop, a backlog drained, ..., a last bare loop; each round's drain against the better of
+ * the bare loops beside it, the median of the rounds reported. Goal: the pipeline keeps at least
+ * 0.7 of the bare loop's rate.
+ * Environment: BENCH_DEPOSITS_DOCUMENTS (default 300, per set), BENCH_DEPOSITS_ROUNDS (default 3), BENCH_DEPOSITS_NODE_FLAGS (the run's
+ * process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_DEPOSITS_DRAIN_PROFILE (a file: the CPU profile
+ * of the drain alone).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -19,6 +22,8 @@ import { loadConfig } from '../src/config.js';
 
 export interface DepositBenchOptions {
   databaseUrl: string;
+  /** The embedded database's postmaster, for its CPU time (null: a server elsewhere). */
+  databasePid: number | null;
   scratch: string;
   progress: (message: string) => void;
   emit: (line: Record<string, unknown>) => void;
@@ -45,6 +50,7 @@ export async function runDepositBench(options: DepositBenchOptions): Promise<Rec
         env: {
           ...process.env,
           DATABASE_URL: options.databaseUrl,
+          BENCH_DATABASE_PID: options.databasePid === null ? '' : String(options.databasePid),
           BENCH_SCRATCH: options.scratch,
           NODE_EXTRA_CA_CERTS: tls.certPath,
         },

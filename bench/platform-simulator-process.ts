@@ -15,6 +15,8 @@ export interface SimulatorProcess {
   url: string;
   client: { clientId: string; clientSecret: string };
   cert: string;
+  /** Its process id (its CPU time in the benches). */
+  pid: number;
   /** An undici agent trusting the simulator's certificate, `connections` sockets kept alive. */
   agent(connections: number): Agent;
   /** An admin route: `GET /simulator/stats`, `POST /simulator/reset`... */
@@ -62,6 +64,7 @@ export async function startSimulatorProcess(
     url,
     client,
     cert: tls.cert,
+    pid: child.pid!,
     agent,
     admin,
     async resetQuiet() {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import type pg from 'pg';
 import type { Executor } from '../db/database.js';
-import { executePrepared } from '../db/prepared-statement.js';
 import type { Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
 import { claimReaders, type ClaimedReader } from '../db/reader-claim.js';
@@ -323,40 +323,61 @@ export async function statusReceiptsAfter(db: Executor, scope: Scope, after: str
     .limit(limit);
 }
 
+/** A deposit the platform accepted, to record: its claim, the flow id and the time on the scope's clock. */
+export interface AcceptedDeposit {
+  claim: ClaimedDeposit;
+  flowId: string;
+  at: Date;
+}
+
 /**
- * The common end of a deposit in one statement (atomic on its own, one round trip): the job
- * `deposited` under its lease and the platform's flow id on the document, when nothing else
- * changes with it (the document on this attempt, no wait to end). `false`: nothing was written
- * (the lease lost, or the document elsewhere); the caller takes the general path.
+ * The common end of deposits, for many at once in one statement (atomic on its own, one round
+ * trip): each job `deposited` under its lease and the platform's flow id on its document, when
+ * nothing else changes with it (the document on this attempt, no wait to end). Returns the
+ * deposits settled; for the others nothing was written (the lease lost, or the document
+ * elsewhere): the caller takes the general path. Committed without waiting for the disk by the
+ * caller's pool (a lost result leaves the job leased: its next claim finds the flow on the platform).
  */
 export async function settleDepositedQuietly(
-  db: Executor,
-  claim: ClaimedDeposit,
-  flowId: string,
-  now: Date,
-): Promise<boolean> {
-  const onThisAttempt = sql`i.company_id = ${claim.companyId} and i.livemode = ${claim.livemode} and i.id = ${claim.documentId}
-    and i.einvoicing->>'paTrackingId' = ${claim.trackingId}
-    and coalesce(i.einvoicing->'depositWait', 'null'::jsonb) = 'null'::jsonb`;
-  // Prepared: one text, run once per deposit.
-  const result = await executePrepared(
-    db,
-    sql`
-    with settled as (
-      update document_deposits d set state = 'deposited', flow_id = ${flowId}, next_attempt_at = null,
-        last_error = null, locked_until = null, lock_token = null, updated = ${now.toISOString()}::timestamptz
-      where d.company_id = ${claim.companyId} and d.livemode = ${claim.livemode} and d.document_id = ${claim.documentId}
-        and d.attempt = ${claim.attempt} and d.lock_token = ${claim.token}
-        and exists (select 1 from invoices i where ${onThisAttempt})
-      returning 1
-    ), recorded as (
-      update invoices i set einvoicing = i.einvoicing || jsonb_build_object('paFlowId', ${flowId}::text)
-      where ${onThisAttempt} and exists (select 1 from settled)
-      returning 1
-    )
-    select (select count(*) from settled)::int as settled, (select count(*) from recorded)::int as recorded`,
-  );
-  const row = result.rows[0] as { settled: number; recorded: number };
+  pool: pg.Pool,
+  accepted: readonly AcceptedDeposit[],
+): Promise<Set<AcceptedDeposit>> {
+  const { rows } = await pool.query<{ document_id: string; attempt: number }>({
+    // Prepared: one text whatever the number of deposits.
+    name: 'facteur_settle_deposited',
+    text: `with accepted as (
+        select * from unnest($1::text[], $2::bool[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+          as a (company_id, livemode, document_id, attempt, token, tracking_id, flow_id, at)
+      ), settled as (
+        update document_deposits d set state = 'deposited', flow_id = a.flow_id, next_attempt_at = null,
+          last_error = null, locked_until = null, lock_token = null, updated = a.at
+        from accepted a
+        where d.company_id = a.company_id and d.livemode = a.livemode and d.document_id = a.document_id
+          and d.attempt = a.attempt and d.lock_token = a.token
+          and exists (select 1 from invoices i where i.company_id = a.company_id and i.livemode = a.livemode
+            and i.id = a.document_id and i.einvoicing->>'paTrackingId' = a.tracking_id
+            and coalesce(i.einvoicing->'depositWait', 'null'::jsonb) = 'null'::jsonb)
+        returning d.company_id, d.livemode, d.document_id, d.attempt, a.tracking_id, a.flow_id
+      ), recorded as (
+        update invoices i set einvoicing = i.einvoicing || jsonb_build_object('paFlowId', s.flow_id)
+        from settled s
+        where i.company_id = s.company_id and i.livemode = s.livemode and i.id = s.document_id
+          and i.einvoicing->>'paTrackingId' = s.tracking_id
+        returning 1
+      )
+      select document_id, attempt from settled`,
+    values: [
+      accepted.map(({ claim }) => claim.companyId),
+      accepted.map(({ claim }) => claim.livemode),
+      accepted.map(({ claim }) => claim.documentId),
+      accepted.map(({ claim }) => claim.attempt),
+      accepted.map(({ claim }) => claim.token),
+      accepted.map(({ claim }) => claim.trackingId),
+      accepted.map(({ flowId }) => flowId),
+      accepted.map(({ at }) => at),
+    ],
+  });
   // Only the lease holder moves the attempt's tracking id and wait: settled implies recorded.
-  return row.settled > 0;
+  const settled = new Set(rows.map((row) => `${row.document_id}|${row.attempt}`));
+  return new Set(accepted.filter(({ claim }) => settled.has(`${claim.documentId}|${claim.attempt}`)));
 }

@@ -30,6 +30,7 @@ import {
   queueDeposit,
   settleDeposit,
   settleDepositedQuietly,
+  type AcceptedDeposit,
   type ClaimedDeposit,
 } from './deposit-store.js';
 
@@ -303,6 +304,37 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
     });
   }
 
+  /**
+   * Deposits the platform accepted wait here to be recorded together: those answered while a
+   * statement runs go in the next one, so a burst of answers costs a few statements.
+   */
+  const accepted: { deposit: AcceptedDeposit; done: (settled: boolean) => void; failed: (error: unknown) => void }[] =
+    [];
+  let settling = false;
+  function settleQuietly(deposit: AcceptedDeposit): Promise<boolean> {
+    return new Promise((done, failed) => {
+      accepted.push({ deposit, done, failed });
+      void settleAccepted();
+    });
+  }
+  async function settleAccepted(): Promise<void> {
+    if (settling) return;
+    settling = true;
+    while (accepted.length > 0) {
+      const batch = accepted.splice(0, 100);
+      try {
+        const settled = await settleDepositedQuietly(
+          deps.fast.pool,
+          batch.map(({ deposit }) => deposit),
+        );
+        for (const { deposit, done } of batch) done(settled.has(deposit));
+      } catch (error) {
+        for (const { failed } of batch) failed(error);
+      }
+    }
+    settling = false;
+  }
+
   /** The platform holds the flow: its references on the job and the document. */
   async function deposited(claim: ClaimedDeposit, flowId: string) {
     const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
@@ -310,7 +342,7 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
     // Committed without waiting for the disk: a result lost with the database's last instants
     // leaves the job leased, and its next claim finds the flow by its tracking id (as after a
     // worker's crash between the platform's answer and this commit).
-    if (await settleDepositedQuietly(deps.fast.db, claim, flowId, now)) return;
+    if (await settleQuietly({ claim, flowId, at: now })) return;
     await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
       if (!(await settleDeposit(tx, claim, { state: 'deposited', flowId, nextAttemptAt: null, lastError: null }, now)))
         throw new LeaseLost();
@@ -416,17 +448,41 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
       );
       if (!result.ok) return failed(claim, connector, result);
       await options.afterDeposit?.(claim);
-      return deposited(claim, result.value.flowId);
+      return recordLater(claim, result.value.flowId);
     } catch (error) {
-      if (error instanceof LeaseLost) return;
-      deps.log.warn({ err: error, document: claim.documentId, attempt: claim.attempt }, 'deposit not done yet');
-      // The lease lapses on its own when the worker died; an error here comes back after a backoff.
-      await reschedule(
-        claim,
-        later(scopeNow(claim), depositRetryDelayMs(claim.tries)),
-        String(error).slice(0, 500),
-      ).catch(() => undefined);
+      await recover(claim, error);
     }
+  }
+
+  /** A step that failed: the job comes back after a backoff (nothing to do when the lease was lost). */
+  async function recover(claim: ClaimedDeposit, error: unknown): Promise<void> {
+    if (error instanceof LeaseLost) return;
+    deps.log.warn({ err: error, document: claim.documentId, attempt: claim.attempt }, 'deposit not done yet');
+    // The lease lapses on its own when the worker died; an error here comes back after a backoff.
+    await reschedule(
+      claim,
+      later(scopeNow(claim), depositRetryDelayMs(claim.tries)),
+      String(error).slice(0, 500),
+    ).catch(() => undefined);
+  }
+
+  /**
+   * The platform's acceptance recorded without holding a slot: the slot bounds the calls in flight
+   * on the platforms, and a freed slot starts the next deposit while this one commits (the job
+   * stays leased until then, so no other claim deposits it meanwhile). At most `maxRecording` wait;
+   * beyond, the slot waits for the database.
+   */
+  const recording = new Set<Promise<void>>();
+  const maxRecording = 16;
+  async function recordLater(claim: ClaimedDeposit, flowId: string): Promise<void> {
+    const work: Promise<void> = deposited(claim, flowId)
+      .catch((error: unknown) => recover(claim, error))
+      .finally(() => recording.delete(work));
+    recording.add(work);
+    while (recording.size >= maxRecording) await Promise.race(recording);
+  }
+  async function recorded(): Promise<void> {
+    while (recording.size > 0) await Promise.allSettled([...recording]);
   }
 
   const claim = (limit = 10) =>
@@ -455,5 +511,22 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
     handle,
     describe: (item) => ({ document: item.documentId, attempt: item.attempt }),
   });
-  return { ...loop, handle, claim };
+  return {
+    ...loop,
+    // Tests see a job once its outcome is recorded.
+    handle: async (claimed) => {
+      await handle(claimed);
+      await recorded();
+    },
+    claim,
+    async drain() {
+      const handled = await loop.drain();
+      await recorded();
+      return handled;
+    },
+    async stop() {
+      await loop.stop();
+      await recorded();
+    },
+  };
 }

@@ -12,7 +12,7 @@ import { depositLeaseMs, directoryAnswerTtlMs } from '../../src/invoices/deposit
 import { registry } from '../../src/capabilities.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { currentVersion } from '../../src/kernel/api-version.js';
-import type { ClaimedDeposit } from '../../src/invoices/deposit-store.js';
+import { settleDepositedQuietly, type ClaimedDeposit } from '../../src/invoices/deposit-store.js';
 import {
   addressedBuyer,
   buyerSiren,
@@ -611,4 +611,48 @@ test("the buyer's address, once found, is trusted for a minute: one directory lo
   world.h.clock.advance(directoryAnswerTtlMs);
   await through();
   assert.equal(lookups() - before, 2, 'looked up again after a minute');
+});
+
+test('deposits answered together are recorded in one statement; one whose lease another worker holds is left to it', async () => {
+  const seller = await connectedSeller(world, platform);
+  const invoices = [
+    await readyInvoice(world, seller),
+    await readyInvoice(world, seller),
+    await readyInvoice(world, seller),
+  ];
+  for (const invoice of invoices) await send(world, seller, invoice.id);
+  const claims = await world.depositWorker({ companyIds: [seller.companyId] }).claim(3);
+  const byDocument = new Map(claims.map((claim) => [claim.documentId, claim]));
+  const [first, second, third] = invoices.map((invoice) => byDocument.get(invoice.id)!);
+  assert.ok(first && second && third, 'the three jobs claimed');
+  const at = world.h.clock.now();
+  const accepted = [
+    { claim: first, flowId: 'flow-1', at },
+    { claim: second, flowId: 'flow-2', at },
+    // Its lease lapsed and another worker claimed it since: this token settles nothing.
+    { claim: { ...third, token: 'an-earlier-lease' }, flowId: 'flow-3', at },
+  ];
+  const settled = await settleDepositedQuietly(world.h.deps.fast.pool, accepted);
+  assert.deepEqual(
+    accepted.map((deposit) => settled.has(deposit)),
+    [true, true, false],
+  );
+  const jobs = await Promise.all(invoices.map((invoice) => depositRows(world, seller.companyId, invoice.id)));
+  assert.deepEqual(
+    jobs.map(([job]) => [job!.state, job!.flow_id]),
+    [
+      ['deposited', 'flow-1'],
+      ['deposited', 'flow-2'],
+      ['pending', null],
+    ],
+  );
+  const docs = await Promise.all(invoices.map((invoice) => read(world, seller, invoice.id)));
+  assert.deepEqual(
+    docs.map((doc) => doc.einvoicing.paFlowId),
+    ['flow-1', 'flow-2', null],
+  );
+  // The holder of the lease records its own answer.
+  const own = await settleDepositedQuietly(world.h.deps.fast.pool, [{ claim: third, flowId: 'flow-3', at }]);
+  assert.equal(own.size, 1);
+  assert.equal((await read(world, seller, invoices[2].id)).einvoicing.paFlowId, 'flow-3');
 });
