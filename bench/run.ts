@@ -295,7 +295,13 @@ async function main(): Promise<void> {
       `BENCH_ONLY knows "api", "webhooks", "invoices", "exports", "ereporting", "deposits", "documents" and "platform"; got "${benchOnly}"`,
     );
   if (benchOnly === 'deposits') {
-    const deposits = await runDepositBench({ databaseUrl: database.url, databasePid: database.pid, scratch, progress, emit });
+    const deposits = await runDepositBench({
+      databaseUrl: database.url,
+      databasePid: database.pid,
+      scratch,
+      progress,
+      emit,
+    });
     emitSummary({ deposits }, busyBefore, { database: database.kind });
     return;
   }
