@@ -8,6 +8,7 @@ export const authChannel = 'facteur_auth';
 
 const ttlMs = 30_000;
 const maxEntries = 50_000;
+const maxChangesKept = 10_000;
 
 /**
  * Valid keys, by the hash of their secret, so an authenticated request needs no database read.
@@ -19,10 +20,16 @@ export class KeyCache {
   private readonly entries = new Map<string, { value: KeyWithCompany; at: number }>();
   private listening = false;
   /**
-   * Moves on every change heard. A read that started before a change must not be cached after
-   * it (it may hold the key as it was before its revocation): `set` takes the epoch of its read.
+   * Moves on every change heard. A read that started before a change of its key or company must
+   * not be cached after it (it may hold the key as it was before its revocation): `set` takes the
+   * epoch of its read and compares it with the last change of that key and of that company, so
+   * the changes of other companies, frequent on a busy node, do not keep its reads out.
    */
   epoch = 0;
+  /** `key:<id>` or `company:<id>` → the epoch of its last change heard; oldest first. */
+  private readonly changedAt = new Map<string, number>();
+  /** The epoch of the last change that concerned every entry (`*`, a listener lost or found). */
+  private clearedAt = 0;
 
   get(secretHash: string, now: number): KeyWithCompany | undefined {
     if (!this.listening) return undefined;
@@ -36,7 +43,7 @@ export class KeyCache {
   }
 
   set(secretHash: string, value: KeyWithCompany, now: number, readEpoch: number): void {
-    if (!this.listening || readEpoch !== this.epoch) return;
+    if (!this.listening || this.changedSince(readEpoch, value)) return;
     if (this.entries.size >= maxEntries) this.entries.clear();
     this.entries.set(secretHash, { value, at: now });
   }
@@ -44,8 +51,16 @@ export class KeyCache {
   /** Applies an announcement: `key:<id>`, `company:<id>` or `*`. */
   forget(message: string): void {
     this.epoch++;
-    if (message === '*') return this.entries.clear();
     const [kind, id] = message.split(':');
+    if ((kind !== 'key' && kind !== 'company') || !id) return this.clearAll();
+    this.changedAt.delete(message);
+    this.changedAt.set(message, this.epoch);
+    // The reads in flight are a few; past the bound, the oldest changes fold into one for all.
+    if (this.changedAt.size > maxChangesKept) {
+      const [oldest, at] = this.changedAt.entries().next().value as [string, number];
+      this.changedAt.delete(oldest);
+      this.clearedAt = Math.max(this.clearedAt, at);
+    }
     for (const [hash, { value }] of this.entries) {
       if ((kind === 'key' && value.key.id === id) || (kind === 'company' && value.company.id === id))
         this.entries.delete(hash);
@@ -55,7 +70,21 @@ export class KeyCache {
   setListening(listening: boolean): void {
     this.listening = listening;
     this.epoch++;
+    this.clearAll();
+  }
+
+  private clearAll(): void {
+    this.clearedAt = this.epoch;
+    this.changedAt.clear();
     this.entries.clear();
+  }
+
+  private changedSince(readEpoch: number, value: KeyWithCompany): boolean {
+    return (
+      this.clearedAt > readEpoch ||
+      (this.changedAt.get(`key:${value.key.id}`) ?? 0) > readEpoch ||
+      (this.changedAt.get(`company:${value.company.id}`) ?? 0) > readEpoch
+    );
   }
 }
 

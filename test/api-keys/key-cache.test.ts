@@ -5,7 +5,7 @@ import { KeyCache, authChannel } from '../../src/api-keys/key-cache.js';
 import { revokeApiKey } from '../../src/api-keys/service.js';
 import { hashSecret } from '../../src/api-keys/key-secret.js';
 import type { KeyWithCompany } from '../../src/api-keys/store.js';
-import { startHarness } from '../support/harness.js';
+import { startHarness, untilKeyCached } from '../support/harness.js';
 
 const entry = (keyId: string, companyId: string): KeyWithCompany => ({
   key: {
@@ -68,21 +68,54 @@ test('the key cache: off without a listener, 30-second entries, forgets by key a
   assert.equal(cache.get('h3', 1), undefined);
 });
 
-test('a read that started before a change is not cached after it', () => {
+test('a read that started before a change of its key or company is not cached after it', () => {
+  const cache = new KeyCache();
+  cache.setListening(true);
+  let epoch = cache.epoch;
+  cache.forget('key:key_1'); // the revocation lands while the read is in flight
+  cache.set('h1', entry('key_1', 'co_1'), 0, epoch);
+  assert.equal(cache.get('h1', 0), undefined, 'its key changed');
+  epoch = cache.epoch;
+  cache.forget('company:co_1');
+  cache.set('h1', entry('key_1', 'co_1'), 0, epoch);
+  assert.equal(cache.get('h1', 0), undefined, 'its company changed');
+  epoch = cache.epoch;
+  cache.forget('*');
+  cache.set('h1', entry('key_1', 'co_1'), 0, epoch);
+  assert.equal(cache.get('h1', 0), undefined, 'everything changed');
+  epoch = cache.epoch;
+  cache.setListening(true); // the listener reconnected: what happened meanwhile is unknown
+  cache.set('h1', entry('key_1', 'co_1'), 0, epoch);
+  assert.equal(cache.get('h1', 0), undefined, 'the listener came back');
+  // After the change, a read that starts anew is cached.
+  cache.set('h1', entry('key_1', 'co_1'), 0, cache.epoch);
+  assert.equal(cache.get('h1', 0)?.key.id, 'key_1');
+});
+
+test('the changes of other keys and companies do not keep a read out of the cache, however many', () => {
   const cache = new KeyCache();
   cache.setListening(true);
   const epoch = cache.epoch;
-  cache.forget('key:key_1'); // the revocation lands while the read is in flight
+  cache.forget('key:key_2');
+  cache.forget('company:co_2');
   cache.set('h1', entry('key_1', 'co_1'), 0, epoch);
-  assert.equal(cache.get('h1', 0), undefined);
+  assert.equal(cache.get('h1', 0)?.key.id, 'key_1', 'other changes: cached');
+  // Past the changes it keeps, the oldest fold into one for every read that started before them.
+  const early = cache.epoch;
+  cache.forget('key:key_1');
+  const late = cache.epoch;
+  for (let i = 0; i < 10_000; i++) cache.forget(`company:co_${i + 10}`);
+  cache.set('h2', entry('key_1', 'co_1'), 0, early);
+  assert.equal(cache.get('h2', 0), undefined, 'its revocation, folded, still keeps the earlier read out');
+  cache.set('h3', entry('key_3', 'co_3'), 0, late);
+  assert.equal(cache.get('h3', 0)?.key.id, 'key_3', 'a read after the folded change is cached');
 });
 
 test('a revocation on one node is refused on every node', async (t) => {
   const [nodeA, nodeB] = await twoNodes(t);
   const { key } = await nodeA.tenant();
-  assert.equal((await nodeA.call('GET', '/v1/account', { key })).statusCode, 200);
-  assert.equal((await nodeB.call('GET', '/v1/account', { key })).statusCode, 200);
-  assert.ok(nodeA.deps.keyCache.get(hashSecret(key), Date.now()), 'node A now serves the key from memory');
+  for (const node of [nodeA, nodeB])
+    assert.ok(await untilKeyCached(node, key, () => node.call('GET', '/v1/account', { key })), 'served from memory');
   const { rows } = await nodeA.deps.pool.query('select id from api_keys where secret_hash = $1', [hashSecret(key)]);
   // Revoked by a third party (the command line, the dashboard of another node): only the notification tells A and B.
   await nodeA.deps.db.transaction(async (tx) => {
@@ -132,11 +165,10 @@ test('a change of the legal identity on one node shows on every node, though the
   const heard: string[] = [];
   listener.on('notification', (message) => heard.push(message.payload ?? ''));
   await listener.query(`listen ${authChannel}`);
-  for (const node of [nodeA, nodeB]) assert.equal((await node.call('GET', '/v1/account', { key })).statusCode, 200);
-  assert.ok(
-    nodeB.deps.keyCache.get(hashSecret(key), Date.now()),
-    'node B serves the key, and the identity, from memory',
-  );
+  for (const node of [nodeA, nodeB]) {
+    const read = () => node.call('GET', '/v1/account', { key });
+    assert.ok(await untilKeyCached(node, key, read), 'the key, and the identity, are served from memory');
+  }
   const changed = await nodeA.call('POST', '/v1/account', { key, body: { tradeName: 'Enseigne', legalForm: 'SAS' } });
   assert.equal(changed.statusCode, 200, changed.body);
   const onA = (await nodeA.call('GET', '/v1/account', { key })).data.company;

@@ -10,6 +10,7 @@ import { ManualClock } from '../../src/kernel/clock.js';
 import { createCompany, updateLegalIdentity } from '../../src/companies/service.js';
 import { seedHeadOffices } from '../../src/establishments/service.js';
 import { createApiKey } from '../../src/api-keys/service.js';
+import { hashSecret } from '../../src/api-keys/key-secret.js';
 
 export interface Harness {
   app: FastifyInstance;
@@ -153,4 +154,20 @@ export function contextFor(
   requestId: string | null = null,
 ): import('../../src/db/transaction.js').CallContext {
   return { scope: { companyId, livemode }, requestId, idempotencyKey: null, apiVersion: '2026-09-01', now };
+}
+
+/**
+ * Repeats `request` on `node` until the node serves `key` from memory, within 2 s: a change heard
+ * while a read is in flight (the seller's identity set up by the harness, announced at commit and
+ * heard a moment later) rightly keeps that read out of the cache.
+ */
+export async function untilKeyCached(node: Harness, key: string, request: () => Promise<Response>): Promise<boolean> {
+  const deadline = Date.now() + 2000;
+  while (Date.now() < deadline) {
+    const response = await request();
+    if (response.statusCode >= 300) throw new Error(`${response.statusCode}: ${response.body}`);
+    if (node.deps.keyCache.get(hashSecret(key), Date.now())) return true;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return false;
 }
