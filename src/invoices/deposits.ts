@@ -486,14 +486,13 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
   }
 
   const claim = (limit = 10) =>
-    // A lease, not a result (the fast pool): lost, it is merely free again.
-    inTransaction(deps.fast.db, null, (tx) =>
-      claimDeposits(
-        tx,
-        { now: deps.clock.now(), limit, leaseMs: depositLeaseMs, token: randomUUID() },
-        platformFieldsSql,
-        options.companyIds,
-      ),
+    // A lease, not a result (the fast pool): lost, it is merely free again. One statement, atomic on
+    // its own: no transaction around it (a round trip for BEGIN and one for COMMIT saved).
+    claimDeposits(
+      deps.fast.db,
+      { now: deps.clock.now(), limit, leaseMs: depositLeaseMs, token: randomUUID() },
+      platformFieldsSql,
+      options.companyIds,
     );
 
   const loop = createClaimLoop<ClaimedDeposit>({

@@ -78,11 +78,10 @@ export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): D
     pollMs: options.pollMs ?? 1000,
     // A claim is a lease, not a result: committed without waiting for the disk (the fast pool).
     // Lost in a crash, the lease is merely free again; every attempt's result is recorded durably.
+    // One statement, atomic on its own (its targets read in it): no transaction around it, as the
+    // deposit worker's, two round trips saved per claim.
     claim: (limit) =>
-      // Cross-tenant: the claim and its targets are read as the worker role, in one transaction.
-      inTransaction(deps.fast.db, null, (tx) =>
-        claimDueDeliveries(tx, deps.clock.now(), limit, claimMs, randomUUID(), options.companies),
-      ),
+      claimDueDeliveries(deps.fast.db, deps.clock.now(), limit, claimMs, randomUUID(), options.companies),
     // The slot is free once the POST is answered; its result commits with the next batch (the
     // delivery stays leased until then, so no other worker sends it again meanwhile).
     handle: async (claimed) => recorder.record(await attempt(deps, client, claimed)),
