@@ -7,7 +7,7 @@ import { newId } from '../kernel/ids.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import { plans, type PlanName } from '../kernel/plans.js';
 // The outbox: an event and its webhook deliveries are written together.
-import { enqueueDeliveries } from './fan-out.js';
+import { enqueueDeliveries, insertEventWithDeliveries } from './fan-out.js';
 import {
   deleteScopeEvents,
   findEvent,
@@ -84,10 +84,12 @@ export async function recordEvent(
 ): Promise<Event> {
   const row = eventRow(ctx, type, data, at);
   // The event and its deliveries in one statement: most changes record one event, on hot paths.
-  await enqueueDeliveries(tx, ctx.scope, type, [row], {
-    onlyEndpoints: options.onlyEndpoints,
-    alongside: insertEventSql(tx, row),
-  });
+  if (options.onlyEndpoints)
+    await enqueueDeliveries(tx, ctx.scope, type, [row], {
+      onlyEndpoints: options.onlyEndpoints,
+      alongside: insertEventSql(tx, row),
+    });
+  else await insertEventWithDeliveries(tx, row);
   return toEvent(row);
 }
 
