@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { fillPlaceholders, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { getTableColumns, Param, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from './database.js';
 
 const dialect = new PgDialect();
@@ -36,12 +36,33 @@ export async function executePrepared(db: Executor, query: SQL): Promise<Rows> {
 }
 
 /**
+ * The parameters of a built template with `values` in place of its placeholders: a value bound to
+ * a column (the query builder's) encoded as that column encodes it, null staying SQL NULL as
+ * when the statement is built with its values. A placeholder without a value is a mistake.
+ */
+function filled(params: unknown[], values: Record<string, unknown>): unknown[] {
+  const valueOf = (name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`No value for placeholder "${name}"`);
+    return value;
+  };
+  return params.map((param) => {
+    if (param instanceof Placeholder) return valueOf(param.name);
+    if (param instanceof Param && param.value instanceof Placeholder) {
+      const value = valueOf(param.value.name);
+      return value === null ? null : param.encoder.mapToDriverValue(value);
+    }
+    return param;
+  });
+}
+
+/**
  * A hot statement whose text never changes, built once: `build` writes it with
  * `sql.placeholder(name)` where each run's values go (through the query builder too, which then
  * encodes them as their columns do), and each run only fills them in. Building a statement walks
  * its whole tree of fragments: on the requests every idempotent POST makes (its key claimed,
- * marked, completed) and on every event recorded, that walk cost more CPU than PostgreSQL running
- * the statement. Runs as `executePrepared` does, under the name of its text.
+ * marked, completed), on every event recorded and every draft inserted, that walk cost more CPU
+ * than PostgreSQL running the statement. Runs as `executePrepared` does, under the name of its text.
  */
 export function statementTemplate<Values extends Record<string, unknown>>(
   build: (db: Executor) => SQL,
@@ -49,6 +70,25 @@ export function statementTemplate<Values extends Record<string, unknown>>(
   let built: { sql: string; params: unknown[] } | undefined;
   return (db, values) => {
     built ??= dialect.sqlToQuery(build(db));
-    return run(db, { sql: built.sql, params: fillPlaceholders(built.params, values) });
+    return run(db, { sql: built.sql, params: filled(built.params, values) });
+  };
+}
+
+/**
+ * The insert of one row of `table` as a statement template, every column given; a row that
+ * leaves a column out (its default) goes through the query builder.
+ */
+export function rowInsert<T extends PgTable>(table: T): (db: Executor, row: T['$inferSelect']) => Promise<void> {
+  const keys = Object.keys(getTableColumns(table));
+  const insert = statementTemplate<Record<string, unknown>>((db) =>
+    db
+      .insert(table)
+      .values(Object.fromEntries(keys.map((key) => [key, sql.placeholder(key)])) as never)
+      .getSQL(),
+  );
+  return async (db, row) => {
+    const values = row as Record<string, unknown>;
+    if (keys.some((key) => values[key] === undefined)) await db.insert(table).values(row as never);
+    else await insert(db, values);
   };
 }

@@ -92,7 +92,7 @@ const oneEventStatement = statementTemplate<{
   at: string;
   data: Record<string, unknown>;
   retainedUntil: Date;
-  request: string | null;
+  request: EventRow['request'];
 }>((db) =>
   deliveriesStatement(
     { companyId: value('companyId'), livemode: value('livemode') },
@@ -110,8 +110,7 @@ const oneEventStatement = statementTemplate<{
         created: value('created'),
         data: value('data'),
         retainedUntil: value('retainedUntil'),
-        // Already JSON or null: a placeholder in a jsonb column would encode null as the JSON `null`.
-        request: sql`${value('request')}::jsonb`,
+        request: value('request'),
       })
       .getSQL(),
   ),
@@ -129,7 +128,7 @@ export async function insertEventWithDeliveries(tx: Executor, row: EventRow): Pr
     at: row.created.toISOString(),
     data: row.data,
     retainedUntil: row.retainedUntil,
-    request: row.request === null ? null : JSON.stringify(row.request),
+    request: row.request,
   });
   if (Number(result.rows[0]?.created) > 0) await notifyOnCommit(tx, deliveryChannel);
 }
