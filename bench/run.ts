@@ -25,7 +25,9 @@
  * time and peak RSS, beside an anchor) runs after it; BENCH_ONLY=exports runs it alone. The
  * documents bench (bench/documents.ts: CII, PDF, Factur-X, own checks and the official
  * validators, beside @e-invoice-eu/core) runs last, in this process and without the database;
- * BENCH_ONLY=documents runs it alone.
+ * BENCH_ONLY=documents runs it alone. The statements bench (bench/statements.ts: a statement template
+ * filled beside the same statement built at each run, no database) runs after it; BENCH_ONLY=statements
+ * runs it alone.
  * BENCH_ONLY=ereporting runs the e-reporting bench (bench/ereporting.ts: a month of 100,000 B2C sales
  * aggregated into its declarations, wall time and peak RSS).
  * BENCH_ONLY=platform runs the platform bench (bench/platform.ts: deposits through the connector to
@@ -49,6 +51,7 @@ import { runExportBench } from './exports.js';
 import { runPlatformBench } from './platform.js';
 import { runDepositBench } from './deposits.js';
 import { runEreportingBench } from './ereporting.js';
+import { runStatementBench } from './statements.js';
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const emit = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -255,6 +258,14 @@ async function main(): Promise<void> {
     await cleanUp();
     return;
   }
+  if (process.env.BENCH_ONLY === 'statements') {
+    // No server and no database: the statement's work before the wire, in this process.
+    const busy = await machineBusyCores(1000);
+    const statements = await runStatementBench({ progress, emit });
+    emitSummary({ statements }, busy);
+    if (statements.errors > 0) throw new Error('statements bench: the template and the built statement differ');
+    return;
+  }
   if (process.env.BENCH_ONLY === 'documents') {
     // No server and no database: the documents capability is pure, its validators run in threads.
     const busy = await machineBusyCores(1000);
@@ -292,7 +303,7 @@ async function main(): Promise<void> {
     benchOnly !== 'deposits'
   )
     throw new Error(
-      `BENCH_ONLY knows "api", "webhooks", "invoices", "exports", "ereporting", "deposits", "documents" and "platform"; got "${benchOnly}"`,
+      `BENCH_ONLY knows "api", "webhooks", "invoices", "exports", "ereporting", "deposits", "documents", "statements" and "platform"; got "${benchOnly}"`,
     );
   if (benchOnly === 'deposits') {
     const deposits = await runDepositBench({
@@ -567,6 +578,8 @@ async function main(): Promise<void> {
   const documentBench = await runDocumentBench({ progress, emit });
   if (documentBench.errors > 0)
     throw new Error(`documents bench: ${documentBench.errors} failures; see the documents-* lines`);
+  const statementBench = await runStatementBench({ progress, emit });
+  if (statementBench.errors > 0) throw new Error('statements bench: the template and the built statement differ');
 
   const goal = 0.5;
   const testRatio = ratioOf('account-test-key');
