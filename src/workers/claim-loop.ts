@@ -61,8 +61,11 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
     void pump().catch((error: unknown) =>
       options.log.error({ err: error, channel: options.channel }, 'claim failed; the next pass claims again'),
     );
+  /** Work was announced (a notification, the poll): the next claim need not wait for the hand to empty. */
+  let woken = false;
   const wake = () => {
     dry = false;
+    woken = true;
     pumpLogged();
   };
 
@@ -91,9 +94,17 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
     }
     pumping = true;
     try {
+      // One claim fills the hand; another follows at once only if the hand fell to `refillAt`
+      // meanwhile (or work was announced): items finished during a claim are not each worth a
+      // statement of their own.
+      let first = true;
       do {
         again = false;
-        while (running && held() < capacity) {
+        let eager = first || woken;
+        first = false;
+        woken = false;
+        while (running && held() < capacity && (eager || held() <= refillAt)) {
+          eager = false;
           const wanted = capacity - held();
           const claimed = await options.claim(wanted);
           dry = claimed.length < wanted;

@@ -1,7 +1,8 @@
 /**
  * The claim loop's prefetch: items claimed ahead of the free slots wait in hand and start as a
  * slot frees, without a claim's round trip; never more than `concurrency` run at once; a stop
- * handles what was claimed (nothing stays leased until its lease lapses).
+ * handles what was claimed (nothing stays leased until its lease lapses); items that finish during
+ * a claim do not each cost a claim of their own.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,8 @@ after(async () => h.close());
 /** A queue of `total` items and a loop over it whose handlers finish when the test says. */
 function scripted(total: number, concurrency: number, prefetch: number, refillAt: number) {
   let next = 0;
+  /** While set, a claim waits for it: items finish during a claim. */
+  let claimGate: Promise<void> | null = null;
   const claims: number[] = [];
   const running = new Set<number>();
   const handled: number[] = [];
@@ -33,6 +36,7 @@ function scripted(total: number, concurrency: number, prefetch: number, refillAt
     pollMs: 60_000,
     claim: async (limit) => {
       claims.push(limit);
+      await claimGate;
       const items = Array.from({ length: Math.min(limit, total - next) }, () => next++);
       return items;
     },
@@ -50,7 +54,15 @@ function scripted(total: number, concurrency: number, prefetch: number, refillAt
     gates.get(item)!();
     await new Promise((resolve) => setTimeout(resolve, 20));
   };
-  return { loop, claims, running, handled, finish, max: () => maxRunning, claimed: () => next };
+  const holdClaims = () => {
+    let open!: () => void;
+    claimGate = new Promise<void>((resolve) => (open = resolve));
+    return () => {
+      claimGate = null;
+      open();
+    };
+  };
+  return { loop, claims, running, handled, finish, holdClaims, max: () => maxRunning, claimed: () => next };
 }
 
 test('prefetch: claimed ahead, started as slots free without a claim, never more than concurrency at once', async () => {
@@ -92,6 +104,30 @@ test('without prefetch the loop claims only free slots, as before', async () => 
   assert.deepEqual(run.claims, [3], 'two still in hand, above refillAt');
   await run.finish(1);
   assert.deepEqual(run.claims, [3, 2], 'refilled the two free slots');
+  const stopped = run.loop.stop();
+  while (run.running.size > 0) await run.finish([...run.running][0]!);
+  await stopped;
+  assert.equal(run.handled.length, run.claimed());
+});
+
+test('items finished during a claim wait for the hand to fall to refillAt before the next claim', async () => {
+  const run = scripted(40, 4, 4, 4);
+  await run.loop.start();
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.deepEqual(run.claims, [8], 'one claim fills the four slots and the four ahead');
+  // Four finish: the four in hand start, four are held (= refillAt), a claim starts and is held.
+  const release = run.holdClaims();
+  for (const item of [0, 1, 2, 3]) await run.finish(item);
+  assert.deepEqual(run.claims, [8, 4]);
+  // One more finishes while the claim runs: three in hand, below the capacity, above nothing.
+  await run.finish(4);
+  release();
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  // The claim brought four: seven in hand, more than refillAt. No claim for the one free place.
+  assert.deepEqual(run.claims, [8, 4], `no claim of one item after the claim: ${run.claims}`);
+  // Three more finish: four in hand, the next claim fills the hand again.
+  for (const item of [5, 6, 7]) await run.finish(item);
+  assert.deepEqual(run.claims, [8, 4, 4]);
   const stopped = run.loop.stop();
   while (run.running.size > 0) await run.finish([...run.running][0]!);
   await stopped;
