@@ -656,3 +656,37 @@ test('deposits answered together are recorded in one statement; one whose lease 
   assert.equal(own.size, 1);
   assert.equal((await read(world, seller, invoices[2].id)).einvoicing.paFlowId, 'flow-3');
 });
+
+test('answers that come a few milliseconds apart are gathered and recorded by one statement', async () => {
+  const seller = await connectedSeller(world, platform);
+  const invoices = [
+    await readyInvoice(world, seller),
+    await readyInvoice(world, seller),
+    await readyInvoice(world, seller),
+  ];
+  for (const invoice of invoices) await send(world, seller, invoice.id);
+  // A window wide enough for three answers on a loaded machine: the test counts statements, not time.
+  const worker = world.depositWorker({ companyIds: [seller.companyId], recordGatherMs: 500 });
+  const claims = await worker.claim(3);
+  assert.equal(claims.length, 3);
+  const pool = world.h.deps.fast.pool;
+  const query = pool.query.bind(pool);
+  let recordings = 0;
+  pool.query = ((config: unknown, ...rest: unknown[]) => {
+    if ((config as { name?: string } | null)?.name === 'facteur_settle_deposited') recordings += 1;
+    return (query as (...args: unknown[]) => unknown)(config, ...rest);
+  }) as typeof pool.query;
+  try {
+    await Promise.all(claims.map((claim) => worker.handle(claim)));
+  } finally {
+    pool.query = query;
+  }
+  assert.equal(recordings, 1, 'three accepted deposits, one statement');
+  const jobs = await Promise.all(invoices.map((invoice) => depositRows(world, seller.companyId, invoice.id)));
+  assert.deepEqual(
+    jobs.map(([job]) => job!.state),
+    ['deposited', 'deposited', 'deposited'],
+  );
+  const docs = await Promise.all(invoices.map((invoice) => read(world, seller, invoice.id)));
+  assert.ok(docs.every((doc) => typeof doc.einvoicing.paFlowId === 'string' && doc.einvoicing.paFlowId.length > 0));
+});
