@@ -613,7 +613,8 @@ test("the buyer's address, once found, is trusted for a minute: one directory lo
   assert.equal(lookups() - before, 2, 'looked up again after a minute');
 });
 
-test('deposits answered together are recorded in one statement; one whose lease another worker holds is left to it', async () => {
+/** A newly connected seller's three invoices, sent: three deposit jobs waiting. */
+async function threeSent() {
   const seller = await connectedSeller(world, platform);
   const invoices = [
     await readyInvoice(world, seller),
@@ -621,6 +622,11 @@ test('deposits answered together are recorded in one statement; one whose lease 
     await readyInvoice(world, seller),
   ];
   for (const invoice of invoices) await send(world, seller, invoice.id);
+  return { seller, invoices };
+}
+
+test('deposits answered together are recorded in one statement; one whose lease another worker holds is left to it', async () => {
+  const { seller, invoices } = await threeSent();
   const claims = await world.depositWorker({ companyIds: [seller.companyId] }).claim(3);
   const byDocument = new Map(claims.map((claim) => [claim.documentId, claim]));
   const [first, second, third] = invoices.map((invoice) => byDocument.get(invoice.id)!);
@@ -658,13 +664,7 @@ test('deposits answered together are recorded in one statement; one whose lease 
 });
 
 test('answers that come a few milliseconds apart are gathered and recorded by one statement', async () => {
-  const seller = await connectedSeller(world, platform);
-  const invoices = [
-    await readyInvoice(world, seller),
-    await readyInvoice(world, seller),
-    await readyInvoice(world, seller),
-  ];
-  for (const invoice of invoices) await send(world, seller, invoice.id);
+  const { seller, invoices } = await threeSent();
   // A window wide enough for three answers on a loaded machine: the test counts statements, not time.
   const worker = world.depositWorker({ companyIds: [seller.companyId], recordGatherMs: 500 });
   const claims = await worker.claim(3);
