@@ -1,13 +1,15 @@
 /**
  * pa-simulator in a process of its own (bench/platform-simulator-child.ts), as the platform
  * benches use it: its address, its first client, its admin routes, and the bare loop's deposit (a
- * token, then multipart POSTs with undici: nothing of the service's).
+ * token, then multipart POSTs with undici: nothing of the service's but the multipart body's
+ * encoder, so that both send the same bytes).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Agent, FormData, request } from 'undici';
+import { Agent, request } from 'undici';
+import { multipartBody } from '../src/platform/multipart-body.js';
 import { loadCertificate } from '../src/http/tls.js';
 import { loadConfig } from '../src/config.js';
 
@@ -94,7 +96,6 @@ export async function bareDepositor(
   });
   const token = ((await tokenAnswer.body.json()) as { access_token: string }).access_token;
   return async (file, trackingId) => {
-    const form = new FormData();
     const info = {
       trackingId,
       name: `${file.number}.pdf`,
@@ -102,12 +103,14 @@ export async function bareDepositor(
       flowProfile: 'Extended-CTC-FR',
       sha256: createHash('sha256').update(file.pdf).digest('hex'),
     };
-    form.set('flowInfo', new Blob([JSON.stringify(info)], { type: 'application/json' }));
-    form.set('file', new Blob([file.pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), info.name);
+    const form = multipartBody([
+      { name: 'flowInfo', content: JSON.stringify(info), contentType: 'application/json' },
+      { name: 'file', content: file.pdf, contentType: 'application/pdf', filename: info.name },
+    ]);
     const answer = await request(`${url}/flow-service/v1/flows`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
+      headers: { authorization: `Bearer ${token}`, 'content-type': form.contentType },
+      body: form.body,
       dispatcher: agent,
     });
     await answer.body.dump();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, FormData, request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { CdarParseError, parseCdarMessage, type CdarStatus } from './cdar.js';
 import { checkCallbackSignature } from './callback-signature.js';
 import type {
@@ -32,6 +32,7 @@ import {
   type RejectionInput,
 } from './rejection-classification.js';
 import { retryDecision, type RetryRule } from './retry-policy.js';
+import { multipartBody } from './multipart-body.js';
 
 /**
  * The live connector: AFNOR XP Z12-013 Flow Service and Directory Service 1.3.0 over HTTPS
@@ -287,7 +288,7 @@ export class AfnorConnector implements PlatformConnector {
     method: Dispatcher.HttpMethod,
     url: string,
     headers: Record<string, string>,
-    body: string | FormData | undefined,
+    body: string | Buffer | undefined,
     signal?: AbortSignal,
   ): Promise<Answer> {
     try {
@@ -315,7 +316,7 @@ export class AfnorConnector implements PlatformConnector {
       method: Dispatcher.HttpMethod;
       url: string;
       headers?: Record<string, string>;
-      body?: string | FormData;
+      body?: string | Buffer;
     },
     options: CallOptions & { settledBeforeRetry?: () => Promise<boolean> } = {},
   ): Promise<{ ok: true; answer: Answer; attempts: number } | { ok: 'settled'; attempts: number } | PlatformFailure> {
@@ -459,10 +460,16 @@ export class AfnorConnector implements PlatformConnector {
     const result = await this.call(
       'deposit',
       () => {
-        const form = new FormData();
-        form.set('flowInfo', new Blob([JSON.stringify(flowInfo)], { type: 'application/json' }));
-        form.set('file', new Blob([request.file as Uint8Array<ArrayBuffer>], { type: contentType }), request.name);
-        return { method: 'POST', url: this.flowUrl('/v1/flows'), body: form };
+        const form = multipartBody([
+          { name: 'flowInfo', content: JSON.stringify(flowInfo), contentType: 'application/json' },
+          { name: 'file', content: request.file, contentType, filename: request.name },
+        ]);
+        return {
+          method: 'POST',
+          url: this.flowUrl('/v1/flows'),
+          headers: { 'content-type': form.contentType },
+          body: form.body,
+        };
       },
       {
         ...options,
