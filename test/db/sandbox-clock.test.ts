@@ -55,3 +55,20 @@ test('due on the scope clock: real time for live rows, the sandbox clock for tes
     'the offset read for the two test rows not due in real time, not for the test row already due',
   );
 });
+
+test('the database refuses a sandbox clock set behind real time, the premise of the due test', async (t) => {
+  const h = await startHarness();
+  t.after(() => h.close());
+  const companyId = await h.company();
+  await assert.rejects(
+    h.deps.pool.query('update companies set sandbox_clock_offset_ms = -1 where id = $1', [companyId]),
+    (error: { code?: string; constraint?: string }) =>
+      error.code === '23514' && error.constraint === 'companies_sandbox_clock_forward',
+  );
+  await advanceSandboxOffset(h.deps.db, companyId, 1_000);
+  const { rows } = await h.deps.pool.query(
+    'select sandbox_clock_offset_ms::int as offset from companies where id = $1',
+    [companyId],
+  );
+  assert.equal(rows[0].offset, 1_000);
+});
