@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness, type HarnessOptions } from '../support/harness.js';
 import { customer, finalizedInvoice, frenchBuyer, seller } from '../invoices/support.js';
 import { createFileWorker, type FileWorker } from '../../src/invoices/generation.js';
 import { createDepositWorker, type DepositWorker, type DepositWorkerOptions } from '../../src/invoices/deposits.js';
@@ -29,8 +29,8 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(): Promise<World> {
-  const h = await startHarness({ clockStart: '2026-10-15T10:00:00Z' });
+export async function startWorld(options: HarnessOptions = {}): Promise<World> {
+  const h = await startHarness({ clockStart: '2026-10-15T10:00:00Z', ...options });
   const call = h.call.bind(h);
   h.call = (...args) => {
     h.clock.advance(1000);

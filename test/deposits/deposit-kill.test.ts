@@ -1,0 +1,110 @@
+/**
+ * `kill -9` of a deposit worker between the platform's answer and the service's commit: the
+ * platform holds the flow, nothing is recorded; once the lease lapses, the next worker finds the
+ * flow by the attempt's tracking id and records it. One deposit on the platform, one event.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { startCheckedSimulator } from '../platform/support.js';
+import { depositLeaseMs } from '../../src/invoices/deposits.js';
+import {
+  buyerSiren,
+  connectedSeller,
+  depositRows,
+  eventTypes,
+  read,
+  readyInvoice,
+  send,
+  startWorld,
+} from './support.js';
+
+test(
+  'kill -9 after the platform accepted the deposit, before the commit: one deposit, recorded by the next worker',
+  { timeout: 120_000 },
+  async (t) => {
+    // The child opens the platform secret the parent sealed: the same key.
+    const encryptionKey = randomBytes(32);
+    const world = await startWorld({ config: { encryptionKey } });
+    const platform = await startCheckedSimulator();
+    t.after(async () => {
+      await platform.stop();
+      await world.close();
+    });
+    platform.simulator.seedDirectory([{ siren: buyerSiren }]);
+    const seller = await connectedSeller(world, platform);
+    const invoice = await readyInvoice(world, seller);
+    await send(world, seller, invoice.id);
+    const before = platform.simulator.stats();
+
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('./support/deposit-child.ts', import.meta.url)),
+        seller.companyId,
+        world.h.clock.now().toISOString(),
+      ],
+      {
+        env: { ...process.env, FACTEUR_ENCRYPTION_KEY: encryptionKey.toString('hex') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    t.after(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    let output = '';
+    let errors = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once('exit', (_code, signal) => resolve(signal)),
+    );
+    const deposited = await new Promise<string>((resolve, reject) => {
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+        const match = /DEPOSITED (\S+)/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      void exited.then(() => reject(new Error(`the child ended before depositing: ${output} ${errors}`)));
+    });
+    assert.equal(deposited, invoice.id);
+    const held = platform.simulator.stats();
+    assert.deepEqual(
+      [held.deposits - before.deposits, held.depositRequests - before.depositRequests],
+      [1, 1],
+      'the platform holds the flow',
+    );
+
+    child.kill('SIGKILL');
+    assert.equal(await exited, 'SIGKILL');
+    const [left] = await depositRows(world, seller.companyId, invoice.id);
+    assert.deepEqual([left!.state, left!.tries, left!.flow_id], ['pending', 1, null], 'nothing recorded');
+    assert.equal((await read(world, seller, invoice.id)).transmissionStatus, 'sending');
+
+    const survivor = world.depositWorker();
+    assert.equal(await survivor.drain(), 0, "the dead worker's lease holds the job");
+    world.h.clock.advance(depositLeaseMs + 1000);
+    assert.equal(await survivor.drain(), 1, 'the lease lapsed: taken over');
+    const [job] = await depositRows(world, seller.companyId, invoice.id);
+    assert.equal(job!.state, 'deposited');
+    assert.equal(job!.tries, 2);
+    const after = platform.simulator.stats();
+    assert.deepEqual(
+      [after.deposits - before.deposits, after.depositRequests - before.depositRequests],
+      [1, 1],
+      'found by its tracking id, not deposited again',
+    );
+    // The platform's statuses, polled: its 200 moves the document to deposited, once.
+    await world.poll();
+    const doc = await read(world, seller, invoice.id);
+    assert.notEqual(doc.transmissionStatus, 'sending');
+    assert.equal(doc.einvoicing.paFlowId, job!.flow_id);
+    assert.deepEqual(
+      (await eventTypes(world, seller, invoice.id)).filter((type) => type === 'invoice.deposited'),
+      ['invoice.deposited'],
+    );
+  },
+);
