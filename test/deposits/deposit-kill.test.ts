@@ -5,9 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { startScript } from '../support/processes.js';
 import { startCheckedSimulator } from '../platform/support.js';
 import { depositLeaseMs } from '../../src/invoices/deposits.js';
 import {
@@ -39,37 +38,16 @@ test(
     await send(world, seller, invoice.id);
     const before = platform.simulator.stats();
 
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        fileURLToPath(new URL('./support/deposit-child.ts', import.meta.url)),
-        seller.companyId,
-        world.h.clock.now().toISOString(),
-      ],
-      {
-        env: { ...process.env, FACTEUR_ENCRYPTION_KEY: encryptionKey.toString('hex') },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const script = startScript(
+      new URL('./support/deposit-child.ts', import.meta.url),
+      [seller.companyId, world.h.clock.now().toISOString()],
+      { ...process.env, FACTEUR_ENCRYPTION_KEY: encryptionKey.toString('hex') },
+      /DEPOSITED (\S+)/,
     );
     t.after(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (script.child.exitCode === null && script.child.signalCode === null) script.child.kill('SIGKILL');
     });
-    let output = '';
-    let errors = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.once('exit', (_code, signal) => resolve(signal)),
-    );
-    const deposited = await new Promise<string>((resolve, reject) => {
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-        const match = /DEPOSITED (\S+)/.exec(output);
-        if (match) resolve(match[1]!);
-      });
-      void exited.then(() => reject(new Error(`the child ended before depositing: ${output} ${errors}`)));
-    });
+    const deposited = (await script.reached)[1]!;
     assert.equal(deposited, invoice.id);
     const held = platform.simulator.stats();
     assert.deepEqual(
@@ -78,8 +56,8 @@ test(
       'the platform holds the flow',
     );
 
-    child.kill('SIGKILL');
-    assert.equal(await exited, 'SIGKILL');
+    script.child.kill('SIGKILL');
+    assert.equal((await script.exited).signal, 'SIGKILL');
     const [left] = await depositRows(world, seller.companyId, invoice.id);
     assert.deepEqual([left!.state, left!.tries, left!.flow_id], ['pending', 1, null], 'nothing recorded');
     assert.equal((await read(world, seller, invoice.id)).transmissionStatus, 'sending');

@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { contextFor, startHarness } from '../support/harness.js';
+import { startScript } from '../support/processes.js';
 import { finalize } from '../../src/invoices/service.js';
 import { currentValue } from '../../src/numbering/service.js';
 import { advice, chair, customer, decision, readyDraft, seller, sellerSiren } from './support.js';
@@ -77,28 +76,16 @@ test(
     const { companyId, key } = await seller(h);
     const killed = await readyDraft(h, key);
     const next = await readyDraft(h, key);
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('./support/finalize-child.ts', import.meta.url)), companyId, killed.id],
-      {
-        env: process.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const script = startScript(
+      new URL('./support/finalize-child.ts', import.meta.url),
+      [companyId, killed.id],
+      process.env,
+      /HOLDING (\S+)/,
     );
     t.after(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (script.child.exitCode === null && script.child.signalCode === null) script.child.kill('SIGKILL');
     });
-    let output = '';
-    let errors = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-    const held = await new Promise<string>((resolve, reject) => {
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-        const match = /HOLDING (\S+)/.exec(output);
-        if (match) resolve(match[1]!);
-      });
-      child.once('exit', (code) => reject(new Error(`the child ended (${code}) before taking a number: ${errors}`)));
-    });
+    const held = (await script.reached)[1]!;
     assert.equal(held, `TEST-F${h.clock.now().getUTCFullYear()}-000001`);
     // Another finalization of the series waits for the counter the child holds...
     const waiting = h.call('POST', `/v1/invoices/${next.id}/finalize`, { key });
@@ -108,7 +95,7 @@ test(
     ]);
     assert.equal(raced, 'waiting', "the counter row is locked by the child's transaction");
     // ...the child dies mid-finalization; PostgreSQL rolls its transaction back.
-    child.kill('SIGKILL');
+    script.child.kill('SIGKILL');
     const response = await waiting;
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.data.number, held, 'the number the dead process held is the next one given: no gap');

@@ -175,6 +175,37 @@ export function startFacteur(args: string[], env: NodeJS.ProcessEnv): FacteurPro
   return new FacteurProcess(args, env);
 }
 
+export interface Script {
+  child: ChildProcess;
+  /** The first match of the pattern on its standard output; rejected if it exits before. */
+  reached: Promise<RegExpExecArray>;
+  exited: Promise<Exit>;
+}
+
+/** A test's TypeScript script in a process of its own (through tsx), to be killed at a point it prints. */
+export function startScript(script: URL, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Script {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(script), ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  let output = '';
+  let errors = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+  const reached = new Promise<RegExpExecArray>((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const match = pattern.exec(output);
+      if (match) resolve(match);
+    });
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`the script ended (${signal ?? code}) before printing ${pattern}: ${output} ${errors}`)),
+    );
+  });
+  return { child, reached, exited };
+}
+
 /** `count` distinct TCP ports free at this moment on every interface. */
 export async function freePorts(count: number): Promise<number[]> {
   const servers: Server[] = [];
