@@ -569,11 +569,12 @@ export async function submitDeclaration(
   id: string,
 ): Promise<Declaration> {
   let outcome = await transmit(deps, ctx, id);
-  // Another submission holds it (a pass): its result is this one's, once it lands.
+  // Another submission holds it (a pass). Once its lease is gone, this one goes on from where the
+  // pass left it: the verdict still to read if it confirmed, the deposit if it let go.
   for (let waited = 0; !outcome.refusal && isBusy(outcome.row, deps.clock.now()) && waited < 100; waited++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const row = await inTransaction(deps.db, ctx, (tx) => findDeclaration(tx, ctx.scope, id));
-    outcome = { row: row!, refusal: null };
+    const row = (await inTransaction(deps.db, ctx, (tx) => findDeclaration(tx, ctx.scope, id)))!;
+    outcome = isBusy(row, deps.clock.now()) ? { row, refusal: null } : await transmit(deps, ctx, id);
   }
   if (outcome.refusal) throw outcome.refusal;
   if (outcome.row.state === 'rejected')

@@ -377,6 +377,52 @@ test('two passes and the route racing: transmitted once, each event once', async
   assert.equal(sim.simulator.stats().depositRequests, listed.length);
 });
 
+/** A due declaration whose lease a pass holds, and the submit route called meanwhile. */
+async function heldByAPass(t: { after: (fn: () => Promise<void>) => void }) {
+  const { h, sim } = await setUp(t);
+  const { companyId, key } = await seller(h);
+  const consumer = await customer(h, key, consumerBuyer);
+  await consumerSale(h, key, consumer);
+  await runEreportingPass(h.deps, [companyId]);
+  const [declaration] = await declarations(h, key);
+  h.clock.set(new Date('2026-11-02T00:00:00Z'));
+  const update = (set: string) =>
+    h.deps.pool.query(`update ereporting_declarations set ${set} where company_id = $1 and id = $2`, [
+      companyId,
+      declaration.id,
+    ]);
+  const submit = () => h.call('POST', `/v1/ereporting/declarations/${declaration.id}/submit`, { key });
+  /** The route called while the pass holds the lease; `passStep` is what the pass does next. */
+  const submitWhileHeld = async (passStep: string) => {
+    await update(`lock_token = 'pass', locked_until = '${new Date(h.clock.now().getTime() + 60_000).toISOString()}'`);
+    const answer = submit();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the route is polling the lease
+    await update(passStep);
+    return answer;
+  };
+  return { h, sim, key, update, submit, submitWhileHeld };
+}
+
+test('the route waiting on a pass that confirmed reads the verdict itself', async (t) => {
+  const { h, sim, key, update, submit, submitWhileHeld } = await heldByAPass(t);
+  // A real flow on the platform, then the row put back to where a pass holds it, before confirming.
+  assert.equal((await submit()).data.status, 'accepted');
+  await update(`state = 'reserved', accepted_at = null`);
+  const answer = await submitWhileHeld(`state = 'submitted', lock_token = null, locked_until = null`);
+  assert.deepEqual([answer.statusCode, answer.data.status], [200, 'accepted'], answer.body);
+  assert.equal(sim.simulator.stats().depositRequests, 1);
+  assert.equal((await eventsOf(h, key, 'ereporting.accepted')).length, 1);
+});
+
+test('the route waiting on a pass that let go (no deposit) transmits it itself', async (t) => {
+  const { h, sim, key, submitWhileHeld } = await heldByAPass(t);
+  const answer = await submitWhileHeld(`lock_token = null, locked_until = null`);
+  assert.deepEqual([answer.statusCode, answer.data.status], [200, 'accepted'], answer.body);
+  assert.equal(sim.simulator.stats().depositRequests, 1);
+  assert.equal((await eventsOf(h, key, 'ereporting.submitted')).length, 1);
+  assert.equal((await eventsOf(h, key, 'ereporting.accepted')).length, 1);
+});
+
 test('the sandbox clock moves the pass; scopes and other companies', async (t) => {
   const { h } = await setUp(t);
   const { companyId, key } = await seller(h);
