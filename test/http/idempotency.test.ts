@@ -68,13 +68,24 @@ test('idempotency', async (t) => {
   await t.test('the same key while the first request still runs is 409 conflict', async () => {
     const { companyId, key } = await h.tenant();
     const headers = { 'idempotency-key': randomUUID() };
-    const slow = h.call('POST', '/v1/probe/items?waitMs=400', { key, body, headers });
-    await new Promise((r) => setTimeout(r, 100));
-    const during = await h.call('POST', '/v1/probe/items?waitMs=400', { key, body, headers });
+    const slow = h.call('POST', '/v1/probe/items?waitMs=2000', { key, body, headers });
+    // The second request comes once the first holds the key (its record committed as started).
+    const held = async () =>
+      (
+        await h.deps.pool.query(
+          `select 1 from idempotency_keys where company_id = $1 and key = $2 and state = 'started'`,
+          [companyId, headers['idempotency-key']],
+        )
+      ).rowCount === 1;
+    for (let tries = 0; !(await held()); tries++) {
+      assert.ok(tries < 1000, 'the first request never took the key');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const during = await h.call('POST', '/v1/probe/items?waitMs=2000', { key, body, headers });
     assert.equal(during.statusCode, 409);
     assert.match(during.data.error.message, /still in progress/);
     assert.equal((await slow).statusCode, 201);
-    const after = await h.call('POST', '/v1/probe/items?waitMs=400', { key, body, headers });
+    const after = await h.call('POST', '/v1/probe/items?waitMs=2000', { key, body, headers });
     assert.equal(after.headers['idempotent-replayed'], 'true');
     assert.equal(await countEvents(h, companyId), 1);
   });
