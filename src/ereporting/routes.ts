@@ -127,7 +127,7 @@ export async function ereportingRoutes(parent: FastifyInstance, { deps }: { deps
         tags,
         summary: 'Transmit a declaration now',
         description:
-          'Validated against the flow 10 schema, then deposited to the platform: `submitted` (`ereporting.submitted`), then the verdict (`ereporting.accepted`, or `ereporting.rejected` and a 422 `ereporting_declaration_rejected`). A declaration already transmitted is answered as it is. `ereporting_not_enabled` while the establishment has no platform connection (live) or does not allow e-reporting (`ereportingEnabled`); it stays `reserved`.',
+          'Validated against the flow 10 schema, then deposited to the platform: `submitted` (`ereporting.submitted`), then the verdict (`ereporting.accepted`, or `ereporting.rejected` and a 422 `ereporting_declaration_rejected`). A declaration already transmitted is answered as it is; one a pass is transmitting is waited for up to 10 s, then 503 `pa_unavailable` with `Retry-After`. `ereporting_not_enabled` while the establishment has no platform connection (live) or does not allow e-reporting (`ereportingEnabled`); it stays `reserved`.',
         params: idParams,
         response: { 200: Type.Ref('EreportingDeclaration') },
       },

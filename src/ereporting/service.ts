@@ -13,7 +13,7 @@ import { companiesOf, getCompany } from '../companies/service.js';
 import { taxProfileFor } from '../tax-profiles/service.js';
 import { pageEreportableDocuments, pageEreportableRefunds, paymentInvoiceFacts } from '../invoices/service.js';
 import { pageEreportablePayments } from '../payments/service.js';
-import type { PlatformConnector } from '../platform/connector.js';
+import type { PlatformConnector, PlatformResult } from '../platform/connector.js';
 import { reportingChannel } from './channel.js';
 import { ereportingTransmits } from '../establishments/platform-access.js';
 import {
@@ -71,6 +71,10 @@ export const lookbackDays = 100;
 export const maxAttempts = 3;
 /** A submission is leased this long (ms): longer than a platform call with its retries. */
 export const submissionLeaseMs = 2 * 60_000;
+/** The platform calls of one submission retry within this budget (ms), well inside the lease. */
+const platformRetryBudgetMs = 45_000;
+/** The route waits this long (ms) for a submission another holds (a pass), then answers `pa_unavailable`. */
+const routeWaitMs = 10_000;
 
 const pageSize = 5000;
 
@@ -382,7 +386,8 @@ export async function getDeclaration(deps: Pick<Deps, 'db'>, scope: Scope, id: s
 // Submitting.
 
 type Claim =
-  | { kind: 'claimed'; row: DeclarationRow; token: string; xml: string }
+  /** `resumed`: an earlier claim of this attempt may have deposited it without recording the flow. */
+  | { kind: 'claimed'; row: DeclarationRow; token: string; xml: string; resumed: boolean }
   | { kind: 'settled'; row: DeclarationRow }
   | { kind: 'busy'; row: DeclarationRow };
 
@@ -434,7 +439,7 @@ async function claimSubmission(deps: Pick<Deps, 'db' | 'clock'>, ctx: CallContex
       },
       { state: 'reserved' },
     ))!;
-    return { kind: 'claimed', row: claimed, token, xml };
+    return { kind: 'claimed', row: claimed, token, xml, resumed: row.trackingId !== null };
   });
 }
 
@@ -517,6 +522,34 @@ export interface SubmitOutcome {
   refusal: ApiError | null;
 }
 
+/**
+ * Deposits the declaration's file, unless the claim before this one already did: that claim may
+ * have died after the platform took the file, so a resumed claim looks for its tracking id first
+ * and one attempt is never transmitted twice.
+ */
+async function depositOnce(
+  connector: PlatformConnector,
+  row: DeclarationRow,
+  xml: string,
+  resumed: boolean,
+): Promise<PlatformResult<{ flowId: string }>> {
+  const options = { retryBudgetMs: platformRetryBudgetMs };
+  if (resumed) {
+    const earlier = await connector.findDeposit(row.trackingId!, options);
+    if (!earlier.ok || earlier.value) return earlier.ok ? { ...earlier, value: earlier.value! } : earlier;
+  }
+  return connector.deposit(
+    {
+      file: Buffer.from(xml, 'utf8'),
+      name: `${row.id}-${row.attempt}.xml`,
+      syntax: 'FRR',
+      trackingId: row.trackingId!,
+      processingRule: row.flow === '10.1' || row.flow === '10.2' ? 'B2BInt' : 'B2C',
+    },
+    options,
+  );
+}
+
 /** Transmits one declaration now (the route) or as it falls due (the pass). */
 export async function transmit(
   deps: Pick<Deps, 'db' | 'clock' | 'config' | 'sandboxPlatform'>,
@@ -541,13 +574,7 @@ export async function transmit(
     return { row, refusal: null };
   }
   const { row, token, xml } = claim;
-  const receipt = await channel.connector.deposit({
-    file: Buffer.from(xml, 'utf8'),
-    name: `${row.id}-${row.attempt}.xml`,
-    syntax: 'FRR',
-    trackingId: row.trackingId!,
-    processingRule: row.flow === '10.1' || row.flow === '10.2' ? 'B2BInt' : 'B2C',
-  });
+  const receipt = await depositOnce(channel.connector, row, xml, claim.resumed);
   if (!receipt.ok) {
     await releaseClaim(deps, ctx, row.id, token);
     return {
@@ -571,8 +598,15 @@ export async function submitDeclaration(
   let outcome = await transmit(deps, ctx, id);
   // Another submission holds it (a pass). Once its lease is gone, this one goes on from where the
   // pass left it: the verdict still to read if it confirmed, the deposit if it let go.
-  for (let waited = 0; !outcome.refusal && isBusy(outcome.row, deps.clock.now()) && waited < 100; waited++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const pollMs = 100;
+  for (let waited = 0; !outcome.refusal && isBusy(outcome.row, deps.clock.now()); waited += pollMs) {
+    if (waited >= routeWaitMs)
+      throw refuse(
+        'pa_unavailable',
+        `Declaration ${id} is being transmitted by the scheduled pass and the platform has not answered it yet. It stays reserved: read it again, or submit it again, in a minute.`,
+        { param: 'id', headers: { 'Retry-After': '60' } },
+      );
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
     const row = (await inTransaction(deps.db, ctx, (tx) => findDeclaration(tx, ctx.scope, id)))!;
     outcome = isBusy(row, deps.clock.now()) ? { row, refusal: null } : await transmit(deps, ctx, id);
   }

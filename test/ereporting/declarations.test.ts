@@ -423,6 +423,33 @@ test('the route waiting on a pass that let go (no deposit) transmits it itself',
   assert.equal((await eventsOf(h, key, 'ereporting.accepted')).length, 1);
 });
 
+test('a claim after one that died once the platform took the file finds that flow: transmitted once', async (t) => {
+  const { h, sim, key, update, submit } = await heldByAPass(t);
+  assert.equal((await submit()).data.status, 'accepted');
+  // What a pass that died between the platform's answer and its commit leaves: its claim lapsed, no flow.
+  const lapsed = new Date(h.clock.now().getTime() - 1000).toISOString();
+  await update(
+    `state = 'reserved', flow_id = null, submitted_at = null, accepted_at = null, lock_token = 'dead-pass', locked_until = '${lapsed}'`,
+  );
+  const answer = await submit();
+  assert.deepEqual([answer.statusCode, answer.data.status], [200, 'accepted'], answer.body);
+  assert.equal(sim.simulator.stats().depositRequests, 1, 'the file was not deposited again');
+  assert.equal((await eventsOf(h, key, 'ereporting.submitted')).length, 1);
+  assert.equal((await eventsOf(h, key, 'ereporting.accepted')).length, 1);
+});
+
+test('the route waiting on a pass that the platform keeps waiting answers pa_unavailable, Retry-After', async (t) => {
+  const { sim, update, submit } = await heldByAPass(t);
+  await update(`lock_token = 'pass', locked_until = now() + interval '1 day'`);
+  const started = Date.now();
+  const answer = await submit();
+  assert.equal(answer.statusCode, 503, answer.body);
+  assert.equal(answer.data.error.code, 'pa_unavailable');
+  assert.equal(answer.headers['retry-after'], '60');
+  assert.ok(Date.now() - started >= 10_000, 'it waited for the pass first');
+  assert.equal(sim.simulator.stats().depositRequests, 0);
+});
+
 test('the sandbox clock moves the pass; scopes and other companies', async (t) => {
   const { h } = await setUp(t);
   const { companyId, key } = await seller(h);
