@@ -323,12 +323,34 @@ export interface AnswerInput {
   reason?: string | undefined;
 }
 
+/** An answer's platform call retries within this budget (ms): the invoice stays locked meanwhile. */
+const answerRetryBudgetMs = 20_000;
+
+type Checked = Extract<ReturnType<typeof checkTransition>, { ok: true }>;
+
+/** The transition from `status`, or the refusal the contract gives. */
+function checkedAnswer(status: string, action: ReceivedAction, input: AnswerInput): Checked {
+  const checked = checkTransition(status as ReceivedStatus, action, input.reasonCode);
+  if (!checked.ok) {
+    if (checked.problem === 'transition') throw refuse('invalid_status_transition', checked.detail);
+    if (checked.problem === 'reason_missing') throw refuse('missing_required_field', '', { param: 'reasonCode' });
+    throw refuse('invalid_field_value', checked.detail, { param: 'reasonCode' });
+  }
+  if (action === 'refuse' && !input.reason?.trim()) throw refuse('missing_required_field', '', { param: 'reason' });
+  return checked;
+}
+
 /**
  * The company answers a received invoice: the transition is checked (`invalid_status_transition`),
  * the CDAR status built (issuer: the buyer, addressed to the seller) and sent through the company's
  * platform, then the status and its history line committed. A platform that refuses the deposit
  * leaves the invoice as it was (`pa_unavailable` or the platform's failure); a live company without
  * a platform gets `pa_not_configured`.
+ *
+ * The invoice stays locked from the check to the commit, the platform call included: two answers
+ * at once (a double click, a retry under another key) go one after the other, and the second is
+ * checked against the first's result before anything leaves. A status sent to the seller cannot be
+ * taken back, so it never leaves twice.
  */
 export async function answerReceivedInvoice(
   deps: Pick<Deps, 'db' | 'config'>,
@@ -337,15 +359,10 @@ export async function answerReceivedInvoice(
   action: ReceivedAction,
   input: AnswerInput,
 ): Promise<ReceivedInvoice> {
+  // Read without a lock first: what can be refused is, before a connection is held for the platform.
   const row = await findReceived(deps.db, ctx.scope, id);
   if (!row) throw notFound(id);
-  const checked = checkTransition(row.status as ReceivedStatus, action, input.reasonCode);
-  if (!checked.ok) {
-    if (checked.problem === 'transition') throw refuse('invalid_status_transition', checked.detail);
-    if (checked.problem === 'reason_missing') throw refuse('missing_required_field', '', { param: 'reasonCode' });
-    throw refuse('invalid_field_value', checked.detail, { param: 'reasonCode' });
-  }
-  if (action === 'refuse' && !input.reason?.trim()) throw refuse('missing_required_field', '', { param: 'reason' });
+  checkedAnswer(row.status, action, input);
   // The answer goes back through the platform that delivered the invoice (else the establishment
   // the buyer named, else the default one); a test one without a connection is the sandbox's.
   const access = await platformAccess(
@@ -355,55 +372,58 @@ export async function answerReceivedInvoice(
     row.establishmentId ? { establishmentId: row.establishmentId } : { siret: row.document.buyer.siret },
   );
   if (access.state === 'not_configured') throw refuse('pa_not_configured', '');
-
-  const doc = row.document;
   // The company is the buyer who answers: its own SIREN signs the status, whatever the file says.
   const company = await getCompany(deps, ctx.scope.companyId);
-  const messageId = `${row.id}-${checked.rule.statusCode}-${ctx.now.getTime()}`;
-  const reason = checked.reasonCode ? { code: checked.reasonCode, text: input.reason?.trim() || null } : null;
-  let cdar: string;
-  try {
-    cdar = buildCdarMessage({
-      messageId,
-      issuedAt: ctx.now,
-      status: checked.rule.statusCode,
-      invoice: {
-        number: row.number,
-        issueDate: row.issueDate ?? '',
-        typeCode: doc.typeCode || '380',
-        sellerSiren: row.senderSiren ?? '',
-      },
-      issuer: { role: 'BY', siren: company.siren ?? doc.buyer.siren, name: company.name || doc.buyer.name || null },
-      recipient: {
-        siren: row.senderSiren ?? '',
-        electronicAddress: doc.seller.electronicAddress ?? doc.sellerEndpoint?.value ?? row.senderSiren ?? '',
-        name: row.senderName,
-      },
-      reason,
-      notes: input.reason && !reason ? [input.reason] : [],
-    });
-  } catch (error) {
-    throw refuse('invalid_status_transition', `The status cannot be written: ${(error as Error).message}`);
-  }
-
-  let platformFlowId: string | null = null;
-  if (access.state === 'connected') {
-    const sent = await access.connector.deposit({
-      file: Buffer.from(cdar),
-      name: `${messageId}.xml`,
-      syntax: 'CDAR',
-      trackingId: messageId.slice(0, 64),
-    });
-    // Whatever the platform's reason, the status did not leave: the company may answer again later.
-    if (!sent.ok) throw refuse('pa_unavailable', sent.message);
-    platformFlowId = sent.value.flowId;
-  }
+  // A transaction run again after a conflict finds the status it sent already sent.
+  const sent = new Map<string, string>();
 
   return inTransaction(deps.db, ctx, async (tx) => {
     const current = await findReceived(tx, ctx.scope, id, true);
-    // The status moved while the platform answered: refused as any other transition.
-    if (!current || current.status !== row.status)
-      throw refuse('invalid_status_transition', `The received invoice moved to \`${current?.status}\` meanwhile.`);
+    if (!current) throw notFound(id);
+    const checked = checkedAnswer(current.status, action, input);
+    const messageId = `${current.id}-${checked.rule.statusCode}-${ctx.now.getTime()}`;
+    const reason = checked.reasonCode ? { code: checked.reasonCode, text: input.reason?.trim() || null } : null;
+    const doc = current.document;
+    let cdar: string;
+    try {
+      cdar = buildCdarMessage({
+        messageId,
+        issuedAt: ctx.now,
+        status: checked.rule.statusCode,
+        invoice: {
+          number: current.number,
+          issueDate: current.issueDate ?? '',
+          typeCode: doc.typeCode || '380',
+          sellerSiren: current.senderSiren ?? '',
+        },
+        issuer: { role: 'BY', siren: company.siren ?? doc.buyer.siren, name: company.name || doc.buyer.name || null },
+        recipient: {
+          siren: current.senderSiren ?? '',
+          electronicAddress: doc.seller.electronicAddress ?? doc.sellerEndpoint?.value ?? current.senderSiren ?? '',
+          name: current.senderName,
+        },
+        reason,
+        notes: input.reason && !reason ? [input.reason] : [],
+      });
+    } catch (error) {
+      throw refuse('invalid_status_transition', `The status cannot be written: ${(error as Error).message}`);
+    }
+
+    let platformFlowId: string | null = null;
+    if (access.state === 'connected') {
+      platformFlowId = sent.get(messageId) ?? null;
+      if (platformFlowId === null) {
+        const deposit = await access.connector.deposit(
+          { file: Buffer.from(cdar), name: `${messageId}.xml`, syntax: 'CDAR', trackingId: messageId.slice(0, 64) },
+          { retryBudgetMs: answerRetryBudgetMs },
+        );
+        // Whatever the platform's reason, the status did not leave: the company may answer again later.
+        if (!deposit.ok) throw refuse('pa_unavailable', deposit.message);
+        platformFlowId = deposit.value.flowId;
+        sent.set(messageId, platformFlowId);
+      }
+    }
+
     const updated = await updateReceived(tx, ctx.scope, id, { status: checked.rule.to, updated: ctx.now });
     await appendHistory(tx, {
       ...ctx.scope,

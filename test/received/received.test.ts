@@ -350,6 +350,30 @@ test('received invoices', async (t) => {
       [refusal.statusCode, refusal.reasons[0]],
       ['210', { code: 'TX_TVA_ERR', text: 'Le taux de TVA est faux' }],
     );
+
+    // Two answers at once (approve and refuse, each with its own key): one leaves, the other is
+    // checked against it and refused; the seller receives one status.
+    const { data: third } = await receive(h, key, await ownFacturX({ number: 'F2026-REC-0007' }));
+    const sentBefore = cdarDeposits().length;
+    const answers = await Promise.all([
+      h.call('POST', `/v1/received-invoices/${third.id}/approve`, {
+        key,
+        body: {},
+        headers: { 'idempotency-key': 'a-1' },
+      }),
+      h.call('POST', `/v1/received-invoices/${third.id}/refuse`, {
+        key,
+        body: { reasonCode: 'TX_TVA_ERR', reason: 'Taux faux' },
+        headers: { 'idempotency-key': 'r-1' },
+      }),
+    ]);
+    const [won, lost] = answers[0].statusCode === 200 ? answers : [answers[1], answers[0]];
+    assert.equal(won.statusCode, 200, won.body);
+    assert.deepEqual([lost.statusCode, lost.data.error.code], [400, 'invalid_status_transition'], lost.body);
+    assert.equal(cdarDeposits().length, sentBefore + 1, 'one status sent to the seller');
+    const thirdHistory = (await h.call('GET', `/v1/received-invoices/${third.id}/history`, { key })).data.data;
+    assert.equal(thirdHistory.length, 2);
+    assert.equal(thirdHistory[1].status, won.data.status === 'approved' ? 'fr:205' : 'fr:210');
   });
 
   await t.test('the sandbox without a platform records the answers; live answers pa_not_configured', async () => {
