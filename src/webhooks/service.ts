@@ -396,6 +396,10 @@ export async function retryEvent(
 ): Promise<EventWithDeliveries> {
   const event = await getEvent(deps, ctx.scope, eventId);
   await inTransaction(deps.db, ctx, async (tx) => {
+    // Replays of one event go one after the other: each reads the generations the one before made.
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext(${`event-replay:${ctx.scope.companyId}:${ctx.scope.livemode}:${eventId}`}))`,
+    );
     const latest = await latestDeliveries(tx, ctx.scope, eventId);
     let targets: { endpointId: string; generation: number }[];
     if (endpointId !== undefined) {

@@ -229,6 +229,33 @@ test('webhook deliveries', async (t) => {
     },
   );
 
+  await t.test('replays racing: each answered, one new generation per failed endpoint', async () => {
+    const me = await tenant();
+    const hook = await endpoint(me.key);
+    const eventId = (await h.call('POST', '/v1/probe/items', { key: me.key, body: item })).data.id;
+    // Its attempts exhausted (as five failures would leave it).
+    await h.deps.pool.query(`update webhook_deliveries set state = 'failed' where event_id = $1`, [eventId]);
+    const replays = await Promise.all(
+      Array.from({ length: 4 }, () => h.call('POST', `/v1/events/${eventId}/retry`, { key: me.key })),
+    );
+    assert.deepEqual(
+      replays.map((replay) => replay.statusCode),
+      [200, 200, 200, 200],
+      replays.map((replay) => replay.body).join('\n'),
+    );
+    const deliveries = await h.deps.pool.query(
+      `select endpoint_id, generation from webhook_deliveries where event_id = $1 order by generation`,
+      [eventId],
+    );
+    assert.deepEqual(
+      deliveries.rows.map((d) => [d.endpoint_id, d.generation]),
+      [
+        [hook.id, 1],
+        [hook.id, 2],
+      ],
+    );
+  });
+
   await t.test('a targeted replay to an inactive or unsubscribed endpoint is endpoint_not_subscribed', async () => {
     const me = await tenant();
     const other = await tenant();
