@@ -16,7 +16,6 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const buildRoot = join(root, 'build');
 /** Compiled: the service and the benches that measure it. Copied beside them: the migrations. */
 const compiledTrees = ['src', 'bench'];
 const copiedTrees = ['drizzle'];
@@ -35,18 +34,18 @@ function filesUnder(dir) {
 
 const isSource = (file) => file.endsWith('.ts') && !file.endsWith('.d.ts');
 
-function fingerprint(files) {
+function fingerprint(files, projectRoot) {
   const hash = createHash('sha256');
   const esbuildVersion = createRequire(import.meta.url)('esbuild/package.json').version;
   hash.update(`esbuild ${esbuildVersion}\n`);
   for (const file of files) {
     const stat = statSync(file);
-    hash.update(`${relative(root, file)} ${stat.size} ${Math.floor(stat.mtimeMs)}\n`);
+    hash.update(`${relative(projectRoot, file)} ${stat.size} ${Math.floor(stat.mtimeMs)}\n`);
   }
   return hash.digest('hex').slice(0, 16);
 }
 
-function pruneOldBuilds(current) {
+function pruneOldBuilds(buildRoot, current) {
   const builds = readdirSync(buildRoot)
     .filter((name) => name !== current && !name.startsWith('.'))
     .map((name) => {
@@ -64,21 +63,25 @@ function pruneOldBuilds(current) {
   }
 }
 
-/** The folder of the current build (it holds `src/`, `bench/` and `drizzle/`), built if need be. */
-export async function ensureBuild() {
-  const files = [...compiledTrees, ...copiedTrees].flatMap((tree) => filesUnder(join(root, tree)));
-  const name = fingerprint(files);
+/**
+ * The folder of the current build (it holds `src/`, `bench/` and `drizzle/`), built if need be.
+ * `projectRoot` (this checkout by default) lets a test build a copy of the tree it changes.
+ */
+export async function ensureBuild(projectRoot = root) {
+  const buildRoot = join(projectRoot, 'build');
+  const files = [...compiledTrees, ...copiedTrees].flatMap((tree) => filesUnder(join(projectRoot, tree)));
+  const name = fingerprint(files, projectRoot);
   const dir = join(buildRoot, name);
   if (existsSync(join(dir, completeMark))) return dir;
 
   const { build } = await import('esbuild');
   const temporary = join(buildRoot, `.${name}-${randomBytes(4).toString('hex')}`);
-  const compiledRoots = compiledTrees.map((tree) => join(root, tree));
+  const compiledRoots = compiledTrees.map((tree) => join(projectRoot, tree));
   const inCompiledTree = (file) => compiledRoots.some((tree) => file.startsWith(`${tree}/`));
   await build({
     entryPoints: files.filter((file) => inCompiledTree(file) && isSource(file)),
     outdir: temporary,
-    outbase: root,
+    outbase: projectRoot,
     format: 'esm',
     platform: 'node',
     target: 'node20',
@@ -88,7 +91,7 @@ export async function ensureBuild() {
   });
   for (const file of files) {
     if (isSource(file) || file.endsWith('.d.ts')) continue;
-    cpSync(file, join(temporary, relative(root, file)));
+    cpSync(file, join(temporary, relative(projectRoot, file)));
   }
   writeFileSync(join(temporary, completeMark), '');
   try {
@@ -98,7 +101,7 @@ export async function ensureBuild() {
     rmSync(temporary, { recursive: true, force: true });
     if (!existsSync(join(dir, completeMark))) throw error;
   }
-  pruneOldBuilds(name);
+  pruneOldBuilds(buildRoot, name);
   return dir;
 }
 
