@@ -80,7 +80,8 @@ test('subscribed on the first poll; each pushed status applied once, in order; a
   // The simulator pushed each life-cycle flow to the callback URL (unreachable from it here): replayed as pushed.
   const trackingId = `${invoice.id}-a1`;
   let pushed: any[] = [];
-  for (let i = 0; i < 200; i += 1) {
+  // Up to 30 s: each push is logged once it failed, on a loaded machine.
+  for (let i = 0; i < 1200; i += 1) {
     pushed = platform.exchanges.filter(
       (exchange) =>
         exchange.service === 'callback' &&

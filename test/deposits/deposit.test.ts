@@ -364,7 +364,8 @@ test('a worker dies after the platform accepted the deposit, before recording it
   const [claim] = await dying.claim(1);
   assert.equal(claim?.documentId, invoice.id);
   void dying.handle(claim as ClaimedDeposit);
-  for (let i = 0; i < 200 && platform.simulator.stats().deposits === before.deposits; i += 1)
+  // Up to 30 s: the token, the directory and the upload over HTTPS on a loaded machine.
+  for (let i = 0; i < 1200 && platform.simulator.stats().deposits === before.deposits; i += 1)
     await new Promise((resolve) => setTimeout(resolve, 25));
   assert.equal(platform.simulator.stats().deposits - before.deposits, 1, 'the platform holds it');
   const survivor = world.depositWorker({ companyIds: [crashing.companyId] });
