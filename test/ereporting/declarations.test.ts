@@ -43,6 +43,16 @@ async function declarations(h: Harness, key: string, query = ''): Promise<any[]>
   return response.data.data;
 }
 
+/** One consumer sale gathered by the pass into its declaration, `reserved`. */
+async function reservedDeclaration(h: Harness, env: 'test' | 'live' = 'test') {
+  const { companyId, key } = await seller(h, { env });
+  const consumer = await customer(h, key, consumerBuyer);
+  await consumerSale(h, key, consumer);
+  await runEreportingPass(h.deps, [companyId]);
+  const [declaration] = await declarations(h, key);
+  return { companyId, key, declaration };
+}
+
 test('B2C sales are gathered per period, sent when due, accepted; a credit note goes to its own period', async (t) => {
   const { h, sim } = await setUp(t);
   const { companyId, key } = await seller(h);
@@ -147,11 +157,7 @@ test('payments of services taxed on collection go to flow 10.4', async (t) => {
 
 test('live: the declaration is built and stays reserved, submitting answers ereporting_not_enabled', async (t) => {
   const { h, sim } = await setUp(t);
-  const { companyId, key } = await seller(h, { env: 'live' });
-  const consumer = await customer(h, key, consumerBuyer);
-  await consumerSale(h, key, consumer);
-  await runEreportingPass(h.deps, [companyId]);
-  const [declaration] = await declarations(h, key);
+  const { companyId, key, declaration } = await reservedDeclaration(h, 'live');
   assert.equal(declaration.livemode, true);
   assert.deepEqual(declaration.obligation, {
     state: 'waiting',
@@ -241,11 +247,7 @@ test('live, once the establishment is connected: ereporting_not_enabled until it
 
 test('a rejected declaration is kept; retry makes the next attempt, replayed; every refusal', async (t) => {
   const { h, sim } = await setUp(t);
-  const { companyId, key } = await seller(h);
-  const consumer = await customer(h, key, consumerBuyer);
-  await consumerSale(h, key, consumer);
-  await runEreportingPass(h.deps, [companyId]);
-  const [declaration] = await declarations(h, key);
+  const { companyId, key, declaration } = await reservedDeclaration(h);
 
   const notRejected = await h.call('POST', `/v1/ereporting/declarations/${declaration.id}/retry`, { key });
   assert.equal(notRejected.statusCode, 400);
@@ -321,11 +323,7 @@ test('a rejected declaration is kept; retry makes the next attempt, replayed; ev
 
 test('a retried attempt is accepted by its submit route', async (t) => {
   const { h, sim } = await setUp(t);
-  const { companyId, key } = await seller(h);
-  const consumer = await customer(h, key, consumerBuyer);
-  await consumerSale(h, key, consumer);
-  await runEreportingPass(h.deps, [companyId]);
-  const [declaration] = await declarations(h, key);
+  const { key, declaration } = await reservedDeclaration(h);
   sim.simulator.script(declaration.id, { outcome: 'reject', reason: { code: 'REJ_PER', text: 'Période invalide' } });
   await h.call('POST', `/v1/ereporting/declarations/${declaration.id}/submit`, { key });
   const retried = (await h.call('POST', `/v1/ereporting/declarations/${declaration.id}/retry`, { key })).data;
@@ -380,11 +378,7 @@ test('two passes and the route racing: transmitted once, each event once', async
 /** A due declaration whose lease a pass holds, and the submit route called meanwhile. */
 async function heldByAPass(t: { after: (fn: () => Promise<void>) => void }) {
   const { h, sim } = await setUp(t);
-  const { companyId, key } = await seller(h);
-  const consumer = await customer(h, key, consumerBuyer);
-  await consumerSale(h, key, consumer);
-  await runEreportingPass(h.deps, [companyId]);
-  const [declaration] = await declarations(h, key);
+  const { companyId, key, declaration } = await reservedDeclaration(h);
   h.clock.set(new Date('2026-11-02T00:00:00Z'));
   const update = (set: string) =>
     h.deps.pool.query(`update ereporting_declarations set ${set} where company_id = $1 and id = $2`, [
@@ -452,11 +446,7 @@ test('the route waiting on a pass that the platform keeps waiting answers pa_una
 
 test('the sandbox clock moves the pass; scopes and other companies', async (t) => {
   const { h } = await setUp(t);
-  const { companyId, key } = await seller(h);
-  const consumer = await customer(h, key, consumerBuyer);
-  await consumerSale(h, key, consumer);
-  await runEreportingPass(h.deps, [companyId]);
-  const [declaration] = await declarations(h, key);
+  const { companyId, key, declaration } = await reservedDeclaration(h);
   const moved = await h.call('POST', '/v1/sandbox/clock/advance', { key, body: { seconds: 20 * 86_400 } });
   assert.equal(moved.statusCode, 200, moved.body);
   const after = (await h.call('GET', `/v1/ereporting/declarations/${declaration.id}`, { key })).data;
@@ -487,11 +477,7 @@ test('the sandbox clock moves the pass; scopes and other companies', async (t) =
 test('without a configured sandbox platform, test declarations go to a simulator started in process', async (t) => {
   const h = await startHarness({ clockStart: '2026-10-15T10:00:00Z', config: { sandboxPlatform: null } });
   t.after(() => h.close());
-  const { companyId, key } = await seller(h);
-  const consumer = await customer(h, key, consumerBuyer);
-  await consumerSale(h, key, consumer);
-  await runEreportingPass(h.deps, [companyId]);
-  const [declaration] = await declarations(h, key);
+  const { key, declaration } = await reservedDeclaration(h);
   const sent = await h.call('POST', `/v1/ereporting/declarations/${declaration.id}/submit`, { key });
   assert.equal(sent.statusCode, 200, sent.body);
   assert.equal(sent.data.status, 'accepted');

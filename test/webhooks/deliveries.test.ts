@@ -34,7 +34,7 @@ test('webhook deliveries', async (t) => {
 
   /** A company with its own worker: the worker never touches other tests' deliveries. */
   async function tenant(
-    options: { timeoutMs?: number; resolveHost?: (host: string) => Promise<string[]> } = {},
+    options: { timeoutMs?: number; resolveHost?: (host: string) => Promise<string[]>; pollMs?: number } = {},
   ): Promise<Tenant> {
     const { companyId, key } = await h.tenant();
     const client = createDeliveryClient(
@@ -42,7 +42,11 @@ test('webhook deliveries', async (t) => {
       options.timeoutMs ?? 5000,
     );
     later(() => client.close());
-    return { companyId, key, worker: createDeliveryWorker(h.deps, { client, companies: [companyId] }) };
+    return {
+      companyId,
+      key,
+      worker: createDeliveryWorker(h.deps, { client, companies: [companyId], pollMs: options.pollMs }),
+    };
   }
 
   async function endpoint(key: string, body: Record<string, unknown> = {}, target: Receiver = receiver) {
@@ -425,16 +429,11 @@ test('webhook deliveries', async (t) => {
   );
 
   await t.test('a running worker delivers a committed event at once (notification, no polling delay)', async () => {
-    const me = await tenant();
-    await endpoint(me.key);
     // Its periodic pass would come only after a minute: a delivery within the wait below is the notification's.
-    const worker = createDeliveryWorker(h.deps, {
-      companies: [me.companyId],
-      pollMs: 60_000,
-      client: createDeliveryClient({ resolve: resolver, allowPrivate: true }, 5000),
-    });
-    await worker.start();
-    later(() => worker.stop());
+    const me = await tenant({ pollMs: 60_000 });
+    await endpoint(me.key);
+    await me.worker.start();
+    later(() => me.worker.stop());
     const before = receiver.received.length;
     await h.call('POST', '/v1/probe/items', { key: me.key, body: item, headers: { 'idempotency-key': randomUUID() } });
     await receiver.waitFor(before + 1, 30_000);
