@@ -31,11 +31,16 @@ import { createLogger } from '../src/cli/logger.js';
 import { finalizeDocument } from '../src/invoices/finalize.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { processTreeCpuSeconds } from './load.js';
 
 export interface InvoiceBenchOptions {
   port: number;
   cert: string;
   databaseUrl: string;
+  /** The postmaster's pid when PostgreSQL runs here (embedded), for its CPU time; else null. */
+  databasePid: number | null;
+  /** The API server process's CPU so far (it runs apart from this one). */
+  serverCpu: () => Promise<NodeJS.CpuUsage>;
   companyId: string;
   /** New test keys of the bench company (the server process makes them). */
   createKeys: (count: number) => Promise<string[]>;
@@ -59,6 +64,34 @@ export interface InvoiceBenchResult {
 
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 const goal = 300;
+
+interface CpuSnapshot {
+  process: NodeJS.CpuUsage;
+  database: number | null;
+}
+
+/** This process's CPU and PostgreSQL's (when it runs here), to say which side a scenario spends. */
+function cpuSnapshot(databasePid: number | null): CpuSnapshot {
+  return {
+    process: process.cpuUsage(),
+    database: databasePid === null ? null : processTreeCpuSeconds(databasePid),
+  };
+}
+
+function cpuMsPer(
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+  count: number,
+): { process: number; database: number | null } {
+  const used = process.cpuUsage(before.process);
+  return {
+    process: round((used.user + used.system) / 1000 / count, 3),
+    database:
+      before.database === null || after.database === null
+        ? null
+        : round(((after.database - before.database) * 1000) / count, 3),
+  };
+}
 
 function call(
   options: InvoiceBenchOptions,
@@ -153,6 +186,30 @@ function runOf(result: autocannon.Result, seconds: number): Run {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count])),
+  };
+}
+
+/**
+ * `amount` requests as `load` sends them, with the CPU they cost per request: the API server's,
+ * PostgreSQL's (embedded only) and this process's (autocannon's TLS client).
+ */
+async function loadWithCpu(
+  options: InvoiceBenchOptions,
+  amount: number,
+  next: Parameters<typeof load>[2],
+): Promise<Run & { cpuMsPerRequest: { server: number; database: number | null; loadGenerator: number } }> {
+  const before = { server: await options.serverCpu(), local: cpuSnapshot(options.databasePid) };
+  const run = await load(options, { amount }, next);
+  const server = await options.serverCpu();
+  const local = cpuMsPer(before.local, cpuSnapshot(options.databasePid), run.requests);
+  const serverMs = (server.user + server.system - before.server.user - before.server.system) / 1000;
+  return {
+    ...run,
+    cpuMsPerRequest: {
+      server: round(serverMs / run.requests, 3),
+      database: local.database,
+      loadGenerator: local.process,
+    },
   };
 }
 
@@ -278,12 +335,12 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
     `invoices-finalize: ${warmup} warmup + ${measured} measured finalizations on one series, ${options.connections} connections, without Idempotency-Key`,
   );
   await load(options, { amount: warmup }, nextFinalize);
-  const finalize = await load(options, { amount: measured }, nextFinalize);
+  const finalize = await loadWithCpu(options, measured, nextFinalize);
   errors += finalize.errors + finalize.non2xx;
   withKeys = true;
   progress(`invoices-finalize-idempotent: the same with an Idempotency-Key each`);
   await load(options, { amount: warmup }, nextFinalize);
-  const idempotent = await load(options, { amount: measured }, nextFinalize);
+  const idempotent = await loadWithCpu(options, measured, nextFinalize);
   errors += idempotent.errors + idempotent.non2xx;
   emit({
     name: 'invoices-finalize-idempotent',
@@ -400,6 +457,7 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
     );
     const serviceLatencies: number[] = [];
     let serviceFailures = 0;
+    const serviceCpu = cpuSnapshot(options.databasePid);
     const serviceStarted = performance.now();
     try {
       await pool(direct.length, options.connections, async (index) => {
@@ -420,6 +478,7 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
       await disconnect(connection);
     }
     const serviceSeconds = (performance.now() - serviceStarted) / 1000;
+    const serviceCpuMs = cpuMsPer(serviceCpu, cpuSnapshot(options.databasePid), direct.length);
     serviceLatencies.sort((a, b) => a - b);
     const pick = (p: number) =>
       round(
@@ -445,6 +504,7 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
       durationSeconds: round(serviceSeconds, 2),
       connections: options.connections,
       noGap: serviceNoGap,
+      cpuMsPerFinalization: serviceCpuMs,
     });
 
     progress(
@@ -456,6 +516,7 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
       [options.companyId, loopSeries],
     );
     const latencies: number[] = [];
+    const loopCpu = cpuSnapshot(options.databasePid);
     const deadline = performance.now() + options.seconds * 1000;
     const started = performance.now();
     await Promise.all(
@@ -476,6 +537,7 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
       }),
     );
     const elapsed = (performance.now() - started) / 1000;
+    const loopCpuMs = cpuMsPer(loopCpu, cpuSnapshot(options.databasePid), latencies.length);
     latencies.sort((a, b) => a - b);
     const at = (p: number) =>
       round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0, 2);
@@ -488,6 +550,7 @@ export async function runInvoiceBench(options: InvoiceBenchOptions): Promise<Inv
       transactions: latencies.length,
       durationSeconds: round(elapsed, 2),
       connections: options.connections,
+      cpuMsPerTransaction: loopCpuMs,
     };
     emit(loop);
     emit({

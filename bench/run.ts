@@ -354,6 +354,8 @@ async function main(): Promise<void> {
       port: appPort,
       cert,
       databaseUrl: database.url,
+      databasePid: database.pid,
+      serverCpu: async () => (await server.sample()).cpu,
       companyId: server.info.companyId,
       createKeys: (count) => server.createKeys('test', count),
       connections,
