@@ -167,6 +167,13 @@ const ofClaim = (claim: ClaimedDeposit) =>
     eq(documentDeposits.lockToken, claim.token),
   );
 
+/**
+ * The platform's rejection, read while a worker held the job (an acknowledgement `Error` on the
+ * flow it had just deposited), is the job's last word: the holder's own end never moves it.
+ */
+const keptIfRejected = (state: string) =>
+  sql`case when ${documentDeposits.state} = 'rejected' then 'rejected' else ${state} end`;
+
 /** Ends a claim: the job's next state; false when the lease was lost (another worker has the row). */
 export async function settleDeposit(
   db: Executor,
@@ -176,7 +183,13 @@ export async function settleDeposit(
 ): Promise<boolean> {
   const rows = await db
     .update(documentDeposits)
-    .set({ ...changes, lockedUntil: null, lockToken: null, updated: now })
+    .set({
+      ...changes,
+      ...(changes.state ? { state: keptIfRejected(changes.state) } : {}),
+      lockedUntil: null,
+      lockToken: null,
+      updated: now,
+    })
     .where(ofClaim(claim))
     .returning({ attempt: documentDeposits.attempt });
   return rows.length > 0;
@@ -332,7 +345,7 @@ export interface AcceptedDeposit {
 
 /**
  * The common end of deposits, for many at once in one statement (atomic on its own, one round
- * trip): each job `deposited` under its lease and the platform's flow id on its document, when
+ * trip): each job `deposited` under its lease (`rejected` kept, as `settleDeposit` keeps it) and the platform's flow id on its document, when
  * nothing else changes with it (the document on this attempt, no wait to end). Returns the
  * deposits settled; for the others nothing was written (the lease lost, or the document
  * elsewhere): the caller takes the general path. Committed without waiting for the disk by the
@@ -349,7 +362,8 @@ export async function settleDepositedQuietly(
         select * from unnest($1::text[], $2::bool[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
           as a (company_id, livemode, document_id, attempt, token, tracking_id, flow_id, at)
       ), settled as (
-        update document_deposits d set state = 'deposited', flow_id = a.flow_id, next_attempt_at = null,
+        update document_deposits d set state = case when d.state = 'rejected' then 'rejected' else 'deposited' end,
+          flow_id = a.flow_id, next_attempt_at = null,
           last_error = null, locked_until = null, lock_token = null, updated = a.at
         from accepted a
         where d.company_id = a.company_id and d.livemode = a.livemode and d.document_id = a.document_id

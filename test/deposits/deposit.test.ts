@@ -381,6 +381,48 @@ test('a worker dies after the platform accepted the deposit, before recording it
   assert.deepEqual([doc.status, doc.einvoicing.paFlowId], ['approved', job!.flow_id]);
 });
 
+test('the platform rejects the file before the worker recorded its deposit: the job ends rejected, with its flow', async () => {
+  // A company of its own on an empty platform: its numbers start again, and only its script applies.
+  platform.simulator.reset();
+  platform.simulator.seedDirectory([{ siren: buyerSiren }]);
+  const rejecting = await connectedSeller(world, platform);
+  const invoice = await readyInvoice(world, rejecting);
+  platform.simulator.script(invoice.number, {
+    outcome: 'reject',
+    reason: { code: 'SYNTAX_ERROR', text: 'XML mal formé' },
+  });
+  await send(world, rejecting, invoice.id);
+  // The worker stops between the platform's answer and its record, until the rejection is in.
+  let tookIt!: () => void;
+  const platformTookIt = new Promise<void>((resolve) => (tookIt = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const worker = world.depositWorker({
+    companyIds: [rejecting.companyId],
+    afterDeposit: async () => {
+      tookIt();
+      await released;
+    },
+  });
+  const [claim] = await worker.claim(1);
+  assert.equal(claim?.documentId, invoice.id);
+  const handled = worker.handle(claim as ClaimedDeposit);
+  await platformTookIt;
+  await world.poll();
+  const [rejected] = await depositRows(world, rejecting.companyId, invoice.id);
+  assert.equal(rejected!.state, 'rejected', 'the acknowledgement Error, read while the worker holds the job');
+  release();
+  await handled;
+  const [job] = await depositRows(world, rejecting.companyId, invoice.id);
+  assert.equal(job!.state, 'rejected', "the worker's record does not undo the platform's word");
+  assert.ok(job!.flow_id, "the platform's flow id is kept");
+  const doc = await read(world, rejecting, invoice.id);
+  assert.deepEqual(
+    [doc.status, doc.transmissionStatus, doc.einvoicing.paFlowId],
+    ['rejected', 'rejected', job!.flow_id],
+  );
+});
+
 test('buyer not in the directory: rejected locally without a platform call, deposited once the address appears', async () => {
   platform.simulator.reset();
   // The address the earlier tests found is trusted for a minute: past it, the directory is asked again.
