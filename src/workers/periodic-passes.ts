@@ -46,13 +46,44 @@ async function settlePass(
     .where(and(eq(periodicPasses.name, name), eq(periodicPasses.lockToken, token)));
 }
 
-/** Runs every pass that follows the sandbox clock, for these companies, now: their clock moved. */
+/**
+ * How long the sandbox clock's runs wait, in all, for background runs of the same passes: longer
+ * than a pass runs, far shorter than the lease a dead node leaves behind.
+ */
+export const followerWaitMs = 10_000;
+
+/** Whether a node runs the pass now (its lease held and not lapsed). */
+async function passRunning(deps: Deps, name: string): Promise<boolean> {
+  const [row] = await deps.db
+    .select({ lockToken: periodicPasses.lockToken, lockedUntil: periodicPasses.lockedUntil })
+    .from(periodicPasses)
+    .where(eq(periodicPasses.name, name));
+  return !!row?.lockToken && !!row.lockedUntil && row.lockedUntil > deps.clock.now();
+}
+
+/**
+ * Runs every pass that follows the sandbox clock, for these companies, now: their clock moved.
+ * A background run of a pass skips the rows this run holds and this run skips the rows it holds:
+ * when one was running, this run waits for it to end (at most `followerWaitMs` in all) and runs
+ * again, so what fell due is done when the clock's move answers.
+ */
 export async function runSandboxClockFollowers(
   deps: Deps,
   passes: readonly PeriodicPass[],
   companyIds: string[],
+  waitMs = followerWaitMs,
 ): Promise<void> {
-  for (const pass of passes) if (pass.followsSandboxClock) await pass.run(deps, companyIds);
+  const deadline = Date.now() + waitMs;
+  for (const pass of passes) {
+    if (!pass.followsSandboxClock) continue;
+    await pass.run(deps, companyIds);
+    let waited = false;
+    while (Date.now() < deadline && (await passRunning(deps, pass.name))) {
+      waited = true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    if (waited) await pass.run(deps, companyIds);
+  }
 }
 
 export function createPassRunner(deps: Deps, passes: readonly PeriodicPass[]): ClaimLoop {

@@ -385,6 +385,50 @@ test('recurring invoices', async (t) => {
     assert.equal((await generated(h, key, template.id)).length, 1, 'a cancelled one never runs');
   });
 
+  await t.test(
+    'a background run holds the template when the clock moves: the move waits for it, then makes the period',
+    async () => {
+      const { key } = await seller(h);
+      const customerId = await customer(h, key);
+      const template = await recurring(h, key, { customerId });
+      // A node's run of the pass, under way: its lease on the pass, and the template's row locked by its claim.
+      const background = await h.deps.pool.connect();
+      const lease = () =>
+        h.deps.pool.query(
+          `insert into periodic_passes (name, every_ms, next_run_at, locked_until, lock_token)
+           values ('recurring.runs', 60000, now(), $1, 'background-run')
+           on conflict (name) do update set locked_until = excluded.locked_until, lock_token = excluded.lock_token
+           where periodic_passes.lock_token is null or periodic_passes.locked_until < now() returning name`,
+          [new Date(h.clock.now().getTime() + 600_000).toISOString()],
+        );
+      // A service started by another test on this database may be running the pass itself: its turn first.
+      let leased = await lease();
+      for (let i = 0; i < 200 && leased.rowCount === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        leased = await lease();
+      }
+      assert.equal(leased.rowCount, 1, 'the pass leased');
+      try {
+        await background.query('begin');
+        await background.query('select id from recurring_invoices where id = $1 for update', [template.id]);
+        // It ends a moment after the clock moved (having left the template as it was).
+        const ended = (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await background.query('commit');
+          await h.deps.pool.query(
+            `update periodic_passes set locked_until = null, lock_token = null where name = 'recurring.runs' and lock_token = 'background-run'`,
+          );
+        })();
+        await advanceTo(h, key, template.nextRunAt);
+        await ended;
+      } finally {
+        background.release();
+      }
+      const [draft] = await generated(h, key, template.id);
+      assert.ok(draft, "the period's draft is made when the move answers");
+    },
+  );
+
   await t.test('the sandbox reset purges the test recurring invoices and their runs; live ones stay', async () => {
     const { companyId, key } = await seller(h);
     const live = await h.key(companyId, { env: 'live' });
