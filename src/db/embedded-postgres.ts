@@ -167,6 +167,9 @@ async function stopPid(pid: number): Promise<void> {
   while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
+/** How long a start of the server may take, a loaded machine's crash recovery included. */
+const startMs = 120_000;
+
 /** Rejects after `ms` when `promise` has not settled (the server's start waits for a log line). */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -284,13 +287,22 @@ export async function openEmbeddedPostgres(options: EmbeddedOptions): Promise<Em
     log(`creating the embedded PostgreSQL cluster in ${clusterDir}`);
     await server.initialise();
   }
+  // Up when it says so on its log, or when it answers, whichever comes first: a start is never
+  // held up by a log line read in pieces; a server that ends at once still fails the start at once.
+  let waiting = true;
+  const answering = waitForConnection(urlOf(credentials, at, 'postgres'), startMs, () => waiting);
+  const starting = server.start();
+  // Whichever loses may still settle later (the log's promise rejects when the server stops).
+  for (const promise of [answering, starting]) promise.catch(() => undefined);
   try {
-    await withTimeout(server.start(), 120_000);
+    await withTimeout(Promise.race([starting, answering]), startMs);
   } catch (error) {
     throw new Error(
       `the embedded PostgreSQL server in ${clusterDir} did not start${error instanceof Error ? ` (${error.message})` : ''}. ` +
         `Its last words: ${output.join(' | ') || '(none)'}`,
     );
+  } finally {
+    waiting = false;
   }
   const url = urlOf(credentials, at);
   if (fresh) await createDatabase(credentials, at, readyMarker);
