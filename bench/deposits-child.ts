@@ -6,8 +6,7 @@
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { connect, disconnect } from '../src/db/database.js';
-import { runMigrations } from '../src/db/migrate.js';
+import { migrateDatabase } from '../src/db/database.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { createFileWorker } from '../src/invoices/generation.js';
 import { createDepositWorker } from '../src/invoices/deposits.js';
@@ -107,9 +106,7 @@ async function run() {
   // warm (with a sixth of a set, its drains kept speeding up round after round: 159, 182, 226/s).
   const warmCount = count;
   const rounds = Math.round(positive('BENCH_DEPOSITS_ROUNDS', 3));
-  const migration = connect(databaseUrl, 2);
-  await runMigrations(migration.pool, migration.db);
-  await disconnect(migration);
+  await migrateDatabase(databaseUrl);
 
   const simulator = await startSimulatorProcess(scratch, progress);
   const directory = [{ siren: sellerSiret.slice(0, 9), siret: sellerSiret }, { siren: buyerSiren }];

@@ -13,8 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import { compiledChild } from './compiled-child.js';
-import { connect, disconnect } from '../src/db/database.js';
-import { runMigrations } from '../src/db/migrate.js';
+import { connect, disconnect, migrateDatabase } from '../src/db/database.js';
 import { bulkInsert } from '../src/db/bulk-insert.js';
 import { createCompany } from '../src/companies/service.js';
 import { createTaxProfile } from '../src/tax-profiles/service.js';
@@ -154,7 +153,7 @@ export async function runEreportingBench(options: EreportingBenchOptions): Promi
     throw new Error('BENCH_EREPORTING_SALES must be an integer of 10 or more');
   const connection = connect(options.databaseUrl, 4);
   try {
-    await runMigrations(connection.pool, connection.db);
+    await migrateDatabase(options.databaseUrl);
     const deps = { db: connection.db, clock: systemClock };
     const company = await createCompany(deps, { name: 'Boutique SAS', siren });
     // A tax profile names one of the company's establishments: the head office, SIRET 10000000900017.

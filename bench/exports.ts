@@ -14,8 +14,7 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { compiledChild } from './compiled-child.js';
-import { connect, disconnect } from '../src/db/database.js';
-import { runMigrations } from '../src/db/migrate.js';
+import { connect, disconnect, migrateDatabase } from '../src/db/database.js';
 import { createCompany } from '../src/companies/service.js';
 import { changePlan } from '../src/subscriptions/service.js';
 import { systemClock } from '../src/kernel/clock.js';
@@ -129,7 +128,7 @@ export async function runExportBench(options: ExportBenchOptions): Promise<Expor
   if (!Number.isInteger(entries) || entries < 10) throw new Error('BENCH_FEC_ENTRIES must be an integer of 10 or more');
   const connection = connect(options.databaseUrl, 4);
   try {
-    await runMigrations(connection.pool, connection.db);
+    await migrateDatabase(options.databaseUrl);
     const company = await createCompany({ db: connection.db, clock: systemClock }, { name: 'Export SAS', siren });
     // The file of a million entries (about 520 MB) is past the free plan's storage (100 MB).
     await changePlan({ db: connection.db, clock: systemClock }, null, company.id, 'pro');

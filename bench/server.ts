@@ -9,8 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { connect, disconnect } from '../src/db/database.js';
-import { runMigrations } from '../src/db/migrate.js';
+import { connect, disconnect, migrateDatabase } from '../src/db/database.js';
 import { makeDeps } from '../src/deps.js';
 import { loadCertificate } from '../src/http/tls.js';
 import { createLogger } from '../src/cli/logger.js';
@@ -90,7 +89,7 @@ async function main(): Promise<void> {
   };
   const log = createLogger(config.logLevel, 'stderr');
   const connection = connect(databaseUrl);
-  await runMigrations(connection.pool, connection.db);
+  await migrateDatabase(databaseUrl);
   // Assembled like `facteur serve` does: system clock, no SMTP server (none is configured).
   const deps = makeDeps(connection, config, log);
 

@@ -36,8 +36,7 @@ import { availableParallelism } from 'node:os';
 import { Agent, request } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { loadConfig } from '../src/config.js';
-import { connect, disconnect } from '../src/db/database.js';
-import { runMigrations } from '../src/db/migrate.js';
+import { connect, disconnect, migrateDatabase } from '../src/db/database.js';
 import { inTransaction, type CallContext } from '../src/db/transaction.js';
 import { makeDeps } from '../src/deps.js';
 import { createLogger } from '../src/cli/logger.js';
@@ -219,7 +218,7 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     // a commit is slow (the pool's wait is part of the commit lag reported, not of the latency).
     const connection = connect(options.databaseUrl, Math.max(16, writers));
     steps.push({ name: 'writers pool', run: () => disconnect(connection, 5_000) });
-    await runMigrations(connection.pool, connection.db);
+    await migrateDatabase(options.databaseUrl);
     const config = {
       ...loadConfig({
         FACTEUR_DATA_DIR: join(options.scratch, 'webhook-bench'),

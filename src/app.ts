@@ -14,6 +14,7 @@ import { hostHeaderLeftToTheGuard, maxParamLength, protocolRefusals } from './ht
 import { installErrorHandling } from './http/error-envelope.js';
 import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
 import { registerOpenApi } from './http/openapi.js';
+import { installHstsAndFrameRefusal } from './http/security-headers.js';
 
 export interface AppOptions {
   https?: SecureContextOptions & { minVersion?: 'TLSv1.2' | 'TLSv1.3' };
@@ -65,6 +66,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     defaultV1Headers(request, reply, deps.clock.now());
     return payload;
   });
+  installHstsAndFrameRefusal(app);
 
   let stopListening: (() => Promise<void>) | null = null;
   app.addHook('onReady', async () => {

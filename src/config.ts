@@ -1,4 +1,4 @@
-import { parseEncryptionKey } from './kernel/sealed-secret.js';
+import { parseEncryptionKey, readEncryptionKeyFile } from './kernel/sealed-secret.js';
 import { resolve } from 'node:path';
 
 /** The whole environment of the service, read once and checked: a bad value stops the start. */
@@ -8,6 +8,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** The owner (or a superuser) the migrations run as, when DATABASE_URL is the service's own login. */
+  migrationDatabaseUrl: string | null;
   tlsCertPath: string | null;
   tlsKeyPath: string | null;
   publicUrl: string;
@@ -26,6 +28,11 @@ export interface Config {
   mailFrom: string;
   /** Lets webhooks reach private addresses (a receiver on 127.0.0.1 in tests); refused in production. */
   allowPrivateWebhooks: boolean;
+  /**
+   * Lets an establishment's platform connection reach private addresses (a `facteur pa-simulator`
+   * on the same host); refused in production. The sandbox's own platform is never subject to it.
+   */
+  allowPrivatePlatforms: boolean;
   /** The bearer token of `GET /metrics`; without it the endpoint is off (404). */
   metricsToken: string | null;
   /**
@@ -35,8 +42,9 @@ export interface Config {
    */
   sandboxPlatform: { baseUrl: string; clientId: string; clientSecret: string; adminToken: string | null } | null;
   /**
-   * The key that seals the platform secrets stored by the service (FACTEUR_ENCRYPTION_KEY, 32 bytes
-   * in base64 or hex); without it, `<dataDir>/encryption.key`, created on first use.
+   * The key that seals the secrets stored by the service (FACTEUR_ENCRYPTION_KEY, 32 bytes in base64
+   * or hex, or FACTEUR_ENCRYPTION_KEY_FILE, a file holding it); without it, `<dataDir>/encryption.key`,
+   * created on first use (the start warns in production: the key then sits beside the data).
    */
   encryptionKey: Buffer | null;
 }
@@ -79,9 +87,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'FACTEUR_ALLOW_PRIVATE_WEBHOOKS=true is refused in production: it would let webhooks reach internal addresses.',
     );
   }
+  const allowPrivatePlatforms = boolean(env, 'FACTEUR_ALLOW_PRIVATE_PLATFORMS', false);
+  if (allowPrivatePlatforms && env.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'FACTEUR_ALLOW_PRIVATE_PLATFORMS=true is refused in production: it would let platform connections reach internal addresses.',
+    );
+  }
   const metricsToken = env.FACTEUR_METRICS_TOKEN || null;
   if (metricsToken !== null && metricsToken.length < 16) {
     throw new ConfigError('FACTEUR_METRICS_TOKEN must have at least 16 characters.');
+  }
+  if (env.FACTEUR_MIGRATION_DATABASE_URL && !env.DATABASE_URL) {
+    // The embedded server migrates as its own superuser; the setting would be silently ignored.
+    throw new ConfigError('FACTEUR_MIGRATION_DATABASE_URL needs DATABASE_URL (the login the service works as).');
   }
   const publicUrl = (env.FACTEUR_PUBLIC_URL || `https://localhost:${port}`).replace(/\/+$/, '');
   if (!publicUrl.startsWith('https://')) throw new ConfigError('FACTEUR_PUBLIC_URL must be an https:// address.');
@@ -91,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     dataDir: resolve(env.FACTEUR_DATA_DIR || './.facteur'),
     databaseUrl: env.DATABASE_URL || null,
+    migrationDatabaseUrl: env.FACTEUR_MIGRATION_DATABASE_URL || null,
     tlsCertPath,
     tlsKeyPath,
     publicUrl,
@@ -106,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.FACTEUR_SMTP_URL || null,
     mailFrom: env.FACTEUR_MAIL_FROM || 'facteur <no-reply@localhost>',
     allowPrivateWebhooks,
+    allowPrivatePlatforms,
     metricsToken,
     sandboxPlatform: sandboxPlatformOf(env),
     encryptionKey: encryptionKeyFrom(env),
@@ -114,6 +134,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 function encryptionKeyFrom(env: NodeJS.ProcessEnv): Buffer | null {
   const raw = env.FACTEUR_ENCRYPTION_KEY;
+  const file = env.FACTEUR_ENCRYPTION_KEY_FILE;
+  if (raw && file) throw new ConfigError('Set FACTEUR_ENCRYPTION_KEY or FACTEUR_ENCRYPTION_KEY_FILE, not both.');
+  if (file) {
+    try {
+      return readEncryptionKeyFile(resolve(file));
+    } catch (error) {
+      throw new ConfigError(`FACTEUR_ENCRYPTION_KEY_FILE: ${(error as Error).message}`);
+    }
+  }
   if (!raw) return null;
   const key = parseEncryptionKey(raw);
   if (!key) throw new ConfigError('FACTEUR_ENCRYPTION_KEY must be 32 bytes: 64 hex digits or base64.');

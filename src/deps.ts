@@ -1,11 +1,10 @@
-import { lookup } from 'node:dns/promises';
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import type { Connection, Db } from './db/database.js';
 import { createMailer, type Mailer } from './notifications/mailer.js';
-import type { ResolveHost } from './webhooks/endpoint-url.js';
+import { systemResolveHost, type ResolveHost } from './kernel/outbound-address.js';
 import { KeyCache } from './api-keys/key-cache.js';
 import { SandboxPlatform } from './platform/sandbox-platform.js';
 
@@ -20,16 +19,13 @@ export interface Deps {
   log: FastifyBaseLogger;
   /** Null when no SMTP server is configured: e-mails are logged only. */
   mailer: Mailer | null;
-  /** DNS resolution of webhook hosts (a stub in tests: no real private traffic). */
+  /** DNS resolution of user-given hosts, webhooks and platforms (a stub in tests: no real private traffic). */
   resolveHost: ResolveHost;
   /** Valid API keys of this node, kept in step with revocations by a PostgreSQL listener. */
   keyCache: KeyCache;
   /** The test mode's approved platform: a pa-simulator in this process, started on first use. */
   sandboxPlatform: SandboxPlatform;
 }
-
-export const systemResolveHost: ResolveHost = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** The one place Deps are assembled; tests and benchmarks override what they need. */
 export function makeDeps(

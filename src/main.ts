@@ -2,7 +2,6 @@ import { constants as osConstants } from 'node:os';
 import { loadConfig, ConfigError } from './config.js';
 import { ApiError } from './kernel/errors.js';
 import { openDatabase } from './db/database.js';
-import { runMigrations } from './db/migrate.js';
 import { makeDeps, type Deps } from './deps.js';
 import { runAdminCommand } from './cli/commands.js';
 import { createLogger } from './cli/logger.js';
@@ -24,6 +23,10 @@ const usage = `facteur: self-hostable electronic-invoicing API
   facteur key list --company ID
   facteur user create --company ID --email EMAIL
                                      a dashboard user; prints a one-time link to set the password
+  facteur encryption-key rotate [--previous-key-file FILE]
+                                     seals every stored secret again under FACTEUR_ENCRYPTION_KEY
+                                     (the new key), opened with the previous key (default: the
+                                     data directory's encryption.key)
   facteur pa-simulator [--port 8443] [--client-id ID --client-secret S] [--clients FILE]
                        [--scenarios FILE] [--directory FILE] [--token-ttl SECONDS] [--cert F --key F]
                                      an approved-platform simulator (AFNOR XP Z12-013 Flow and
@@ -50,15 +53,17 @@ function fail(error: unknown): never {
 async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'stderr');
+  // Migrated on opening. The warning of a superuser login is `serve`'s to give, not every command's.
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    migrationDatabaseUrl: config.migrationDatabaseUrl,
     dataDir: config.dataDir,
     log: (m) => log.info(m),
+    warn: (m) => log.info(m),
     ownsServer: false,
     poolSize: 2,
   });
   try {
-    await runMigrations(database.pool, database.db);
     return await work(makeDeps(database, config, log));
   } finally {
     await database.close();
@@ -126,6 +131,7 @@ async function main(argv: string[]): Promise<void> {
     case 'company':
     case 'key':
     case 'user':
+    case 'encryption-key':
       print(await withDatabase((deps) => runAdminCommand(deps, command, args)));
       return;
     case undefined:

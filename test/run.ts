@@ -10,8 +10,7 @@ import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded-postgres.js';
-import { connect, disconnect } from '../src/db/database.js';
-import { runMigrations } from '../src/db/migrate.js';
+import { migrateDatabase } from '../src/db/database.js';
 import { loadCertificate } from '../src/http/tls.js';
 import { loadConfig } from '../src/config.js';
 import { compileAll } from '../src/documents/sef-cache.js';
@@ -75,9 +74,9 @@ async function main(): Promise<number> {
   await admin.connect();
   await admin.query(`create database ${database}`);
   const url = withDatabase(adminUrl, database);
-  const connection = connect(url, 2);
-  await runMigrations(connection.pool, connection.db);
-  await disconnect(connection);
+  // As the service does: migrations as the owner; the tests' pools then work as the service's role
+  // (connect's default), on this same superuser URL (DATABASE_URL below; admin tools in tests use it as is).
+  await migrateDatabase(url);
   process.stdout.write(`# database: ${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL server'}, ${database}\n`);
 
   await stylesheetsReady;

@@ -5,8 +5,12 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/service.js'
 import { parseOptions, required } from './arguments.js';
 import { createUser } from '../users/service.js';
 import { changePlan, getSubscription } from '../subscriptions/service.js';
+import { rotateEncryptionKey } from './encryption-key.js';
 
-/** `facteur company ...`, `facteur key ...` and `facteur user ...`: each prints one JSON document. */
+/**
+ * `facteur company ...`, `facteur key ...`, `facteur user ...` and `facteur encryption-key ...`: each
+ * prints one JSON document.
+ */
 export async function runAdminCommand(deps: Deps, command: string, args: string[]): Promise<unknown> {
   const [action, ...rest] = args;
   if (command === 'company' && action === 'create') {
@@ -70,6 +74,10 @@ export async function runAdminCommand(deps: Deps, command: string, args: string[
   if (command === 'key' && action === 'list') {
     const { values } = parseOptions(rest, { company: { type: 'string' } });
     return { object: 'list', data: await listApiKeys(deps, required(values.company, 'company')) };
+  }
+  if (command === 'encryption-key' && action === 'rotate') {
+    const { values } = parseOptions(rest, { 'previous-key-file': { type: 'string' } });
+    return rotateEncryptionKey(deps, values['previous-key-file']);
   }
   if (command === 'user' && action === 'create') {
     const { values } = parseOptions(rest, { company: { type: 'string' }, email: { type: 'string' } });

@@ -5,13 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { makeDeps, type Deps } from '../deps.js';
 import { openDatabase, type Database } from '../db/database.js';
-import { runMigrations } from '../db/migrate.js';
 import { buildApp } from '../app.js';
-import { loadCertificate } from '../http/tls.js';
-import { createRedirectServer } from '../http/https-redirect.js';
+import { loadCertificate, tlsServerOptions } from '../http/tls.js';
+import { createRedirectServer, redirectOrigin } from '../http/https-redirect.js';
 import { registry } from '../capabilities.js';
 import { createBackgroundWork } from '../workers/background.js';
 import { createDemoAccountIfEmpty } from './demo-account.js';
+import { sealStoredSecrets } from './encryption-key.js';
+import { encryptionKeyWarning } from '../kernel/sealed-secret.js';
 import { createLogger } from './logger.js';
 
 /** `all` (the default): the API and the workers in one process; `api` and `worker` split them for scale. */
@@ -70,14 +71,10 @@ async function startApi(
   lines: string[],
 ): Promise<{ app: FastifyInstance; redirect: Server }> {
   const certificate = await loadCertificate(config, say);
-  const app = await buildApp(deps, { https: { cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' } });
+  const app = await buildApp(deps, { https: tlsServerOptions(certificate) });
   await app.listen({ port: config.port, host: config.host });
   const httpsPort = (app.server.address() as { port: number }).port;
-  const redirect = createRedirectServer(
-    httpsPort,
-    config.publicUrlSet ? new URL(config.publicUrl).origin : null,
-    `${config.publicUrl}/docs/errors`,
-  );
+  const redirect = createRedirectServer(redirectOrigin(config, httpsPort), `${config.publicUrl}/docs/errors`);
   await new Promise<void>((resolve, reject) =>
     redirect.once('error', reject).listen(config.httpPort, config.host, resolve),
   );
@@ -126,15 +123,21 @@ async function start(config: Config, role: Role, step: (stage: string) => void):
         ? 'connecting to DATABASE_URL'
         : `opening the embedded PostgreSQL of ${config.dataDir} (joining the server left running, or starting it)`,
     );
+    // Migrations run as the owner inside; the service's pools then work as its own role.
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
+      migrationDatabaseUrl: config.migrationDatabaseUrl,
       dataDir: config.dataDir,
       log: say,
+      warn: (message) => log.warn(message),
       ownsServer: true,
+      stage: step,
     });
-    step('migrating the database');
-    await runMigrations(database.pool, database.db);
     const deps = makeDeps(database, config, log);
+    step('sealing the stored secrets');
+    const keyWarning = encryptionKeyWarning(config);
+    if (keyWarning) log.warn(keyWarning);
+    await sealStoredSecrets(deps);
     step('creating the demo account of a first start');
     const demo = await createDemoAccountIfEmpty(deps);
 

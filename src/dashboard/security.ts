@@ -9,7 +9,7 @@ import { PageError } from './page-error.js';
 /**
  * Security headers of every dashboard response, in the dashboard's context only (the API keeps
  * its own): a CSP allowing only this origin's stylesheet and script, no framing at all, no
- * referrer sent to other sites (password links carry their token in the path), HSTS.
+ * referrer sent to other sites (password links carry their token in the path).
  */
 export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
   await app.register(helmet, {
@@ -30,7 +30,8 @@ export async function installSecurityHeaders(app: FastifyInstance): Promise<void
     },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'same-origin' },
-    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+    // HSTS is the whole server's, over TLS only (src/http/security-headers.ts).
+    strictTransportSecurity: false,
     crossOriginOpenerPolicy: { policy: 'same-origin' },
     crossOriginResourcePolicy: { policy: 'same-origin' },
   });

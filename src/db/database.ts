@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { openEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
+import { runMigrations } from './migrate.js';
+import { checkServiceRole, grantServiceRole, serviceRole } from './service-role.js';
 
 export type Db = NodePgDatabase;
 /** A transaction handle; stores accept either, so a use case can pass its transaction along. */
@@ -30,18 +32,29 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 
 export interface OpenOptions {
   databaseUrl: string | null;
+  /** The owner's URL the migrations run on, when DATABASE_URL is the service's own login. */
+  migrationDatabaseUrl?: string | null;
   dataDir: string;
   log: (message: string) => void;
   ownsServer: boolean;
   poolSize?: number;
+  /** Hears each stage of the opening as it begins (`migrating the database`). */
+  stage?: (name: string) => void;
+  warn?: (message: string) => void;
 }
 
-export function connect(url: string, poolSize = 20): Connection {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+/**
+ * The service's pools. Every connection works as `role` from its start (the service's role, see
+ * service-role.ts), so no query of the service bypasses row-level security; null keeps the
+ * login's own role, for the migrations only.
+ */
+export function connect(url: string, poolSize = 20, role: string | null = serviceRole): Connection {
+  const asRole = role ? ` -c role=${role}` : '';
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...(role ? { options: asRole.trim() } : {}) });
   const fastPool = new pg.Pool({
     connectionString: url,
     max: Math.max(2, Math.ceil(poolSize / 2)),
-    options: '-c synchronous_commit=off',
+    options: `-c synchronous_commit=off${asRole}`,
   });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
@@ -63,20 +76,56 @@ export async function disconnect(connection: Connection, waitMs = 10_000): Promi
   await Promise.all([connection.pool.end(), connection.fast.pool.end()]);
 }
 
-/** Opens the external server named by DATABASE_URL, or the embedded one in the data directory. */
+/**
+ * Migrates the database at `url` as its owner (its login's own role), then lets `serviceLogin`
+ * (the service's login, when it is another user) take the service's role.
+ */
+export async function migrateDatabase(url: string, serviceLogin: string | null = null): Promise<void> {
+  const owner = connect(url, 2, null);
+  try {
+    await runMigrations(owner.pool, owner.db);
+    if (serviceLogin) await grantServiceRole(owner.pool, serviceLogin);
+  } finally {
+    await disconnect(owner);
+  }
+}
+
+/** The user a URL logs in as (empty when it names none: the driver's default then). */
+const loginOf = (url: string) => decodeURIComponent(new URL(url).username);
+
+/**
+ * Opens the external server named by DATABASE_URL, or the embedded one in the data directory;
+ * migrates it as its owner (FACTEUR_MIGRATION_DATABASE_URL, DATABASE_URL alone, or the embedded
+ * cluster's superuser), then connects as the service's role and checks that role.
+ */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const embedded = options.databaseUrl
     ? null
     : await openEmbeddedPostgres({ dataDir: options.dataDir, log: options.log, ownsServer: options.ownsServer });
-  const url = options.databaseUrl ?? embedded!.url;
-  const connection = connect(url, options.poolSize);
-  return {
-    ...connection,
-    url,
-    embedded,
-    async close() {
-      await disconnect(connection);
-      await embedded?.stop();
-    },
-  };
+  let connection: Connection | null = null;
+  try {
+    const owner = options.databaseUrl ? (options.migrationDatabaseUrl ?? null) : null;
+    // DATABASE_URL's own login, when the migrations run as another user: it is granted the service's role.
+    const serviceLogin = owner && loginOf(options.databaseUrl!) !== loginOf(owner) ? loginOf(options.databaseUrl!) : '';
+    options.stage?.('migrating the database');
+    await migrateDatabase(owner ?? options.databaseUrl ?? embedded!.url, serviceLogin || null);
+    // The embedded server's cluster is the service's: it logs in as its role, not as the superuser.
+    const url = embedded ? await embedded.serviceLogin() : options.databaseUrl!;
+    const opened = connect(url, options.poolSize);
+    connection = opened;
+    await checkServiceRole(opened.pool, options.warn ?? options.log);
+    return {
+      ...opened,
+      url,
+      embedded,
+      async close() {
+        await disconnect(opened);
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    if (connection) await disconnect(connection).catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
 }

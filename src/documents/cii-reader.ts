@@ -1,6 +1,7 @@
+import { inflateSync } from 'node:zlib';
 import Big from 'big.js';
 import { XMLParser } from 'fast-xml-parser';
-import type { PDFArray, PDFDict, PDFObject, PDFStream } from 'pdf-lib';
+import type { PDFArray, PDFDict, PDFName, PDFObject, PDFRawStream, PDFStream } from 'pdf-lib';
 import type {
   BuyerBlock,
   DocumentLineModel,
@@ -342,8 +343,66 @@ export interface EmbeddedXml {
   relationship: string | null;
 }
 
-/** The invoice XML of a Factur-X (or ZUGFeRD / XRechnung hybrid) PDF, or null when it carries none. */
-export async function extractFacturXml(pdf: Uint8Array): Promise<EmbeddedXml | null> {
+/**
+ * How far the embedded XML of an outside PDF may inflate: a few kilobytes of deflated zeros make
+ * tens of megabytes (a decompression bomb), and a real invoice's XML, even of thousands of lines,
+ * stays within a few megabytes and compresses some tens of times at most.
+ */
+export interface InflationLimits {
+  maxBytes: number;
+  /** Inflated over deflated, checked past `ratioFloorBytes`. */
+  maxRatio: number;
+}
+
+export const defaultInflationLimits: InflationLimits = { maxBytes: 10 * 1024 * 1024, maxRatio: 200 };
+const ratioFloorBytes = 1024 * 1024;
+
+/** The embedded XML inflates beyond the limits: refused before it is parsed. */
+export class InflationLimitError extends Error {}
+
+/**
+ * The decoded bytes of an embedded file's stream, never more than `limits.maxBytes`: a lone
+ * FlateDecode (what every Factur-X writer uses) is inflated by zlib with that ceiling, so a bomb
+ * stops at the ceiling instead of filling memory; another filter chain goes through pdf-lib's
+ * decoders and is measured after.
+ */
+function decodeBounded(
+  stream: PDFRawStream,
+  limits: InflationLimits,
+  pdfLib: { PDFName: typeof PDFName; decode: (stream: PDFRawStream) => Uint8Array },
+): Uint8Array {
+  const tooLarge = (what: string) =>
+    new InflationLimitError(`the embedded XML ${what} (${stream.contents.length} bytes deflated)`);
+  const { PDFName: Name } = pdfLib;
+  const filter = stream.dict.lookup(Name.of('Filter'));
+  const filters = filter === undefined ? [] : filter instanceof Name ? [filter] : (filter as PDFArray).asArray();
+  let bytes: Uint8Array | null = null;
+  if (filters.length === 0) bytes = stream.contents;
+  else if (filters.length === 1 && filters[0] === Name.of('FlateDecode') && !stream.dict.has(Name.of('DecodeParms'))) {
+    try {
+      bytes = inflateSync(stream.contents, { maxOutputLength: limits.maxBytes });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        throw tooLarge(`inflates beyond ${limits.maxBytes} bytes`);
+      // A stream zlib finds damaged: pdf-lib's decoder is more forgiving.
+    }
+  }
+  bytes ??= pdfLib.decode(stream);
+  if (bytes.length > limits.maxBytes) throw tooLarge(`inflates beyond ${limits.maxBytes} bytes`);
+  if (bytes.length > ratioFloorBytes && bytes.length > limits.maxRatio * Math.max(1, stream.contents.length))
+    throw tooLarge(`inflates more than ${limits.maxRatio} times`);
+  return bytes;
+}
+
+/**
+ * The invoice XML of a Factur-X (or ZUGFeRD / XRechnung hybrid) PDF, or null when it carries none.
+ * Its inflation is bounded (`InflationLimitError`); an outside PDF is read in a thread of its own
+ * (received/incoming-file-thread.ts), where time and memory are bounded too.
+ */
+export async function extractFacturXml(
+  pdf: Uint8Array,
+  limits: InflationLimits = defaultInflationLimits,
+): Promise<EmbeddedXml | null> {
   // Loaded with the first PDF read: a process that reads none does not hold it.
   const { decodePDFRawStream, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString } =
     await import('pdf-lib');
@@ -387,7 +446,10 @@ export async function extractFacturXml(pdf: Uint8Array): Promise<EmbeddedXml | n
     if (!file) continue;
     const stream = lookup<PDFStream>(lookup<PDFDict>(file.spec.get(PDFName.of('EF')))?.get(PDFName.of('F')));
     if (!stream) continue;
-    const bytes = stream instanceof PDFRawStream ? decodePDFRawStream(stream).decode() : stream.getContents();
+    const bytes =
+      stream instanceof PDFRawStream
+        ? decodeBounded(stream, limits, { PDFName, decode: (raw) => decodePDFRawStream(raw).decode() })
+        : stream.getContents();
     const relationship = file.spec.get(PDFName.of('AFRelationship'));
     return {
       name: file.name,

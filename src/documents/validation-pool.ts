@@ -37,7 +37,18 @@ export interface ValidationPoolOptions {
   stylesheets?: StylesheetName[];
   /** The XSD every document must pass; default the Factur-X EN16931 one. */
   xsd?: XsdSet;
+  /**
+   * How long a document may take (a batch: this times its documents); past it the worker is
+   * terminated and replaced, and its documents fail with `DocumentValidationError`. Default: none.
+   */
+  timeoutMs?: number;
 }
+
+/**
+ * The validators could not judge this document (they failed on it, or it ran past the pool's
+ * timeout): the document's doing, not the pool's; for a document from outside, a verdict.
+ */
+export class DocumentValidationError extends Error {}
 
 interface Job {
   id: number;
@@ -49,6 +60,7 @@ interface Job {
 interface Slot {
   worker: Worker;
   batch: { id: number; jobs: Job[] } | null;
+  deadline: NodeJS.Timeout | null;
 }
 
 const workerEntry = new URL('./validation-worker-entry.js', import.meta.url);
@@ -62,6 +74,7 @@ export class ValidationPool {
     private readonly slots: Slot[],
     private readonly data: WorkerData,
     private readonly maxBatch: number,
+    private readonly timeoutMs: number | null,
   ) {}
 
   static async open(options: ValidationPoolOptions): Promise<ValidationPool> {
@@ -69,7 +82,12 @@ export class ValidationPool {
     const compiled = (await compileAll(options.cacheDir, names)) as WorkerData['compiled'];
     const data: WorkerData = { compiled, ...(options.xsd ? { xsd: options.xsd } : {}) };
     const size = Math.max(1, options.size ?? Math.min(4, availableParallelism()));
-    const pool = new ValidationPool([], data, Math.max(1, Math.floor(options.maxBatch ?? 16)));
+    const pool = new ValidationPool(
+      [],
+      data,
+      Math.max(1, Math.floor(options.maxBatch ?? 16)),
+      options.timeoutMs ?? null,
+    );
     await Promise.all(Array.from({ length: size }, () => pool.startWorker()));
     return pool;
   }
@@ -96,7 +114,7 @@ export class ValidationPool {
   private startWorker(): Promise<void> {
     return new Promise((resolve, reject) => {
       const worker = new Worker(workerEntry, { workerData: this.data });
-      const slot: Slot = { worker, batch: null };
+      const slot: Slot = { worker, batch: null, deadline: null };
       let ready = false;
       worker.on('message', (message: WorkerResponse | 'ready') => {
         if (message === 'ready') {
@@ -108,16 +126,21 @@ export class ValidationPool {
         }
         const batch = slot.batch;
         slot.batch = null;
+        if (slot.deadline) clearTimeout(slot.deadline);
+        slot.deadline = null;
         if (batch && batch.id === message.id) {
           batch.jobs.forEach((job, index) => {
-            const outcome = 'outcomes' in message ? message.outcomes[index] : message;
+            if (!('outcomes' in message)) return job.reject(new Error(`validation worker failed: ${message.error}`));
+            const outcome = message.outcomes[index];
             if (outcome && 'report' in outcome) job.resolve(outcome.report);
-            else job.reject(new Error(`validation worker failed: ${outcome?.error ?? 'no outcome'}`));
+            else
+              job.reject(new DocumentValidationError(`the validators failed on it: ${outcome?.error ?? 'no outcome'}`));
           });
         }
         this.dispatch();
       });
       const lost = (error: Error) => {
+        if (slot.deadline) clearTimeout(slot.deadline);
         const index = this.slots.indexOf(slot);
         if (index >= 0) this.slots.splice(index, 1);
         if (!ready) return reject(error);
@@ -133,6 +156,19 @@ export class ValidationPool {
     });
   }
 
+  /** A batch ran past its time: its documents fail, its worker is terminated (and replaced when it exits). */
+  private timedOut(slot: Slot): void {
+    const jobs = slot.batch?.jobs ?? [];
+    slot.batch = null;
+    slot.deadline = null;
+    const seconds = (this.timeoutMs ?? 0) / 1000;
+    for (const job of jobs)
+      job.reject(new DocumentValidationError(`the validation took longer than ${seconds} s: stopped`));
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    void slot.worker.terminate();
+  }
+
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
@@ -142,6 +178,7 @@ export class ValidationPool {
       const take = Math.min(this.maxBatch, Math.ceil(this.queue.length / free));
       const jobs = this.queue.splice(0, take);
       slot.batch = { id: jobs[0]!.id, jobs };
+      if (this.timeoutMs !== null) slot.deadline = setTimeout(() => this.timedOut(slot), this.timeoutMs * jobs.length);
       slot.worker.postMessage({ id: jobs[0]!.id, xmls: jobs.map((job) => job.xml) } satisfies WorkerRequest);
     }
   }

@@ -4,8 +4,11 @@ import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { encryptionKeyOf, openSecret } from '../kernel/sealed-secret.js';
+import { sealContext, sealedColumns } from '../db/sealed-columns.js';
 import { AfnorConnector } from '../platform/afnor-connector.js';
 import type { PlatformConnection, PlatformConnector } from '../platform/connector.js';
+import type { ResolveHost } from '../kernel/outbound-address.js';
+import { platformAddressPolicy, type PlatformDeps } from './platform-connection.js';
 import { findBySiret, findDefault, findEstablishment, type EstablishmentRow } from './store.js';
 
 /**
@@ -35,7 +38,8 @@ export type PlatformAccess =
 /** Which establishment: by id, by SIRET (a document's frozen seller), else the scope's default. */
 export type EstablishmentRef = { establishmentId: string } | { siret: string | null };
 
-const connectors = new Map<string, PlatformConnector>();
+/** The process's connectors, by the resolver and setting they were made under, then by connection. */
+const connectors = new WeakMap<ResolveHost, Map<string, PlatformConnector>>();
 
 /** What an establishment says of its platform: all `platformAccess` reads of it. */
 export type PlatformFields = Pick<
@@ -50,26 +54,29 @@ export type PlatformFields = Pick<
   | 'ereportingEnabled'
 >;
 
-/** Opened secrets by their sealed form: a worker opens the same one for every deposit. */
+/** Opened secrets by their row and sealed form: a worker opens the same one for every deposit. */
 const openedSecrets = new Map<string, string>();
 
-function opened(deps: Pick<Deps, 'config'>, sealed: string): string {
-  let secret = openedSecrets.get(sealed);
+function opened(deps: Pick<Deps, 'config'>, context: string, sealed: string): string {
+  // Keyed by the row too: a sealed value copied to another row must fail to open there, not hit the cache.
+  const cacheKey = `${context}|${sealed}`;
+  let secret = openedSecrets.get(cacheKey);
   if (secret === undefined) {
-    secret = openSecret(encryptionKeyOf(deps.config), sealed);
+    secret = openSecret(encryptionKeyOf(deps.config), sealed, context);
     if (openedSecrets.size >= 1000) openedSecrets.clear();
-    openedSecrets.set(sealed, secret);
+    openedSecrets.set(cacheKey, secret);
   }
   return secret;
 }
 
-/** The connection stored on an establishment, its secret opened; null when it has none. */
-export function connectionOf(deps: Pick<Deps, 'config'>, row: PlatformFields): PlatformConnection | null {
+/** The connection stored on an establishment of `scope`, its secret opened; null when it has none. */
+export function connectionOf(deps: Pick<Deps, 'config'>, scope: Scope, row: PlatformFields): PlatformConnection | null {
   if (!row.platformBaseUrl || !row.platformClientId || !row.platformClientSecret) return null;
+  const context = sealContext(sealedColumns.platformClientSecret, [scope.companyId, row.id]);
   return {
     baseUrl: row.platformBaseUrl,
     clientId: row.platformClientId,
-    clientSecret: opened(deps, row.platformClientSecret),
+    clientSecret: opened(deps, context, row.platformClientSecret),
     ...(row.platformTokenUrl ? { tokenUrl: row.platformTokenUrl } : {}),
   };
 }
@@ -79,13 +86,19 @@ export function connectionKeyOf(connection: PlatformConnection): string {
   return `${connection.baseUrl}|${connection.clientId}|${connection.tokenUrl ?? ''}|${secret}`;
 }
 
-/** The process's connector of a connection (one token cache and pool per connection). */
-export function connectorFor(connection: PlatformConnection): PlatformConnector {
-  const key = connectionKeyOf(connection);
-  let connector = connectors.get(key);
+/**
+ * The process's connector of a connection (one token cache and pool per connection). Its pool
+ * dials only addresses the platform rule allows, checked again at every connection (DNS changes).
+ */
+export function connectorFor(deps: PlatformDeps, connection: PlatformConnection): PlatformConnector {
+  const addressPolicy = platformAddressPolicy(deps);
+  let ofResolver = connectors.get(addressPolicy.resolve);
+  if (!ofResolver) connectors.set(addressPolicy.resolve, (ofResolver = new Map()));
+  const key = `${addressPolicy.allowPrivate ? 'private' : 'public'}|${connectionKeyOf(connection)}`;
+  let connector = ofResolver.get(key);
   if (!connector) {
-    connector = new AfnorConnector({ connection });
-    connectors.set(key, connector);
+    connector = new AfnorConnector({ connection, addressPolicy });
+    ofResolver.set(key, connector);
   }
   return connector;
 }
@@ -96,7 +109,7 @@ async function establishmentOf(db: Executor, scope: Scope, ref: EstablishmentRef
 }
 
 export async function platformAccess(
-  deps: Pick<Deps, 'config'>,
+  deps: PlatformDeps,
   db: Executor,
   scope: Scope,
   ref: EstablishmentRef,
@@ -119,8 +132,8 @@ export function platformFieldsSql(on: { companyId: SQL; livemode: SQL; establish
 }
 
 /** The access an establishment's platform fields give (null: no establishment). */
-export function accessOf(deps: Pick<Deps, 'config'>, scope: Scope, row: PlatformFields | null): PlatformAccess {
-  const connection = row ? connectionOf(deps, row) : null;
+export function accessOf(deps: PlatformDeps, scope: Scope, row: PlatformFields | null): PlatformAccess {
+  const connection = row ? connectionOf(deps, scope, row) : null;
   if (!row || !connection) {
     const where = { establishmentId: row?.id ?? null, siret: row?.siret ?? null };
     return scope.livemode ? { state: 'not_configured', ...where } : { state: 'sandbox', ...where };
@@ -131,7 +144,7 @@ export function accessOf(deps: Pick<Deps, 'config'>, scope: Scope, row: Platform
     siret: row.siret,
     depositEnabled: row.depositEnabled,
     ereportingEnabled: row.ereportingEnabled,
-    connector: connectorFor(connection),
+    connector: connectorFor(deps, connection),
     connectionKey: connectionKeyOf(connection),
   };
 }

@@ -1,7 +1,9 @@
 import type { Deps } from '../deps.js';
 import { refuse, ApiError } from '../kernel/errors.js';
 import { encryptionKeyOf, sealSecret } from '../kernel/sealed-secret.js';
+import { sealContext, sealedColumns } from '../db/sealed-columns.js';
 import { AfnorConnector } from '../platform/afnor-connector.js';
+import { hostRefusal, systemResolveHost, type OutboundPolicy } from '../kernel/outbound-address.js';
 import type { PlatformConnection, PlatformFailure } from '../platform/connector.js';
 import type { EstablishmentRow } from './store.js';
 
@@ -10,6 +12,10 @@ import type { EstablishmentRow } from './store.js';
  * connection is tried before it is stored: the platform's token endpoint must accept the
  * credentials and its directory must know the establishment's SIRET (`siret_not_found`), so a
  * typo is told at once rather than at the first deposit.
+ *
+ * The addresses are a user's word: each must be https and resolve to public addresses only
+ * (`FACTEUR_ALLOW_PRIVATE_PLATFORMS` opens private ones for a simulator on the same host), the
+ * trial dials the address checked, and a refusal names a category, never what answered there.
  */
 
 export interface ConnectionInput {
@@ -40,6 +46,27 @@ export function shownConnection(row: EstablishmentRow): ShownConnection | null {
   };
 }
 
+/**
+ * What reaching an establishment's platform takes: the configuration, and the resolver of user-given
+ * hosts (the system's when a caller's deps do not name it: the deposit, poll and e-reporting
+ * passes carry it at run time without naming it in their types).
+ */
+export type PlatformDeps = Pick<Deps, 'config'> & Partial<Pick<Deps, 'resolveHost'>>;
+
+/** The address rule of an establishment's platform, under the operator's setting. */
+export function platformAddressPolicy(deps: PlatformDeps): OutboundPolicy {
+  return { resolve: deps.resolveHost ?? systemResolveHost, allowPrivate: deps.config.allowPrivatePlatforms };
+}
+
+async function publicHttpsUrl(value: string, param: string, policy: OutboundPolicy): Promise<string> {
+  const checked = httpsUrl(value, param);
+  const refusal = await hostRefusal(new URL(checked).hostname, policy);
+  if (refusal?.reason === 'unresolved')
+    throw refuse('invalid_field_value', `The host of \`${param}\` does not resolve.`, { param });
+  if (refusal) throw refuse('invalid_field_value', `\`${param}\` is not a public address.`, { param });
+  return checked;
+}
+
 function httpsUrl(value: string, param: string): string {
   let url: URL;
   try {
@@ -56,39 +83,53 @@ function httpsUrl(value: string, param: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-/** Why the platform refused the trial, as the API says it. */
+/**
+ * Why the trial failed, as the API says it: a category only. The socket's or certificate's words
+ * and the body of what answered stay out: they would describe whatever listens at the address.
+ */
 function trialRefusal(failure: PlatformFailure): ApiError {
+  if (failure.errorCode === 'EBLOCKED')
+    return refuse('invalid_field_value', 'The platform address is not a public address.', {
+      param: 'platform.baseUrl',
+    });
   if (failure.category === 'platform_auth')
-    return refuse(
-      'invalid_field_value',
-      `The platform refused these credentials (${failure.httpStatus ?? failure.paErrorCode}: ${failure.message}): check the client id and secret.`,
-      { param: 'platform.clientSecret' },
-    );
+    return refuse('invalid_field_value', 'The platform refused these credentials: check the client id and secret.', {
+      param: 'platform.clientSecret',
+    });
+  if (failure.httpStatus === null)
+    return new ApiError('pa_unavailable', {
+      param: 'platform.baseUrl',
+      hint: 'Could not connect to the platform. Nothing was stored; try again.',
+    });
   if (failure.category === 'platform_unavailable')
     return new ApiError('pa_unavailable', {
       param: 'platform.baseUrl',
-      hint: `${failure.message}. Nothing was stored; try again.`,
+      hint: 'The platform is unavailable. Nothing was stored; try again.',
     });
-  return refuse(
-    'invalid_field_value',
-    `The platform at this address did not answer as an AFNOR XP Z12-013 directory (${failure.httpStatus ?? failure.paErrorCode}: ${failure.message}).`,
-    { param: 'platform.baseUrl' },
-  );
+  return refuse('invalid_field_value', 'The platform did not answer as an AFNOR XP Z12-013 platform.', {
+    param: 'platform.baseUrl',
+  });
 }
 
 /** The connection, checked and tried against the platform (credentials and the SIRET in its directory). */
-export async function verifiedConnection(siret: string, input: ConnectionInput): Promise<PlatformConnection> {
+export async function verifiedConnection(
+  deps: Pick<Deps, 'config' | 'resolveHost'>,
+  siret: string,
+  input: ConnectionInput,
+): Promise<PlatformConnection> {
   const clientId = input.clientId.trim();
   if (!clientId) throw refuse('invalid_field_value', '`platform.clientId` is empty.', { param: 'platform.clientId' });
   if (!input.clientSecret)
     throw refuse('invalid_field_value', '`platform.clientSecret` is empty.', { param: 'platform.clientSecret' });
+  const addressPolicy = platformAddressPolicy(deps);
   const connection: PlatformConnection = {
-    baseUrl: httpsUrl(input.baseUrl, 'platform.baseUrl'),
+    baseUrl: await publicHttpsUrl(input.baseUrl, 'platform.baseUrl', addressPolicy),
     clientId,
     clientSecret: input.clientSecret,
-    ...(input.tokenUrl ? { tokenUrl: httpsUrl(input.tokenUrl, 'platform.tokenUrl') } : {}),
+    ...(input.tokenUrl ? { tokenUrl: await publicHttpsUrl(input.tokenUrl, 'platform.tokenUrl', addressPolicy) } : {}),
   };
-  const trial = new AfnorConnector({ connection, connectTimeoutMs: 5_000, requestTimeoutMs: 10_000 });
+  // The check above is told at once; the trial's own pinned lookup is what keeps DNS from changing between.
+  const trial = new AfnorConnector({ connection, addressPolicy, connectTimeoutMs: 5_000, requestTimeoutMs: 10_000 });
   try {
     const facility = await trial.lookupFacility(siret, { retryBudgetMs: 0 });
     if (!facility.ok) throw trialRefusal(facility);
@@ -104,16 +145,18 @@ export async function verifiedConnection(siret: string, input: ConnectionInput):
   return connection;
 }
 
-/** The columns that store a verified connection, its secret sealed. */
+/** The columns that store a verified connection, its secret sealed for this establishment's row. */
 export function connectionColumns(
   deps: Pick<Deps, 'config'>,
+  establishment: { companyId: string; id: string },
   connection: PlatformConnection,
   now: Date,
 ): Partial<EstablishmentRow> {
+  const context = sealContext(sealedColumns.platformClientSecret, [establishment.companyId, establishment.id]);
   return {
     platformBaseUrl: connection.baseUrl,
     platformClientId: connection.clientId,
-    platformClientSecret: sealSecret(encryptionKeyOf(deps.config), connection.clientSecret),
+    platformClientSecret: sealSecret(encryptionKeyOf(deps.config), connection.clientSecret, context),
     platformTokenUrl: connection.tokenUrl ?? null,
     platformConnectedAt: now,
   };

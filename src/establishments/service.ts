@@ -164,7 +164,7 @@ async function insertChecked(tx: Tx, ctx: CallContext, row: EstablishmentRow): P
 }
 
 export async function createEstablishment(
-  deps: Pick<Deps, 'db' | 'config'>,
+  deps: Pick<Deps, 'db' | 'config' | 'resolveHost'>,
   ctx: CallContext,
   input: EstablishmentInput,
 ): Promise<Establishment> {
@@ -173,17 +173,18 @@ export async function createEstablishment(
   // The platform is asked before anything is written: no transaction waits on it (the quota is
   // looked at first, then again under the lock).
   if (input.platform) await checkConnectedQuota(deps.db, ctx, company.plan, null);
-  const connection = input.platform ? await verifiedConnection(siret, input.platform) : null;
+  const connection = input.platform ? await verifiedConnection(deps, siret, input.platform) : null;
+  const id = newId('establishment', ctx.now);
   const row: EstablishmentRow = {
     ...ctx.scope,
-    id: newId('establishment', ctx.now),
+    id,
     siret,
     name: nameOf(input.name),
     address: checkAddress(input.address),
     electronicAddress: input.electronicAddress ? checkElectronicAddress(input.electronicAddress) : null,
     isDefault: input.isDefault === true,
     ...notConnected,
-    ...(connection ? connectionColumns(deps, connection, ctx.now) : {}),
+    ...(connection ? connectionColumns(deps, { companyId: ctx.scope.companyId, id }, connection, ctx.now) : {}),
     depositEnabled: input.depositEnabled === true,
     ereportingEnabled: input.ereportingEnabled === true,
     created: ctx.now,
@@ -220,7 +221,7 @@ export async function listEstablishments(
 
 /** The SIRET never changes (it is the establishment); name, address, electronic address and the default do. */
 export async function updateEstablishment(
-  deps: Pick<Deps, 'db' | 'config'>,
+  deps: Pick<Deps, 'db' | 'config' | 'resolveHost'>,
   ctx: CallContext,
   id: string,
   changes: EstablishmentChanges,
@@ -232,8 +233,8 @@ export async function updateEstablishment(
     if (!existing) throw notFound(id);
     plan = (await getCompany(deps, ctx.scope.companyId)).plan;
     await checkConnectedQuota(deps.db, ctx, plan, id);
-    const connection = await verifiedConnection(existing.siret, changes.platform);
-    Object.assign(fields, connectionColumns(deps, connection, ctx.now));
+    const connection = await verifiedConnection(deps, existing.siret, changes.platform);
+    Object.assign(fields, connectionColumns(deps, existing, connection, ctx.now));
   } else if (changes.platform === null) Object.assign(fields, disconnected);
   if (changes.depositEnabled !== undefined) fields.depositEnabled = changes.depositEnabled;
   if (changes.ereportingEnabled !== undefined) fields.ereportingEnabled = changes.ereportingEnabled;

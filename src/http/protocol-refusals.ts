@@ -6,6 +6,7 @@ import { newId } from '../kernel/ids.js';
 import { currentVersion } from '../kernel/api-version.js';
 import { envelopeOf, sendApiError } from './error-envelope.js';
 import { defaultV1Headers } from './api-platform.js';
+import { addSecurityHeaders, strictTransportSecurity } from './security-headers.js';
 
 /**
  * Requests refused before any route runs, by Fastify's router (`frameworkErrors`) or by Node's HTTP
@@ -78,6 +79,8 @@ export function protocolRefusals(
       refusal = new ApiError('internal_error', { values: { requestId: request.id } });
     }
     reply.header('X-Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
+    // Fastify runs no onSend hook for these answers: HSTS set here (the page's framing headers below).
+    addSecurityHeaders(request, reply);
     if (htmlPages && request.url.startsWith(htmlPages.prefix)) {
       void reply
         .code(refusal.status)
@@ -126,6 +129,8 @@ export function answerClientError(
       'Content-Length': String(Buffer.byteLength(body)),
       'X-Request-Id': requestId,
       ...(html ? htmlPageHeaders : { 'Service-Version': currentVersion, 'X-Content-Type-Options': 'nosniff' }),
+      // No Fastify hook sees this answer: HSTS added here, on the HTTPS port only.
+      ...('encrypted' in socket ? { 'Strict-Transport-Security': strictTransportSecurity } : {}),
       Connection: 'close',
     };
     const head = Object.entries(headers)

@@ -7,10 +7,11 @@ import { inTransaction, type CallContext } from '../db/transaction.js';
 import { currentVersion } from '../kernel/api-version.js';
 import { later } from '../kernel/clock.js';
 import { encryptionKeyOf, openSecret, sealSecret } from '../kernel/sealed-secret.js';
+import { sealContext, sealedColumns } from '../db/sealed-columns.js';
 import { platformAccess } from '../establishments/platform-access.js';
 import { getCompany } from '../companies/service.js';
 import { readPushedFlow } from '../platform/afnor-connector.js';
-import type { LifecycleEvent } from '../platform/connector.js';
+import { failureSummary, type LifecycleEvent } from '../platform/connector.js';
 import { lifecycleCodes, rejectionNoteOf, type LifecycleCode } from './lifecycle-status.js';
 import { applyReportedStatus } from './reported-status.js';
 import { invoices } from './schema.js';
@@ -186,14 +187,22 @@ async function pollReader(
     if (subscribed.ok)
       await updateReader(deps.db, reader, {
         webhookId: subscribed.value.webhookId,
-        signingKey: sealSecret(encryptionKeyOf(deps.config), subscribed.value.signingKey),
+        signingKey: sealSecret(
+          encryptionKeyOf(deps.config),
+          subscribed.value.signingKey,
+          sealContext(sealedColumns.platformReaderSigningKey, [
+            reader.companyId,
+            reader.livemode,
+            reader.establishmentId,
+          ]),
+        ),
       });
   }
   let applied = 0;
   for (let page = 0; page < 50; page += 1) {
     const read = await connector.readLifecycle(cursor, { limit: 100, retryBudgetMs: 0 });
     if (!read.ok) {
-      await updateReader(deps.db, reader, { lastError: `${read.paErrorCode}: ${read.message}`.slice(0, 500) });
+      await updateReader(deps.db, reader, { lastError: failureSummary(read).slice(0, 500) });
       break;
     }
     const now = await scopeNow(deps, scope);
@@ -247,7 +256,11 @@ export async function statusCallback(
   if (!reader?.signingKey) return { kind: 'unknown' };
   const access = await platformAccess(deps, deps.db, scope, { establishmentId });
   if (access.state !== 'connected') return { kind: 'unknown' };
-  const signingKey = openSecret(encryptionKeyOf(deps.config), reader.signingKey);
+  const signingKey = openSecret(
+    encryptionKeyOf(deps.config),
+    reader.signingKey,
+    sealContext(sealedColumns.platformReaderSigningKey, [scope.companyId, scope.livemode, establishmentId]),
+  );
   const pushed = readPushedFlow(rawBody, headers, signingKey, Math.floor(deps.clock.now().getTime() / 1000));
   if (!pushed.ok) return { kind: 'refused', reason: pushed.reason };
   const events = await access.connector.eventsOfFlow(pushed.value.flow, { retryBudgetMs: 0 });

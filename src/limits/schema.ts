@@ -12,8 +12,13 @@ export const rateWindows = pgTable(
   (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
 );
 
-/** Failed authentications per client address, for the brute-force block. */
+/**
+ * Failed authentications per subject, for the brute-force block: a client address for API keys
+ * (the address itself), or a prefixed subject for the dashboard's sign-in (`sign-in:ip:…`,
+ * `sign-in:account:…`, see users/sessions.ts).
+ */
 export const authFailures = pgTable('auth_failures', {
+  /** The subject; named `ip` since API-key addresses were its only kind. */
   ip: text('ip').primaryKey(),
   windowStartedAt: instant('window_started_at').notNull(),
   failures: integer('failures').notNull(),

@@ -8,6 +8,8 @@ import { rateLimitRefusals } from '../kernel/metrics.js';
 import { secondsUntil, unixSeconds, usagePeriod, windowOf, type WindowUnit } from './fixed-window.js';
 import {
   consumeUsage,
+  decrementAuthFailures,
+  deleteStaleAuthFailures,
   deleteWindowsBefore,
   readUsage,
   recordAuthFailure,
@@ -96,19 +98,27 @@ function rateLimitExceeded(detail: string, retryAfter: number, state: RateState)
   });
 }
 
-/** Records a failed authentication; returns the seconds to wait when the address is now blocked. */
+/**
+ * Records a failed authentication against `subject` (a client address; the sign-in adds its own
+ * prefixed subjects); returns the seconds to wait when the subject is now blocked.
+ */
 export async function registerAuthFailure(
   deps: Pick<Deps, 'fast' | 'config'>,
-  ip: string,
+  subject: string,
   now: Date,
 ): Promise<number | null> {
   const { authFailureLimit, authFailureWindowSeconds, authBlockSeconds } = deps.config;
-  const blockedUntil = await recordAuthFailure(deps.fast.db, ip, now, {
+  const until = await recordAuthFailure(deps.fast.db, subject, now, {
     limit: authFailureLimit,
     windowSeconds: authFailureWindowSeconds,
     blockSeconds: authBlockSeconds,
   });
-  return blockedUntil ? secondsUntil(blockedUntil, now) : null;
+  return until ? secondsUntil(until, now) : null;
+}
+
+/** Takes back a failure registered in advance for an attempt that proved right (the sign-in). */
+export async function withdrawAuthFailure(deps: Pick<Deps, 'fast' | 'clock'>, subject: string): Promise<void> {
+  await decrementAuthFailures(deps.fast.db, subject, deps.clock.now());
 }
 
 export type QuotaMetric = 'documents';
@@ -142,7 +152,12 @@ export async function monthlyUsage(
   return { period, counts: await readUsage(deps.pool, companyId, period) };
 }
 
-/** Drops rate windows older than two days: nothing reads them after their minute. */
-export async function purgeRateWindows(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
-  return deleteWindowsBefore(deps.db, new Date(deps.clock.now().getTime() - 2 * 86_400_000));
+/**
+ * Drops rate windows older than two days (nothing reads them after their minute), and the failure
+ * counts whose window ended with no block running.
+ */
+export async function purgeRateWindows(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Promise<number> {
+  const now = deps.clock.now();
+  const windows = await deleteWindowsBefore(deps.db, new Date(now.getTime() - 2 * 86_400_000));
+  return windows + (await deleteStaleAuthFailures(deps.db, now, deps.config.authFailureWindowSeconds));
 }

@@ -1,4 +1,4 @@
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Executor } from '../db/database.js';
 import { authFailures, rateWindows, usageCounters } from './schema.js';
@@ -206,13 +206,14 @@ export interface FailurePolicy {
 }
 
 /**
- * Records one failed authentication from `ip` and returns the end of its block, if any. A window
- * opens at the first failure; the failure past `limit` inside it blocks the address for
- * `blockSeconds`; a block is never extended, and once lifted the count starts again.
+ * Records one failed authentication against `subject` (a client address, or a prefixed subject
+ * such as a sign-in account) and returns the end of its block, if any. A window opens at the
+ * first failure; the failure past `limit` inside it blocks the subject for `blockSeconds`; a
+ * block is never extended, and once lifted the count starts again.
  */
 export async function recordAuthFailure(
   db: Executor,
-  ip: string,
+  subject: string,
   now: Date,
   policy: FailurePolicy,
 ): Promise<Date | null> {
@@ -222,7 +223,7 @@ export async function recordAuthFailure(
   const restart = sql`(${f.blockedUntil} is not null or ${f.windowStartedAt} <= ${at} - make_interval(secs => ${policy.windowSeconds}::int))`;
   const [row] = await db
     .insert(f)
-    .values({ ip, windowStartedAt: now, failures: 1, blockedUntil: null })
+    .values({ ip: subject, windowStartedAt: now, failures: 1, blockedUntil: null })
     .onConflictDoUpdate({
       target: f.ip,
       set: {
@@ -237,6 +238,32 @@ export async function recordAuthFailure(
     .returning({ blockedUntil: f.blockedUntil });
   const until = row?.blockedUntil ?? null;
   return until && until.getTime() > now.getTime() ? until : null;
+}
+
+/**
+ * Takes back one failure counted in advance (an attempt that proved right): never below zero,
+ * and never inside a block, which stays what it was.
+ */
+export async function decrementAuthFailures(db: Executor, subject: string, now: Date): Promise<void> {
+  const f = authFailures;
+  await db
+    .update(f)
+    .set({ failures: sql`greatest(0, ${f.failures} - 1)` })
+    .where(and(eq(f.ip, subject), or(isNull(f.blockedUntil), lte(f.blockedUntil, now))));
+}
+
+/** Subjects whose window ended and whose block, if any, lifted: nothing left to remember. */
+export async function deleteStaleAuthFailures(db: Executor, now: Date, windowSeconds: number): Promise<number> {
+  const f = authFailures;
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const rows = await db
+    .delete(f)
+    .where(
+      sql`${f.windowStartedAt} < ${at} - make_interval(secs => ${windowSeconds}::int)
+        and (${f.blockedUntil} is null or ${f.blockedUntil} <= ${at})`,
+    )
+    .returning({ subject: f.ip });
+  return rows.length;
 }
 
 /** Adds `amount` to a usage counter unless that would pass `limit`; false when refused. */

@@ -33,6 +33,13 @@ import {
 } from './rejection-classification.js';
 import { retryDecision, type RetryRule } from './retry-policy.js';
 import { multipartBody } from './multipart-body.js';
+import {
+  BlockedAddress,
+  blockedLiteral,
+  isBlockedAddress,
+  pinnedLookup,
+  type OutboundPolicy,
+} from '../kernel/outbound-address.js';
 
 /**
  * The live connector: AFNOR XP Z12-013 Flow Service and Directory Service 1.3.0 over HTTPS
@@ -44,6 +51,13 @@ export interface AfnorConnectorOptions {
   connection: PlatformConnection;
   /** Shared connection pool; default one of its own (keep-alive). */
   dispatcher?: Dispatcher;
+  /**
+   * For a platform a user named: every host (base and token URL) must resolve to addresses the
+   * policy allows, and the connection dials the address checked (pinned, no DNS rebinding).
+   * Applies to the connector's own pool only (not to a given `dispatcher`). Without it, any
+   * address: the operator's own sandbox platform.
+   */
+  addressPolicy?: OutboundPolicy;
   /** Time to connect (ms); default 10 s. */
   connectTimeoutMs?: number;
   /** Time for the answer's headers, then between body chunks (ms); default 30 s. */
@@ -72,6 +86,23 @@ class TransportError extends Error {
     super(message);
   }
 }
+
+const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * What a failed exchange is said to be: a category, never the socket's or the TLS layer's own
+ * words (they would describe what listens at an address: refused, reset, self-signed).
+ */
+function transportFailure(error: unknown): TransportError {
+  const failure = error as { code?: string; cause?: { code?: string } };
+  if (isBlockedAddress(error)) return new TransportError('the address is not a public address', 'EBLOCKED');
+  const code = failure.code ?? failure.cause?.code ?? 'UND_ERR';
+  if (timeoutCodes.has(code)) return new TransportError('no answer from the platform in time', code);
+  return new TransportError('could not connect to the platform', code);
+}
+
+/** An answer the service acts on: 2xx only (a redirect is never followed, nor taken as an answer). */
+const succeeded = (status: number) => status >= 200 && status < 300;
 
 const flowTypesRead = ['CustomerInvoice', 'CustomerInvoiceLC'];
 const rejectionStatuses = new Set(['207', '208', '210', '213', '221', '501']);
@@ -231,7 +262,10 @@ export class AfnorConnector implements PlatformConnector {
     this.dispatcher =
       options.dispatcher ??
       new Agent({
-        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+        connect: {
+          timeout: options.connectTimeoutMs ?? 10_000,
+          ...(options.addressPolicy ? { lookup: pinnedLookup(options.addressPolicy) } : {}),
+        },
         headersTimeout: options.requestTimeoutMs ?? 30_000,
         bodyTimeout: options.requestTimeoutMs ?? 30_000,
         keepAliveTimeout: 30_000,
@@ -291,6 +325,9 @@ export class AfnorConnector implements PlatformConnector {
     body: string | Buffer | undefined,
     signal?: AbortSignal,
   ): Promise<Answer> {
+    // A literal address never reaches the pinned lookup: judged here, before any connection.
+    const policy = this.options.addressPolicy;
+    if (policy && blockedLiteral(url, policy) !== null) throw transportFailure(new BlockedAddress(url));
     try {
       const response = await request(url, {
         method,
@@ -304,8 +341,7 @@ export class AfnorConnector implements PlatformConnector {
       return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
     } catch (error) {
       if (signal?.aborted) throw error;
-      const code = (error as { code?: string }).code ?? 'UND_ERR';
-      throw new TransportError((error as Error).message, code);
+      throw transportFailure(error);
     }
   }
 
@@ -328,6 +364,8 @@ export class AfnorConnector implements PlatformConnector {
       attempts += 1;
       let answer: Answer | null = null;
       let transport: TransportError | null = null;
+      // The token endpoint's answer, when it refused: never the answer of the call itself.
+      let tokenAnswer = false;
       try {
         const token = await this.accessToken(options.signal);
         const { method, url, headers, body } = build();
@@ -346,11 +384,13 @@ export class AfnorConnector implements PlatformConnector {
           continue;
         }
       } catch (error) {
-        if (error instanceof TokenRefused) answer = error.answer;
-        else if (error instanceof TransportError) transport = error;
+        if (error instanceof TokenRefused) {
+          answer = error.answer;
+          tokenAnswer = true;
+        } else if (error instanceof TransportError) transport = error;
         else throw error;
       }
-      if (answer && answer.status < 400) return { ok: true, answer, attempts };
+      if (answer && !tokenAnswer && succeeded(answer.status)) return { ok: true, answer, attempts };
       const failed = {
         httpStatus: answer?.status ?? null,
         retryAfter: answer ? header(answer.headers, 'retry-after') : null,
@@ -755,12 +795,27 @@ export class AfnorConnector implements PlatformConnector {
       options,
     );
     if (!result.ok) return result.httpStatus === 404 ? { ok: true, attempts: result.attempts, value: null } : result;
-    const body = jsonOf(result.answer) ?? {};
+    const body = jsonOf(result.answer);
+    // An AFNOR `Facility` names its SIRET: anything else (a web page, an empty answer) is not a directory.
+    if (typeof body?.siret !== 'string')
+      return this.failure(
+        'lookupFacility',
+        {
+          ...result.answer,
+          body: Buffer.from(
+            JSON.stringify({ errorCode: 'NOT_AN_AFNOR_ANSWER', errorMessage: 'not an AFNOR Facility' }),
+          ),
+        },
+        null,
+        result.attempts,
+        'permanent',
+        null,
+      );
     return {
       ok: true,
       attempts: result.attempts,
       value: {
-        siret: String(body.siret ?? siret),
+        siret: String(body.siret),
         siren: String(body.siren ?? siret.slice(0, 9)),
         name: text(body.name),
         active: body.administrativeStatus !== 'C',

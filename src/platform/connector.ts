@@ -209,6 +209,15 @@ export interface PlatformFailure {
 
 export type PlatformResult<T> = { ok: true; value: T; attempts: number } | PlatformFailure;
 
+/**
+ * A failure as the service records it of its own passes (a reader's last error): the category and
+ * what happened, never the answer's words (an address a user gave may answer anything).
+ */
+export function failureSummary(failure: PlatformFailure): string {
+  const what = failure.httpStatus === null ? failure.message : `the platform answered HTTP ${failure.httpStatus}`;
+  return `${failure.category}: ${what}`;
+}
+
 export interface CallOptions {
   /** Give up the call (and its retries) when this fires. */
   signal?: AbortSignal;

@@ -1,4 +1,11 @@
-import { CiiReadError, extractFacturXml, readCii, type ReadDocument } from '../documents/cii-reader.js';
+import {
+  CiiReadError,
+  defaultInflationLimits,
+  extractFacturXml,
+  InflationLimitError,
+  readCii,
+  type ReadDocument,
+} from '../documents/cii-reader.js';
 import { readUbl, UblReadError } from './ubl-reader.js';
 
 /**
@@ -17,7 +24,28 @@ export interface IncomingFile {
   document: ReadDocument;
 }
 
-export class IncomingFileError extends Error {}
+/** Why a file is not read: it is not an invoice we can read, or it is over a limit (a bomb). */
+export class IncomingFileError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'unreadable' | 'too_large' = 'unreadable',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What an invoice XML never needs and a hostile one uses: a DOCTYPE declares entities (the
+ * "billion laughs") or an external DTD (a file or URL the parser would fetch). None is ever
+ * expanded or fetched: the file is refused before any parser sees it. Characters XML 1.0
+ * forbids (NUL...) are refused too: no parser would take them, and PostgreSQL's JSON cannot hold NUL.
+ */
+function refuseHostileXml(xml: string): void {
+  if (/<!(DOCTYPE|ENTITY)/i.test(xml))
+    throw new IncomingFileError('the XML declares a DOCTYPE (entities or an external DTD): refused, never expanded');
+  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(xml))
+    throw new IncomingFileError('the XML carries characters XML forbids (NUL, control characters)');
+}
 
 const rootName = (xml: string): string | null => {
   // The first element after the prolog, comments and processing instructions.
@@ -27,23 +55,37 @@ const rootName = (xml: string): string | null => {
   return match ? match[1]! : null;
 };
 
+/** The largest PDF taken (a Factur-X with scanned pages stays well within). */
+export const maxIncomingPdfBytes = 50 * 1024 * 1024;
+
+/**
+ * Reads a file from outside. It runs in a thread of its own (incoming-file-thread.ts): call
+ * `readIncomingFileInThread` from the service, never this on the event loop.
+ */
 export async function readIncomingFile(bytes: Uint8Array): Promise<IncomingFile> {
   if (bytes.length === 0) throw new IncomingFileError('the file is empty');
   const head = Buffer.from(bytes.subarray(0, 5)).toString('latin1');
+  const tooLarge = (limit: number) =>
+    new IncomingFileError(`the file is over the limit of ${limit} bytes (${bytes.length} bytes)`, 'too_large');
   try {
     if (head === '%PDF-') {
+      if (bytes.length > maxIncomingPdfBytes) throw tooLarge(maxIncomingPdfBytes);
       let embedded;
       try {
         embedded = await extractFacturXml(bytes);
       } catch (error) {
+        if (error instanceof InflationLimitError) throw new IncomingFileError(error.message, 'too_large');
         throw new IncomingFileError(
           `the PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
       if (!embedded) throw new IncomingFileError('the PDF carries no Factur-X or ZUGFeRD XML');
+      refuseHostileXml(embedded.xml);
       return { syntax: 'Factur-X', contentType: 'application/pdf', xml: embedded.xml, document: readCii(embedded.xml) };
     }
+    if (bytes.length > defaultInflationLimits.maxBytes) throw tooLarge(defaultInflationLimits.maxBytes);
     const xml = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+    refuseHostileXml(xml);
     const root = rootName(xml);
     if (root === 'CrossIndustryInvoice')
       return { syntax: 'CII', contentType: 'application/xml', xml, document: readCii(xml) };

@@ -2,10 +2,11 @@ import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
 import { pollEachReader, type ClaimedReader } from '../db/reader-claim.js';
 import { encryptionKeyOf, openSecret, sealSecret } from '../kernel/sealed-secret.js';
+import { sealContext, sealedColumns } from '../db/sealed-columns.js';
 import { connectedEstablishments } from '../establishments/service.js';
 import { platformAccess } from '../establishments/platform-access.js';
 import { readPushedFlow } from '../platform/afnor-connector.js';
-import type { PlatformConnector, PlatformFlow } from '../platform/connector.js';
+import { failureSummary, type PlatformConnector, type PlatformFlow } from '../platform/connector.js';
 import { claimReceivedReaders, ensureReceivedReaders, receivedReaderOf, updateReceivedReader } from './reader-store.js';
 import { ingestReceivedInvoice, platformContext, receivedFlowKnown } from './service.js';
 
@@ -70,7 +71,11 @@ export async function platformCallback(
   if (!reader?.signingKey) return { kind: 'unknown' };
   const access = await platformAccess(deps, deps.db, scope, { establishmentId });
   if (access.state !== 'connected') return { kind: 'unknown' };
-  const signingKey = openSecret(encryptionKeyOf(deps.config), reader.signingKey);
+  const signingKey = openSecret(
+    encryptionKeyOf(deps.config),
+    reader.signingKey,
+    sealContext(sealedColumns.receivedReaderSigningKey, [scope.companyId, scope.livemode, establishmentId]),
+  );
   const pushed = readPushedFlow(rawBody, headers, signingKey, Math.floor(deps.clock.now().getTime() / 1000));
   if (!pushed.ok) return { kind: 'refused', reason: pushed.reason };
   const flow = pushed.value.flow;
@@ -129,7 +134,15 @@ async function pollReader(
     if (subscribed.ok)
       await updateReceivedReader(deps.db, reader, {
         webhookId: subscribed.value.webhookId,
-        signingKey: sealSecret(encryptionKeyOf(deps.config), subscribed.value.signingKey),
+        signingKey: sealSecret(
+          encryptionKeyOf(deps.config),
+          subscribed.value.signingKey,
+          sealContext(sealedColumns.receivedReaderSigningKey, [
+            reader.companyId,
+            reader.livemode,
+            reader.establishmentId,
+          ]),
+        ),
       });
   }
   const receiver: Receiver = { scope, establishmentId: reader.establishmentId, connector: access.connector };
@@ -138,7 +151,7 @@ async function pollReader(
     const listed = await access.connector.listIncoming(cursor, { retryBudgetMs: 0 });
     if (!listed.ok) {
       await updateReceivedReader(deps.db, reader, {
-        lastError: `${listed.paErrorCode}: ${listed.message}`.slice(0, 500),
+        lastError: failureSummary(listed).slice(0, 500),
       });
       break;
     }

@@ -18,6 +18,13 @@ export interface Verdict {
 
 export const ublNotValidated = 'not validated: no official UBL artefact';
 
+/**
+ * A received document is validated alone, within this time: a file from outside may be built to
+ * keep the validators busy, and alone in its batch, stopping it stops no other invoice. A real
+ * invoice of thousands of lines is judged in seconds.
+ */
+export const incomingValidationTimeoutMs = 60_000;
+
 let pool: Promise<ValidationPool> | null = null;
 let pending = 0;
 let idleTimer: NodeJS.Timeout | null = null;
@@ -30,7 +37,12 @@ function cacheDir(dataDir: string): string {
 }
 
 function openPool(dataDir: string): Promise<ValidationPool> {
-  pool ??= ValidationPool.open({ cacheDir: cacheDir(dataDir), size: 1 }).catch((error: unknown) => {
+  pool ??= ValidationPool.open({
+    cacheDir: cacheDir(dataDir),
+    size: 1,
+    maxBatch: 1,
+    timeoutMs: incomingValidationTimeoutMs,
+  }).catch((error: unknown) => {
     pool = null;
     throw error;
   });

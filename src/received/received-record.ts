@@ -16,6 +16,13 @@ export interface ValidationError {
   location: string | null;
 }
 
+/**
+ * The most validation errors kept on a received invoice. A hostile or broken file can raise tens
+ * of thousands (one per line and rule); the first hundred say what is wrong with it, and the rest
+ * would only weigh on every read of the row (40,000 of them made 9 MB). The count keeps the total.
+ */
+export const keptValidationErrors = 100;
+
 export type ReceivedRow = typeof receivedInvoices.$inferSelect;
 export type HistoryRow = typeof receivedInvoiceHistory.$inferSelect;
 
@@ -53,6 +60,8 @@ export interface ReceivedInvoice {
   amountDue: number;
   conformant: boolean | null;
   validationErrors: ValidationError[];
+  /** How many errors the file has: `validationErrors` holds the first `keptValidationErrors`. */
+  validationErrorCount: number;
   validators: string[];
   receivedAt: string;
   created: string;
@@ -104,6 +113,7 @@ export function toReceivedInvoice(row: ReceivedRow): ReceivedInvoice {
     amountDue: doc.totals.due,
     conformant: row.conformant,
     validationErrors: row.validationErrors,
+    validationErrorCount: row.validationErrorCount,
     validators: row.validators,
     receivedAt: row.receivedAt.toISOString(),
     created: row.created.toISOString(),

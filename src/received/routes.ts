@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
+import { attachmentDisposition } from '../http/content-disposition.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { idParams, nullable } from '../http/route-schemas.js';
 import { refuse } from '../kernel/errors.js';
@@ -16,6 +17,7 @@ import {
   receivedPdf,
   type ReceivedFile,
 } from './service.js';
+import { keptValidationErrors } from './received-record.js';
 import { receivedStatuses, refusalReasons } from './transitions.js';
 
 const money = (description: string) => Type.Integer({ description: `${description}, in cents.` });
@@ -86,6 +88,9 @@ export const receivedInvoiceSchema = Type.Object(
         location: nullable(Type.String()),
       }),
     ),
+    validationErrorCount: Type.Integer({
+      description: `How many errors the validation found; \`validationErrors\` holds the first ${keptValidationErrors}.`,
+    }),
     validators: Type.Array(Type.String()),
     receivedAt: Type.String(),
     created: Type.String(),
@@ -122,7 +127,7 @@ function sendFile(reply: FastifyReply, file: ReceivedFile, ifNoneMatch: string |
   const etag = `"${file.sha256}"`;
   reply
     .header('etag', etag)
-    .header('content-disposition', `attachment; filename="${file.name.replace(/["\\\r\n]/g, '_')}"`)
+    .header('content-disposition', attachmentDisposition(file.name))
     .header('repr-digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`);
   if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*'))
     return reply.code(304).send();
@@ -330,6 +335,7 @@ export async function receivedInvoiceRoutes(parent: FastifyInstance, { deps }: {
         flowId: flowId ?? `sandbox-${randomUUID()}`,
         bytes: Buffer.from(file, 'base64'),
         name: name ?? null,
+        refuseOverLimit: true,
       });
       return reply.code(result.created ? 201 : 200).send(result.invoice);
     },

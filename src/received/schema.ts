@@ -44,7 +44,10 @@ export const receivedInvoices = pgTable(
     document: jsonb('document').$type<ReceivedDocument>().notNull(),
     /** Null: no official artefact could judge it (UBL). */
     conformant: boolean('conformant'),
+    /** The first `keptValidationErrors` (received-record.ts) of the file's errors. */
     validationErrors: jsonb('validation_errors').$type<ValidationError[]>().notNull(),
+    /** How many errors the validation found, all of them. */
+    validationErrorCount: integer('validation_error_count').notNull(),
     validators: jsonb('validators').$type<string[]>().notNull(),
     receivedAt: instant('received_at').notNull(),
     created: instant('created').notNull(),

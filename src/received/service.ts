@@ -13,11 +13,14 @@ import { buildCdarMessage } from '../platform/cdar.js';
 import { getCompany } from '../companies/service.js';
 import { countStorage, releaseStorage } from '../subscriptions/service.js';
 import { recordEvent } from '../webhooks/service.js';
-import { IncomingFileError, readIncomingFile, type IncomingFile } from './incoming-file.js';
+import { DocumentValidationError } from '../documents/validation-pool.js';
+import { IncomingFileError, type IncomingFile } from './incoming-file.js';
+import { readIncomingFileInThread } from './incoming-file-thread.js';
 import { validateIncoming, type Verdict } from './official-validation.js';
 import { platformAccess } from '../establishments/platform-access.js';
 import {
   incomingEventData,
+  keptValidationErrors,
   toHistoryEntry,
   toReceivedInvoice,
   type HistoryEntry,
@@ -110,6 +113,13 @@ function unreadDocument(): ReadDocument {
   };
 }
 
+/** The verdict on a file that could not be read (`UNREADABLE`) or judged (`UNVALIDATED`): the reason, kept. */
+const refusedVerdict = (rule: string, message: string): Verdict => ({
+  conformant: false,
+  validationErrors: [{ rule, flag: 'fatal', message, location: null }],
+  validators: [],
+});
+
 export interface IncomingDelivery {
   /** The platform's flow id: the key of "each once". */
   flowId: string;
@@ -118,6 +128,12 @@ export interface IncomingDelivery {
   name: string | null;
   /** The establishment whose platform delivered it; null for the sandbox's uploads. */
   establishmentId?: string | null;
+  /**
+   * A file over a reading limit (a decompression bomb) is refused (`payload_too_large`) rather
+   * than kept flagged: for a caller there to hear it (the sandbox upload). What a platform
+   * delivered is kept, flagged, whatever it is: nobody else would tell the company of it.
+   */
+  refuseOverLimit?: boolean;
 }
 
 export interface Ingestion {
@@ -143,15 +159,16 @@ export async function ingestReceivedInvoice(
   let file: IncomingFile | null = null;
   let verdict: Verdict;
   try {
-    file = await readIncomingFile(delivery.bytes);
+    file = await readIncomingFileInThread(delivery.bytes);
     verdict = await validateIncoming(file, deps.config.dataDir);
   } catch (error) {
-    if (!(error instanceof IncomingFileError)) throw error;
-    verdict = {
-      conformant: false,
-      validationErrors: [{ rule: 'UNREADABLE', flag: 'fatal', message: error.message, location: null }],
-      validators: [],
-    };
+    if (error instanceof IncomingFileError && error.reason === 'too_large' && delivery.refuseOverLimit)
+      throw refuse('payload_too_large', `The file cannot be taken: ${error.message}.`, { param: 'file' });
+    // A file that cannot be read or judged is kept with the reason, never left to fail again:
+    // a platform's flow that failed would hold its establishment's intake (the cursor) forever.
+    if (error instanceof IncomingFileError) verdict = refusedVerdict('UNREADABLE', error.message);
+    else if (error instanceof DocumentValidationError) verdict = refusedVerdict('UNVALIDATED', error.message);
+    else throw error;
   }
   const document = file?.document ?? unreadDocument();
   const isPdf = Buffer.from(delivery.bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
@@ -171,7 +188,8 @@ export async function ingestReceivedInvoice(
     issueDate: document.issueDate || null,
     document,
     conformant: verdict.conformant,
-    validationErrors: verdict.validationErrors,
+    validationErrors: verdict.validationErrors.slice(0, keptValidationErrors),
+    validationErrorCount: verdict.validationErrors.length,
     validators: verdict.validators,
     receivedAt: ctx.now,
     created: ctx.now,
@@ -190,7 +208,8 @@ export async function ingestReceivedInvoice(
       receivedInvoiceId: row.id,
       kind: 'original',
       contentType,
-      name: delivery.name ?? `${row.number || row.id}.${extension}`,
+      // As the platform gave it (the download's header makes it safe), less what PostgreSQL cannot hold.
+      name: delivery.name?.replace(/\u0000/g, '') || `${row.number || row.id}.${extension}`,
       sha256: sha256(bytes),
       size: bytes.length,
       bytes,

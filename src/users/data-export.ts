@@ -1,6 +1,6 @@
 import type { Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
-import { toUser } from './service.js';
+import { userOf } from './service.js';
 import { userRowsAfter } from './store.js';
 
 /**
@@ -8,5 +8,5 @@ import { userRowsAfter } from './store.js';
  * belong to both environments, so both exports carry them), never a password or its hash.
  */
 export async function userRecords(tx: Tx, scope: Scope, after: string | null, limit: number) {
-  return (await userRowsAfter(tx, scope.companyId, after, limit)).map((row) => ({ key: row.id, record: toUser(row) }));
+  return (await userRowsAfter(tx, scope.companyId, after, limit)).map((row) => ({ key: row.id, record: userOf(row) }));
 }

@@ -1,7 +1,7 @@
 import type { Capability } from '../capability.js';
 import { userRecords } from './data-export.js';
 
-/** Dashboard users: passwords, sessions, log-in challenges. */
+/** Dashboard users: passwords, sessions, the sign-in lockout. */
 export const usersCapability: Capability = {
   name: 'users',
   published: ['password-rules.ts', 'tokens.ts'],

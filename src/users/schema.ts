@@ -56,24 +56,3 @@ export const dashboardSessions = pgTable(
   },
   (t) => [index('dashboard_sessions_user').on(t.userId), index('dashboard_sessions_expiry').on(t.expiresAt)],
 );
-
-/** Failed dashboard log-ins per client address: past a threshold, a challenge comes first. */
-export const loginThrottle = pgTable('login_throttle', {
-  ip: text('ip').primaryKey(),
-  windowStartedAt: instant('window_started_at').notNull(),
-  failures: integer('failures').notNull(),
-  /** While in the future, every log-in from the address must solve a challenge first. */
-  challengeUntil: instant('challenge_until'),
-});
-
-/** Challenges handed out to throttled addresses; solving one deletes it (single use). */
-export const loginChallenges = pgTable(
-  'login_challenges',
-  {
-    id: text('id').primaryKey(),
-    ip: text('ip').notNull(),
-    answer: text('answer').notNull(),
-    expiresAt: instant('expires_at').notNull(),
-  },
-  (t) => [index('login_challenges_ip').on(t.ip, t.expiresAt)],
-);

@@ -16,6 +16,7 @@ import {
   insertPasswordLink,
   insertUser,
   setPasswordHash,
+  type UserListing,
   type UserRow,
 } from './store.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -38,12 +39,17 @@ export interface PasswordLink {
 }
 
 export function toUser(row: UserRow): User {
+  return userOf({ ...row, passwordSet: row.passwordHash !== null });
+}
+
+/** The user as the API shows it, from the columns a tenant may read (never the password's hash). */
+export function userOf(row: UserListing): User {
   return {
     id: row.id,
     object: 'user',
     company: row.companyId,
     email: row.email,
-    passwordSet: row.passwordHash !== null,
+    passwordSet: row.passwordSet,
     created: row.created.toISOString(),
   };
 }
@@ -182,12 +188,11 @@ export async function changePassword(
 
 // The dashboard's sessions, for the dashboard.
 export {
-  challengeFor,
   confirmPassword,
   logIn,
   logOut,
   resumeSession,
   sessionMaxMs,
   type DashboardSession,
-  type OpenChallenge,
+  type LogInResult,
 } from './sessions.js';

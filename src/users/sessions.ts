@@ -1,27 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { getCompany, type Company } from '../companies/service.js';
-import { drawChallenge, isCorrectAnswer } from './login-challenge.js';
+import { registerAuthFailure, withdrawAuthFailure } from '../limits/service.js';
 import { verifyPassword } from './password-hash.js';
 import { maxPasswordLength } from './password-rules.js';
 import { hashToken, newToken } from './tokens.js';
 import {
-  challengeRequiredUntil,
   countReauthFailure,
-  deleteExpiredChallenges,
   deleteExpiredSessions,
   deleteSession,
-  deleteStaleThrottles,
   findLiveSession,
   findUser,
   findUserByEmail,
-  insertChallenge,
   insertSession,
-  recordLoginFailure,
-  takeChallenge,
   touchSession,
   type SessionWithUser,
-  type ThrottlePolicy,
 } from './store.js';
 
 /** A session ends after 1 hour without use, and 12 hours after log-in whatever happens. */
@@ -29,71 +21,53 @@ export const sessionIdleMs = 3_600_000;
 export const sessionMaxMs = 12 * 3_600_000;
 /** Last use is written at most once a minute. */
 const touchEveryMs = 60_000;
-
-/**
- * Five failed log-ins from one address within 15 minutes: each further attempt from it must
- * first solve a challenge, until 15 minutes pass without a failure (the requirement lifts by
- * itself). Counted per address in PostgreSQL, so every API node sees the same count.
- */
-export const loginThrottlePolicy: ThrottlePolicy = { limit: 5, windowSeconds: 900, challengeSeconds: 900 };
-const challengeTtlMs = 10 * 60_000;
 /** Wrong passwords re-entered inside one session (secret reveal) before the session ends. */
 export const maxReauthFailures = 5;
 
 /** A live session, its user and their company, as the dashboard's pages read them. */
 export type DashboardSession = SessionWithUser & { company: Company; token: string };
 
-export interface OpenChallenge {
-  id: string;
-  question: string;
-}
-
 export interface LogInInput {
   email: string;
   password: string;
   ip: string;
-  challengeId?: string | undefined;
-  challengeAnswer?: string | undefined;
 }
 
 export type LogInResult =
   | { ok: true; token: string; session: DashboardSession }
-  /** `captcha_required` is the contract's code (an `authentication_error`): solve the challenge first. */
-  | { ok: false; reason: 'captcha_required' | 'invalid_credentials'; challenge: OpenChallenge | null };
+  | { ok: false; reason: 'invalid_credentials' }
+  /** The contract's `brute_force_blocked`: the account or the address is locked for `retryAfter` seconds. */
+  | { ok: false; reason: 'brute_force_blocked'; retryAfter: number };
 
-/** Whether the address must solve a challenge now, and if so a fresh one to show. */
-export async function challengeFor(deps: Pick<Deps, 'db' | 'clock'>, ip: string): Promise<OpenChallenge | null> {
-  const now = deps.clock.now();
-  if (!(await challengeRequiredUntil(deps.db, ip, now))) return null;
-  const challenge = drawChallenge();
-  const id = randomBytes(16).toString('base64url');
-  await insertChallenge(
-    deps.db,
-    { id, ip, answer: challenge.answer, expiresAt: new Date(now.getTime() + challengeTtlMs) },
-    5,
-  );
-  return { id, question: challenge.question };
+/**
+ * The lockout subjects of one attempt, in the API keys' failure store (limits): the address, and
+ * the account tried, hashed so the store keeps no e-mail an attacker typed.
+ */
+function lockoutSubjects(email: string, ip: string): string[] {
+  return [`sign-in:ip:${ip}`, `sign-in:account:${hashToken(email)}`];
 }
 
 /**
- * Checks the challenge first when the address is throttled (`captcha_required` otherwise, without
- * looking at the password), then the credentials; a failure counts against the address.
+ * Every attempt counts as a failure of its address and of the account tried before the password
+ * is looked at (so parallel attempts cannot outrun the count), with the API keys' thresholds
+ * (FACTEUR_AUTH_FAILURE_*). While either is locked, the attempt is refused unchecked: the right
+ * password too, and an unknown e-mail locks like a known one, so the answer reveals neither. A
+ * right password takes its count back.
  */
-export async function logIn(deps: Pick<Deps, 'db' | 'clock'>, input: LogInInput): Promise<LogInResult> {
+export async function logIn(
+  deps: Pick<Deps, 'db' | 'fast' | 'clock' | 'config'>,
+  input: LogInInput,
+): Promise<LogInResult> {
   const now = deps.clock.now();
-  if (await challengeRequiredUntil(deps.db, input.ip, now)) {
-    const answer = input.challengeId ? await takeChallenge(deps.db, input.challengeId, input.ip, now) : undefined;
-    if (answer === undefined || !isCorrectAnswer(input.challengeAnswer, answer)) {
-      return { ok: false, reason: 'captcha_required', challenge: await challengeFor(deps, input.ip) };
-    }
-  }
   const email = input.email.trim().toLowerCase();
+  const subjects = lockoutSubjects(email, input.ip);
+  const waits = await Promise.all(subjects.map((subject) => registerAuthFailure(deps, subject, now)));
+  const wait = Math.max(0, ...waits.map((seconds) => seconds ?? 0));
+  if (wait > 0) return { ok: false, reason: 'brute_force_blocked', retryAfter: wait };
   const user = email && input.password.length <= maxPasswordLength ? await findUserByEmail(deps.db, email) : undefined;
   const valid = await verifyPassword(input.password.slice(0, maxPasswordLength), user?.passwordHash ?? null);
-  if (!user || !valid) {
-    await recordLoginFailure(deps.db, input.ip, now, loginThrottlePolicy);
-    return { ok: false, reason: 'invalid_credentials', challenge: await challengeFor(deps, input.ip) };
-  }
+  if (!user || !valid) return { ok: false, reason: 'invalid_credentials' };
+  await Promise.all(subjects.map((subject) => withdrawAuthFailure(deps, subject)));
   const token = newToken();
   const row = {
     tokenHash: hashToken(token),
@@ -107,10 +81,8 @@ export async function logIn(deps: Pick<Deps, 'db' | 'clock'>, input: LogInInput)
     absoluteExpiresAt: new Date(now.getTime() + sessionMaxMs),
   };
   await insertSession(deps.db, row);
-  // Housekeeping rides on log-ins: expired sessions, challenges and throttles go.
+  // Housekeeping rides on log-ins: expired sessions go (stale failure counts go with the limits' purge).
   await deleteExpiredSessions(deps.db, now);
-  await deleteExpiredChallenges(deps.db, now);
-  await deleteStaleThrottles(deps.db, now, loginThrottlePolicy.windowSeconds);
   const session = (await findLiveSession(deps.db, row.tokenHash, now))!;
   return { ok: true, token, session: { ...session, company: await getCompany(deps, session.companyId), token } };
 }

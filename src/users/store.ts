@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { dashboardSessions, loginChallenges, loginThrottle, passwordLinks, users } from './schema.js';
+import { dashboardSessions, passwordLinks, users } from './schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof dashboardSessions.$inferSelect;
@@ -131,99 +131,28 @@ export async function deleteExpiredSessions(db: Executor, now: Date): Promise<vo
   await db.delete(dashboardSessions).where(lt(dashboardSessions.expiresAt, now));
 }
 
-// Log-in throttle and challenges
-
-export interface ThrottlePolicy {
-  limit: number;
-  windowSeconds: number;
-  challengeSeconds: number;
-}
+/** What a tenant's transaction may read of a user (migration 0024): no password hash. */
+export type UserListing = Pick<UserRow, 'id' | 'companyId' | 'email' | 'created'> & { passwordSet: boolean };
 
 /**
- * Records one failed log-in from `ip`; returns until when the address must solve a challenge.
- * A window opens at the first failure; past `limit` failures in it, a challenge is required for
- * `challengeSeconds` after each further failure. Once that time passes, the count starts again.
+ * The company's users in id order after `after` (both environments): the data-protection export,
+ * in the tenant's transaction, so only the columns granted to it (`password_set` is generated from
+ * the hash in SQL alone, unknown to the schema).
  */
-export async function recordLoginFailure(
+export async function userRowsAfter(
   db: Executor,
-  ip: string,
-  now: Date,
-  policy: ThrottlePolicy,
-): Promise<Date | null> {
-  const f = loginThrottle;
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const challenged = sql`(${f.challengeUntil} is not null and ${f.challengeUntil} > ${at})`;
-  const restart = sql`(not ${challenged} and (${f.challengeUntil} is not null or ${f.windowStartedAt} <= ${at} - make_interval(secs => ${policy.windowSeconds}::int)))`;
-  const until = sql`${at} + make_interval(secs => ${policy.challengeSeconds}::int)`;
-  const [row] = await db
-    .insert(f)
-    .values({
-      ip,
-      windowStartedAt: now,
-      failures: 1,
-      challengeUntil: policy.limit <= 1 ? new Date(now.getTime() + policy.challengeSeconds * 1000) : null,
-    })
-    .onConflictDoUpdate({
-      target: f.ip,
-      set: {
-        windowStartedAt: sql`case when ${restart} then ${at} else ${f.windowStartedAt} end`,
-        failures: sql`case when ${restart} then 1 else ${f.failures} + 1 end`,
-        challengeUntil: sql`case when ${challenged} then ${until}
-          when ${restart} then null
-          when ${f.failures} + 1 >= ${policy.limit}::int then ${until}
-          else null end`,
-      },
-    })
-    .returning({ challengeUntil: f.challengeUntil });
-  const result = row?.challengeUntil ?? null;
-  return result && result.getTime() > now.getTime() ? result : null;
-}
-
-/** Addresses whose window ended and whose challenge, if any, lifted: nothing left to remember. */
-export async function deleteStaleThrottles(db: Executor, now: Date, windowSeconds: number): Promise<void> {
-  const at = sql`${now.toISOString()}::timestamptz`;
-  await db.delete(loginThrottle)
-    .where(sql`${loginThrottle.windowStartedAt} < ${at} - make_interval(secs => ${windowSeconds}::int)
-    and (${loginThrottle.challengeUntil} is null or ${loginThrottle.challengeUntil} < ${at})`);
-}
-
-export async function challengeRequiredUntil(db: Executor, ip: string, now: Date): Promise<Date | null> {
-  const [row] = await db
-    .select({ until: loginThrottle.challengeUntil })
-    .from(loginThrottle)
-    .where(and(eq(loginThrottle.ip, ip), gt(loginThrottle.challengeUntil, now)))
-    .limit(1);
-  return row?.until ?? null;
-}
-
-export async function insertChallenge(
-  db: Executor,
-  row: typeof loginChallenges.$inferSelect,
-  keepPerIp: number,
-): Promise<void> {
-  await db.insert(loginChallenges).values(row);
-  // Bounded per address: only its newest challenges stay open.
-  await db.execute(sql`delete from ${loginChallenges} where ${loginChallenges.ip} = ${row.ip} and ${loginChallenges.id} not in
-    (select id from ${loginChallenges} where ip = ${row.ip} order by expires_at desc limit ${keepPerIp})`);
-}
-
-/** Takes the challenge (single use): its answer when it was open for this address. */
-export async function takeChallenge(db: Executor, id: string, ip: string, now: Date): Promise<string | undefined> {
-  const [row] = await db
-    .delete(loginChallenges)
-    .where(and(eq(loginChallenges.id, id), eq(loginChallenges.ip, ip), gt(loginChallenges.expiresAt, now)))
-    .returning({ answer: loginChallenges.answer });
-  return row?.answer;
-}
-
-export async function deleteExpiredChallenges(db: Executor, now: Date): Promise<void> {
-  await db.delete(loginChallenges).where(lt(loginChallenges.expiresAt, now));
-}
-
-/** The company's users in id order after `after` (both environments): the data-protection export. */
-export async function userRowsAfter(db: Executor, companyId: string, after: string | null, limit: number) {
+  companyId: string,
+  after: string | null,
+  limit: number,
+): Promise<UserListing[]> {
   return db
-    .select()
+    .select({
+      id: users.id,
+      companyId: users.companyId,
+      email: users.email,
+      created: users.created,
+      passwordSet: sql<boolean>`password_set`,
+    })
     .from(users)
     .where(and(eq(users.companyId, companyId), after === null ? undefined : gt(users.id, after)))
     .orderBy(asc(users.id))

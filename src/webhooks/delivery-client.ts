@@ -1,6 +1,5 @@
-import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
-import { isPublicAddress, literalAddress } from './public-address.js';
+import { blockedLiteral, isBlockedAddress, pinnedLookup } from '../kernel/outbound-address.js';
 import { outcomeOfStatus, type Outcome } from './retry-schedule.js';
 import type { UrlPolicy } from './endpoint-url.js';
 
@@ -15,10 +14,6 @@ export interface DeliveryClient {
   close(): Promise<void>;
 }
 
-class BlockedAddress extends Error {
-  readonly code = 'EBLOCKED';
-}
-
 /**
  * The only way the service calls a URL a user gave. Every connection goes through a lookup
  * that resolves the host, keeps only public addresses and dials one of those: what was checked
@@ -26,26 +21,8 @@ class BlockedAddress extends Error {
  * any connection; redirects are never followed.
  */
 export function createDeliveryClient(policy: UrlPolicy, timeoutMs: number): DeliveryClient {
-  const allowed = (address: string) => policy.allowPrivate || isPublicAddress(address);
-  const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    policy.resolve(hostname).then(
-      (addresses) => {
-        const usable = addresses.filter(allowed);
-        if (usable.length === 0) return callback(new BlockedAddress(`${hostname} resolves to no public address`));
-        const family = (address: string) => (address.includes(':') ? 6 : 4);
-        if (options.all)
-          return callback(
-            null,
-            usable.map((address) => ({ address, family: family(address) })),
-          );
-        return callback(null, usable[0], family(usable[0]!));
-      },
-      (error: unknown) => callback(error),
-    );
-  }) as unknown as LookupFunction;
-
   const agent = new Agent({
-    connect: { lookup, timeout: timeoutMs },
+    connect: { lookup: pinnedLookup(policy), timeout: timeoutMs },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connections: 64,
@@ -55,8 +32,8 @@ export function createDeliveryClient(policy: UrlPolicy, timeoutMs: number): Deli
     async post(delivery) {
       const started = performance.now();
       const done = (outcome: Outcome) => ({ ...outcome, durationMs: Math.round(performance.now() - started) });
-      const literal = literalAddress(new URL(delivery.url).hostname);
-      if (literal !== null && !allowed(literal))
+      const literal = blockedLiteral(delivery.url, policy);
+      if (literal !== null)
         return done({ kind: 'failed', status: null, error: `blocked: ${literal} is not a public address` });
       try {
         const response = await request(delivery.url, {
@@ -94,8 +71,7 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   ) {
     return `timeout: no answer within ${timeoutMs / 1000} s`;
   }
-  if (code === 'EBLOCKED' || failure.cause instanceof BlockedAddress || error instanceof BlockedAddress)
-    return `blocked: ${failure.cause?.message ?? failure.message}`;
+  if (isBlockedAddress(error)) return `blocked: ${failure.cause?.message ?? failure.message}`;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';

@@ -12,6 +12,7 @@ import { createDeliveryClient, type DeliveryClient } from './delivery-client.js'
 import { afterFailure, afterSuccess, type HealthChange } from './endpoint-health.js';
 import { afterAttempt, deliveryTimeoutMs, maxAttempts, type Outcome } from './retry-schedule.js';
 import { signatureHeader } from './signature.js';
+import { signingSecretsOf } from './endpoint-secret.js';
 import {
   claimDueDeliveries,
   deliveryChannel,
@@ -39,7 +40,8 @@ export interface WorkerOptions {
  */
 const claimMs = 2 * deliveryTimeoutMs + 15_000;
 
-type Claimed = ClaimedDelivery;
+/** A claimed delivery with its endpoint's signing secrets opened (null: they do not open). */
+type Claimed = ClaimedDelivery & { secrets: string[] | null };
 
 /** What an attempt leaves to record: the delivery's next state and the attempt row. */
 interface Result {
@@ -80,8 +82,11 @@ export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): D
     // Lost in a crash, the lease is merely free again; every attempt's result is recorded durably.
     // One statement, atomic on its own (its targets read in it): no transaction around it, as the
     // deposit worker's, two round trips saved per claim.
-    claim: (limit) =>
-      claimDueDeliveries(deps.fast.db, deps.clock.now(), limit, claimMs, randomUUID(), options.companies),
+    claim: async (limit) =>
+      withSigningSecrets(
+        deps,
+        await claimDueDeliveries(deps.fast.db, deps.clock.now(), limit, claimMs, randomUUID(), options.companies),
+      ),
     // The slot is free once the POST is answered; its result commits with the next batch (the
     // delivery stays leased until then, so no other worker sends it again meanwhile).
     handle: async (claimed) => recorder.record(await attempt(deps, client, claimed)),
@@ -102,6 +107,30 @@ export function createDeliveryWorker(deps: Deps, options: WorkerOptions = {}): D
   };
 }
 
+/**
+ * Opens the signing secrets of each endpoint of a claimed batch once, whatever its number of
+ * deliveries. Secrets that do not open (another key, altered) are logged and the endpoint's
+ * deliveries of the batch fail without being sent.
+ */
+function withSigningSecrets(deps: Deps, batch: ClaimedDelivery[]): Claimed[] {
+  const now = deps.clock.now();
+  const opened = new Map<string, string[] | null>();
+  return batch.map((claimed) => {
+    const endpoint = claimed.target.endpoint;
+    if (!endpoint) return { ...claimed, secrets: null };
+    const key = `${endpoint.companyId}/${endpoint.id}`;
+    if (!opened.has(key)) {
+      try {
+        opened.set(key, signingSecretsOf(deps.config, endpoint, now));
+      } catch (error) {
+        deps.log.error({ err: error, endpoint: endpoint.id }, 'webhook signing secret cannot be opened');
+        opened.set(key, null);
+      }
+    }
+    return { ...claimed, secrets: opened.get(key)! };
+  });
+}
+
 /** One attempt: sign and POST the event. Nothing is written here: the recorder does it. */
 async function attempt(deps: Deps, client: DeliveryClient, claimed: Claimed): Promise<Result> {
   const { delivery, sandboxClockOffsetMs, target } = claimed;
@@ -112,12 +141,13 @@ async function attempt(deps: Deps, client: DeliveryClient, claimed: Claimed): Pr
     // The endpoint was deleted or deactivated since: nothing is sent; the delivery ends failed.
     return { claimed, outcome: null, startedAt, at: startedAt };
   }
+  if (!claimed.secrets) {
+    const error = 'the signing secret cannot be opened with this installation key';
+    return { claimed, outcome: { kind: 'failed', status: null, error, durationMs: 0 }, startedAt, at: startedAt };
+  }
+  const secrets = claimed.secrets;
   const body = JSON.stringify(toEvent(event));
   const realNow = deps.clock.now();
-  const secrets =
-    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > realNow
-      ? [endpoint.secret, endpoint.previousSecret]
-      : [endpoint.secret];
   const outcome = await client.post({
     url: endpoint.url,
     body,

@@ -1,13 +1,8 @@
 import { refuse, type ApiError } from '../kernel/errors.js';
-import { isPublicAddress, literalAddress } from './public-address.js';
+import { hostRefusal, type OutboundPolicy } from '../kernel/outbound-address.js';
 
-export type ResolveHost = (hostname: string) => Promise<string[]>;
-
-export interface UrlPolicy {
-  resolve: ResolveHost;
-  /** FACTEUR_ALLOW_PRIVATE_WEBHOOKS: tests deliver to a receiver on 127.0.0.1. Never in production. */
-  allowPrivate: boolean;
-}
+/** `allowPrivate` is FACTEUR_ALLOW_PRIVATE_WEBHOOKS: tests deliver to a receiver on 127.0.0.1. Never in production. */
+export type UrlPolicy = OutboundPolicy;
 
 const maxUrlLength = 2048;
 
@@ -29,21 +24,9 @@ export async function checkEndpointUrl(raw: string, policy: UrlPolicy): Promise<
   }
   if (url.protocol !== 'https:') throw invalid('Webhook endpoints must use https://.');
   if (url.username || url.password) throw invalid('The URL must not carry credentials.');
-  // WHATWG parsing has already turned decimal, octal and hex hosts (https://2130706433/) into dotted form.
-  const literal = literalAddress(url.hostname);
-  if (literal !== null) {
-    if (!policy.allowPrivate && !isPublicAddress(literal)) throw invalid(`The address ${literal} is not public.`);
-    return url.toString();
-  }
-  let addresses: string[];
-  try {
-    addresses = await policy.resolve(url.hostname);
-  } catch {
-    addresses = [];
-  }
-  if (addresses.length === 0) throw invalid(`The host ${url.hostname} does not resolve.`);
-  const internal = addresses.filter((address) => !isPublicAddress(address));
-  if (!policy.allowPrivate && internal.length > 0)
-    throw invalid(`The host ${url.hostname} resolves to a non-public address.`);
+  const refusal = await hostRefusal(url.hostname, policy);
+  if (refusal?.reason === 'unresolved') throw invalid(`The host ${url.hostname} does not resolve.`);
+  if (refusal?.literal) throw invalid(`The address ${refusal.literal} is not public.`);
+  if (refusal) throw invalid(`The host ${url.hostname} resolves to a non-public address.`);
   return url.toString();
 }

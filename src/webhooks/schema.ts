@@ -10,8 +10,11 @@ export const webhookEndpoints = pgTable(
     url: text('url').notNull(),
     description: text('description'),
     events: text('events').array().notNull(),
+    /** The signing secret, sealed (kernel/sealed-secret.ts, db/sealed-columns.ts). */
     secret: text('secret').notNull(),
-    /** After a rotation, the old secret also signs until `previous_secret_expires_at`. */
+    /** The secret's last four characters: what reads show of it (`whsec_…abcd`), without opening it. */
+    secretHint: text('secret_hint').notNull(),
+    /** After a rotation, the old secret (sealed) also signs until `previous_secret_expires_at`. */
     previousSecret: text('previous_secret'),
     previousSecretExpiresAt: instant('previous_secret_expires_at'),
     status: text('status').notNull(),

@@ -19,7 +19,13 @@ import {
 } from './event-store.js';
 import { isEventType } from './event-types.js';
 import { checkEndpointUrl } from './endpoint-url.js';
-import { generateEndpointSecret, maskSecret } from './endpoint-secret.js';
+import {
+  generateEndpointSecret,
+  maskSecret,
+  openEndpointSecret,
+  sealEndpointSecret,
+  secretHintOf,
+} from './endpoint-secret.js';
 import { summarizeDeliveries, type DeliverySummary } from './delivery-summary.js';
 import {
   attemptsOfEvent,
@@ -180,8 +186,8 @@ export interface WebhookEndpoint {
   updated: string;
 }
 
-/** The secret is in clear only in the answers to creation and rotation. */
-export function toEndpoint(row: EndpointRow, revealSecret = false): WebhookEndpoint {
+/** The secret is in clear only in the answers to creation and rotation (`revealedSecret`); else masked. */
+export function toEndpoint(row: EndpointRow, revealedSecret?: string): WebhookEndpoint {
   return {
     id: row.id,
     object: 'webhook_endpoint',
@@ -191,7 +197,7 @@ export function toEndpoint(row: EndpointRow, revealSecret = false): WebhookEndpo
     description: row.description,
     status: row.status as WebhookEndpoint['status'],
     disabledReason: row.disabledReason,
-    secret: revealSecret ? row.secret : maskSecret(row.secret),
+    secret: revealedSecret ?? maskSecret(row.secretHint),
     created: row.created.toISOString(),
     updated: row.updated.toISOString(),
   };
@@ -239,13 +245,16 @@ export async function createEndpoint(
         hint: `The ${plan} plan allows ${limit} webhook endpoint(s) per environment; delete one or upgrade.`,
       });
     }
+    const id = newId('webhookEndpoint', ctx.now);
+    const secret = generateEndpointSecret();
     const row: EndpointRow = {
       ...ctx.scope,
-      id: newId('webhookEndpoint', ctx.now),
+      id,
       url,
       description: input.description ?? null,
       events: types,
-      secret: generateEndpointSecret(),
+      secret: sealEndpointSecret(deps.config, { companyId: ctx.scope.companyId, id }, 'secret', secret),
+      secretHint: secretHintOf(secret),
       previousSecret: null,
       previousSecretExpiresAt: null,
       status: 'enabled',
@@ -257,7 +266,7 @@ export async function createEndpoint(
       deletedAt: null,
     };
     await insertEndpoint(tx, row);
-    return toEndpoint(row, true);
+    return toEndpoint(row, secret);
   });
 }
 
@@ -333,22 +342,26 @@ export async function deleteEndpoint(
 }
 
 export async function rotateSecret(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   ctx: CallContext,
   id: string,
 ): Promise<WebhookEndpoint> {
+  const secret = generateEndpointSecret();
   const row = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findEndpoint(tx, ctx.scope, id, true);
     if (!current) throw endpointNotFound(id);
+    // The old secret is sealed again for the previous slot: a sealed value opens only where it was sealed.
+    const previous = openEndpointSecret(deps.config, current, 'secret', current.secret);
     return updateEndpoint(tx, ctx.scope, id, {
-      secret: generateEndpointSecret(),
-      previousSecret: current.secret,
+      secret: sealEndpointSecret(deps.config, current, 'secret', secret),
+      secretHint: secretHintOf(secret),
+      previousSecret: sealEndpointSecret(deps.config, current, 'previousSecret', previous),
       // Real time: signatures are checked against the receiver's clock, not the sandbox's.
       previousSecretExpiresAt: new Date(deps.clock.now().getTime() + rotationOverlapMs),
       updated: ctx.now,
     });
   });
-  return toEndpoint(row!, true);
+  return toEndpoint(row!, secret);
 }
 
 /** A `ping` event, recorded and delivered like any other, to this endpoint alone. */
@@ -490,10 +503,14 @@ export async function purgeExpiredEvents(deps: Pick<Deps, 'db'>, now: Date): Pro
 }
 
 /** The signing secret in clear, for the dashboard once the user has entered the password again. */
-export async function revealEndpointSecret(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<string> {
+export async function revealEndpointSecret(
+  deps: Pick<Deps, 'db' | 'config'>,
+  scope: Scope,
+  id: string,
+): Promise<string> {
   const row = await findEndpoint(deps.db, scope, id);
   if (!row) throw endpointNotFound(id);
-  return row.secret;
+  return openEndpointSecret(deps.config, row, 'secret', row.secret);
 }
 
 /** What waits in the delivery queue now: the count of due deliveries and the oldest one's wait (metrics). */

@@ -12,6 +12,7 @@ import {
 } from '../invoices/support.js';
 import { createFileWorker } from '../../src/invoices/generation.js';
 import { testCacheDir } from '../documents/support.js';
+import pg from 'pg';
 
 /**
  * The legal archive: live finalized documents enter their company's hash chain with their files'
@@ -25,9 +26,13 @@ async function finalizedInvoice(h: Harness, key: string) {
   return finalizedWith(h, key, { customerId: await customer(h, key, addressedBuyer) });
 }
 
-/** As a superuser would: the append-only trigger off for one statement, in one transaction. */
-async function tamper(h: Harness, statement: string, values: unknown[]): Promise<void> {
-  const client = await h.deps.pool.connect();
+/**
+ * As a superuser would: the append-only trigger off for one statement, in one transaction. On the
+ * suite's own login (DATABASE_URL), not the service's pools, whose role owns no table.
+ */
+async function tamper(_h: Harness, statement: string, values: unknown[]): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
   try {
     await client.query('begin');
     await client.query('alter table archive_entries disable trigger archive_entries_append_only');
@@ -38,7 +43,7 @@ async function tamper(h: Harness, statement: string, values: unknown[]): Promise
     await client.query('rollback');
     throw error;
   } finally {
-    client.release();
+    await client.end();
   }
 }
 
@@ -162,12 +167,22 @@ test('the legal archive', async (t) => {
 
   await t.test('the database refuses to update, delete or truncate the archive', async () => {
     const { companyId } = await archived(1);
-    for (const statement of [
-      `update archive_entries set document_number = 'X' where company_id = $1`,
-      `delete from archive_entries where company_id = $1`,
-    ])
-      await assert.rejects(h.deps.pool.query(statement, [companyId]), /append-only/);
-    await assert.rejects(h.deps.pool.query('truncate archive_entries'), /append-only/);
+    const owner = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await owner.connect();
+    try {
+      for (const statement of [
+        `update archive_entries set document_number = 'X' where company_id = $1`,
+        `delete from archive_entries where company_id = $1`,
+        'truncate archive_entries',
+      ]) {
+        const values = statement.includes('$1') ? [companyId] : [];
+        // The service's role holds no such privilege (migration 0013); the tables' owner meets the trigger.
+        await assert.rejects(h.deps.pool.query(statement, values), /permission denied for table archive_entries/);
+        await assert.rejects(owner.query(statement, values), /append-only/);
+      }
+    } finally {
+      await owner.end();
+    }
   });
 
   await t.test('a changed byte in a stored file is detected', async () => {

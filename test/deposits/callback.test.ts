@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCheckedSimulator, type CheckedSimulator } from '../platform/support.js';
 import { encryptionKeyOf, openSecret } from '../../src/kernel/sealed-secret.js';
+import { sealContext, sealedColumns } from '../../src/db/sealed-columns.js';
 import { signCallback, signatureHeader, signatureTimestampHeader } from '../../src/platform/callback-signature.js';
 import { pollPlatformStatuses } from '../../src/invoices/platform-statuses.js';
 import {
@@ -73,7 +74,11 @@ test('subscribed on the first poll; each pushed status applied once, in order; a
   const reader = await readerRow();
   assert.ok(reader?.webhook_id, 'subscribed');
   assert.ok(reader.signing_key && !reader.signing_key.includes(' '), 'the signing key is stored sealed');
-  const signingKey = openSecret(encryptionKeyOf(world.h.deps.config), reader.signing_key);
+  const signingKey = openSecret(
+    encryptionKeyOf(world.h.deps.config),
+    reader.signing_key,
+    sealContext(sealedColumns.platformReaderSigningKey, [seller.companyId, false, reader.establishment_id]),
+  );
   const path = `/platform-callbacks/statuses/${seller.companyId}/test/${reader.establishment_id}`;
 
   await world.deposits.drain();

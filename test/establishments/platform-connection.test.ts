@@ -7,20 +7,22 @@ import { findEstablishment } from '../../src/establishments/store.js';
 import { platformAccess } from '../../src/establishments/platform-access.js';
 import { encryptionKeyOf, openSecret, sealSecret } from '../../src/kernel/sealed-secret.js';
 import { randomBytes } from 'node:crypto';
+import { sealContext, sealedColumns } from '../../src/db/sealed-columns.js';
 
 const address = { line1: '5 avenue Foch', postalCode: '69006', city: 'Lyon', country: 'FR' };
 
 test('sealed secrets: AES-256-GCM, opened with the same key only, altered forms refused', () => {
   const key = randomBytes(32);
-  const sealed = sealSecret(key, 's3cr3t-é');
-  assert.match(sealed, /^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+  const context = 'establishments.platform_client_secret:co_1/est_1';
+  const sealed = sealSecret(key, 's3cr3t-é', context);
+  assert.match(sealed, /^v2\.[\w-]+\.[\w-]+\.[\w-]+$/);
   assert.ok(!sealed.includes('s3cr3t'));
-  assert.notEqual(sealSecret(key, 's3cr3t-é'), sealed, 'a fresh IV each time');
-  assert.equal(openSecret(key, sealed), 's3cr3t-é');
-  assert.throws(() => openSecret(randomBytes(32), sealed), /cannot be opened/);
+  assert.notEqual(sealSecret(key, 's3cr3t-é', context), sealed, 'a fresh IV each time');
+  assert.equal(openSecret(key, sealed, context), 's3cr3t-é');
+  assert.throws(() => openSecret(randomBytes(32), sealed, context), /cannot be opened/);
   const parts = sealed.split('.');
   parts[3] = Buffer.from('x' + Buffer.from(parts[3]!, 'base64url').toString('latin1'), 'latin1').toString('base64url');
-  assert.throws(() => openSecret(key, parts.join('.')), /cannot be opened/);
+  assert.throws(() => openSecret(key, parts.join('.'), context), /cannot be opened/);
 });
 
 test('establishments: the platform connection (tried, sealed, never shown), the switches, the quota', async (t) => {
@@ -70,7 +72,8 @@ test('establishments: the platform connection (tried, sealed, never shown), the 
     const scope = { companyId, livemode: true };
     const row = (await findEstablishment(h.deps.db, scope, head.id))!;
     assert.ok(row.platformClientSecret && !row.platformClientSecret.includes(client.clientSecret));
-    assert.equal(openSecret(encryptionKeyOf(h.deps.config), row.platformClientSecret), client.clientSecret);
+    const context = sealContext(sealedColumns.platformClientSecret, [companyId, head.id]);
+    assert.equal(openSecret(encryptionKeyOf(h.deps.config), row.platformClientSecret, context), client.clientSecret);
     // The one answer every capability asks: this establishment talks to the simulator.
     const access = await platformAccess(h.deps, h.deps.db, scope, { siret: head.siret });
     assert.equal(access.state, 'connected');

@@ -5,7 +5,7 @@ import type pg from 'pg';
  * row version (`xmin`) among them, so that an insert, an update or a delete changes it. Bookkeeping
  * a refused request may legitimately write is left out: API keys (last use), idempotency records
  * (a refusal after validation is replayed, as the README says), rate-limit windows and usage
- * counters, and the dashboard's sessions and log-in throttles.
+ * counters, and the dashboard's sessions and users.
  */
 const bookkeeping = new Set([
   'api_keys',
@@ -13,8 +13,6 @@ const bookkeeping = new Set([
   'rate_windows',
   'usage_counters',
   'dashboard_sessions',
-  'login_throttle',
-  'login_challenges',
   'password_links',
   'users',
 ]);

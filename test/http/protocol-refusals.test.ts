@@ -203,7 +203,7 @@ test('refusals before routing, over a real socket', async (t) => {
   });
 
   await t.test('the plain HTTP port that redirects answers the envelope too', async () => {
-    const redirect = createRedirectServer(8443, 'https://api.facteur.test', 'https://api.facteur.test/docs/errors');
+    const redirect = createRedirectServer('https://api.facteur.test', 'https://api.facteur.test/docs/errors');
     await new Promise<void>((resolve) => redirect.listen(0, '127.0.0.1', resolve));
     t.after(() => new Promise<void>((resolve) => redirect.close(() => resolve())));
     const redirectPort = (redirect.address() as AddressInfo).port;

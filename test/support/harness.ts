@@ -53,13 +53,16 @@ export interface HarnessOptions {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const url = process.env.DATABASE_URL;
+  // A test of a whole-database command (the key rotation) gives a database of its own.
+  const url = options.config?.databaseUrl ?? process.env.DATABASE_URL;
   if (!url) throw new Error('run the suite with `npm test`: it provides the database');
   const config: Config = {
     ...loadConfig({ FACTEUR_PUBLIC_URL: 'https://api.facteur.test' }),
     databaseUrl: url,
     // Platform secrets sealed with a key of this run, not a file in the working directory.
     encryptionKey: randomBytes(32),
+    // The suite's platform simulators listen on 127.0.0.1 (test/security/platform-urls.test.ts turns it off).
+    allowPrivatePlatforms: true,
     ...options.config,
   };
   const connection = connect(url, options.poolSize ?? 6);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isPublicAddress, literalAddress } from '../../src/webhooks/public-address.js';
+import { isPublicAddress, literalAddress } from '../../src/kernel/outbound-address.js';
 import { checkEndpointUrl } from '../../src/webhooks/endpoint-url.js';
 import { ApiError } from '../../src/kernel/errors.js';
 import { stubResolver } from '../support/webhook-receiver.js';

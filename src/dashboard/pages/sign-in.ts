@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../kernel/errors.js';
-import { challengeFor, logIn, logOut, sessionMaxMs, type OpenChallenge } from '../../users/service.js';
+import { logIn, logOut, sessionMaxMs, type LogInResult } from '../../users/service.js';
 import { describePasswordLink, setPasswordWithLink } from '../../users/service.js';
 import { minPasswordLength } from '../../users/password-rules.js';
 import { looksLikeToken, newToken } from '../../users/tokens.js';
@@ -36,19 +36,11 @@ interface LoginView {
   csrf: string;
   next: string;
   email?: string | undefined;
-  challenge: OpenChallenge | null;
   notice?: string | null;
   error?: { message: string; code: string } | null;
 }
 
 function loginPage(view: LoginView): string {
-  const challenge = view.challenge
-    ? html`<fieldset class="challenge"><legend>Too many failed log-ins from your network</legend>
-  <p>Answer this question before trying again:</p>
-  <label for="challenge_answer" id="challenge-question">${view.challenge.question}</label>
-  <input id="challenge_answer" name="challenge_answer" inputmode="numeric" autocomplete="off" required>
-  <input type="hidden" name="challenge_id" value="${view.challenge.id}"></fieldset>`
-    : null;
   const error = view.error
     ? html`<p class="error" role="alert" data-code="${view.error.code}">${view.error.message}</p>`
     : null;
@@ -62,7 +54,6 @@ function loginPage(view: LoginView): string {
   <input id="email" name="email" type="email" autocomplete="username" required value="${view.email ?? ''}">
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>
-  ${challenge}
   <button type="submit">Log in</button>
 </form>
 <p class="muted">No password yet? Use the link you were given (<code>facteur user create</code> prints one).</p>`,
@@ -71,15 +62,26 @@ function loginPage(view: LoginView): string {
 
 const invalidCredentials = { message: 'The e-mail address or the password is not right.', code: 'invalid_credentials' };
 
+/** Whole minutes, rounded up, for a person reading the page. */
+const minutes = (seconds: number) => Math.ceil(seconds / 60);
+
+/** The refusal shown for a failed log-in: the same words whether the password was right or not. */
+function refusalOf(result: Exclude<LogInResult, { ok: true }>): { message: string; code: string } {
+  if (result.reason === 'invalid_credentials') return invalidCredentials;
+  const wait = minutes(result.retryAfter);
+  return {
+    message: `Too many failed log-ins for this account or from your network. Log-ins are refused for ${wait} minute${wait === 1 ? '' : 's'}; try again after that.`,
+    code: 'brute_force_blocked',
+  };
+}
+
 export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   app.get('/login', { config: signedOut }, async (request, reply) => {
     const query = request.query as { next?: string };
-    const challenge = await challengeFor(deps, request.ip);
     return reply.type('text/html; charset=utf-8').send(
       loginPage({
         csrf: formToken(request, reply),
         next: safeNext(query.next),
-        challenge,
         notice: noticeOf(request.query),
       }),
     );
@@ -92,26 +94,19 @@ export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }
       email: form.get('email') ?? '',
       password: form.get('password') ?? '',
       ip: request.ip,
-      challengeId: form.get('challenge_id'),
-      challengeAnswer: form.get('challenge_answer'),
     });
     if (!result.ok) {
-      const error =
-        result.reason === 'captcha_required'
-          ? { message: new ApiError('captcha_required').message, code: 'captcha_required' }
-          : invalidCredentials;
-      return reply
-        .code(401)
-        .type('text/html; charset=utf-8')
-        .send(
-          loginPage({
-            csrf: formToken(request, reply),
-            next,
-            email: form.get('email'),
-            challenge: result.challenge,
-            error,
-          }),
-        );
+      // A lock answers 429 with Retry-After, as the API does for its brute-force block.
+      if (result.reason === 'brute_force_blocked') reply.code(429).header('Retry-After', String(result.retryAfter));
+      else reply.code(401);
+      return reply.type('text/html; charset=utf-8').send(
+        loginPage({
+          csrf: formToken(request, reply),
+          next,
+          email: form.get('email'),
+          error: refusalOf(result),
+        }),
+      );
     }
     setCookie(reply, sessionCookie, result.token, sessionMaxMs / 1000);
     return reply.redirect(next, 303);

@@ -16,7 +16,12 @@ const [companyId, at] = process.argv.slice(2);
 const url = process.env.DATABASE_URL!;
 const deps = makeDeps(
   connect(url, 2),
-  { ...loadConfig({ FACTEUR_ENCRYPTION_KEY: process.env.FACTEUR_ENCRYPTION_KEY }), databaseUrl: url },
+  // The parent's simulator listens on 127.0.0.1, as the harness allows.
+  {
+    ...loadConfig({ FACTEUR_ENCRYPTION_KEY: process.env.FACTEUR_ENCRYPTION_KEY }),
+    databaseUrl: url,
+    allowPrivatePlatforms: true,
+  },
   pino({ level: 'silent' }) as unknown as Deps['log'],
   { clock: new ManualClock(at!), mailer: null },
 );
