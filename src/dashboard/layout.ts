@@ -1,5 +1,6 @@
 import { html, type Html } from '../http/html.js';
 import { dashboardPrefix, envs, type Page } from './context.js';
+import { maxReauthFailures } from '../users/service.js';
 
 export type Section = 'keys' | 'webhooks' | 'events' | 'account';
 
@@ -23,7 +24,7 @@ export const notices = {
   password_changed: 'Your password is changed. Your other sessions are signed out.',
   password_set: 'Your password is set. Log in with it.',
   signed_out: 'You are logged out.',
-  session_ended: 'Your session ended; log in again.',
+  session_ended: `Your session ended after ${maxReauthFailures} wrong passwords, so that a stolen session cannot be used to guess yours. Log in again.`,
 } as const;
 
 export type Notice = keyof typeof notices;

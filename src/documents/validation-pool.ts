@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ValidationReport } from './official-validator.js';
@@ -26,6 +27,13 @@ export const cdarValidation: { stylesheets: StylesheetName[]; xsd: XsdSet } = {
   stylesheets: ['BR-FR-CDV-Schematron-CDAR'],
   xsd: cdarXsd,
 };
+
+/**
+ * The one cache folder of every user of the validators in an installation (the documents' files,
+ * the received invoices): `compiledStylesheet` keeps its SEFs in `sef/` below it. Two folders
+ * would compile the same stylesheets twice, minutes each on a small machine.
+ */
+export const validatorCacheDir = (dataDir: string): string => join(dataDir, 'cache');
 
 export interface ValidationPoolOptions {
   /** Where compiled stylesheets are cached (`FACTEUR_DATA_DIR`/cache in the service). */

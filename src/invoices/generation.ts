@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
@@ -11,7 +10,7 @@ import { documentModelOf } from '../documents/document-model.js';
 import { writeCii } from '../documents/cii-writer.js';
 import { renderPdf } from '../documents/pdf-renderer.js';
 import { buildFacturX } from '../documents/facturx.js';
-import { ValidationPool } from '../documents/validation-pool.js';
+import { ValidationPool, validatorCacheDir } from '../documents/validation-pool.js';
 import { queueCompanyEmail } from '../notifications/service.js';
 import { appendEntry } from '../archive/service.js';
 import { countStorage } from '../subscriptions/service.js';
@@ -118,7 +117,7 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
   // Opened on the first document: a node that never generates never starts the threads.
   const validators = () =>
     (pool ??= ValidationPool.open({
-      cacheDir: options.cacheDir ?? join(deps.config.dataDir, 'cache'),
+      cacheDir: options.cacheDir ?? validatorCacheDir(deps.config.dataDir),
       size: options.validators ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
     }).catch((error: unknown) => {
       pool = null;

@@ -1,5 +1,4 @@
-import { join } from 'node:path';
-import { ValidationPool } from '../documents/validation-pool.js';
+import { ValidationPool, validatorCacheDir } from '../documents/validation-pool.js';
 import type { IncomingFile } from './incoming-file.js';
 import type { ValidationError } from './received-record.js';
 
@@ -31,9 +30,9 @@ let idleTimer: NodeJS.Timeout | null = null;
 /** An idle pool is closed: received invoices come now and then, and its threads would keep a process alive. */
 const idleCloseMs = 30_000;
 
-/** Where compiled stylesheets are cached: the test suite's shared cache, else the data directory's. */
-function cacheDir(dataDir: string): string {
-  return process.env.FACTEUR_TEST_SEF_CACHE ?? join(dataDir, 'cache', 'sef');
+/** Where compiled stylesheets are cached: the test suite's shared cache, else the installation's one. */
+export function cacheDir(dataDir: string): string {
+  return process.env.FACTEUR_TEST_SEF_CACHE ?? validatorCacheDir(dataDir);
 }
 
 function openPool(dataDir: string): Promise<ValidationPool> {

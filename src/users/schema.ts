@@ -46,7 +46,7 @@ export const dashboardSessions = pgTable(
     companyId: text('company_id').notNull(),
     /** The synchronizer token every form of the session carries. */
     csrfToken: text('csrf_token').notNull(),
-    /** Wrong passwords given inside the session (secret reveal); too many end the session. */
+    /** Wrong passwords given inside the session (secret reveal, password change); too many end the session. */
     reauthFailures: integer('reauth_failures').notNull().default(0),
     created: instant('created').notNull(),
     lastSeenAt: instant('last_seen_at').notNull(),

@@ -3,7 +3,7 @@ import { inTransaction } from '../db/transaction.js';
 import { refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { getCompany } from '../companies/service.js';
-import { hashPassword, verifyPassword } from './password-hash.js';
+import { hashPassword } from './password-hash.js';
 import { checkNewPassword } from './password-rules.js';
 import { hashToken, newToken } from './tokens.js';
 import {
@@ -20,6 +20,7 @@ import {
   type UserRow,
 } from './store.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { confirmPassword, type DashboardSession } from './sessions.js';
 
 /** A password-setting link is good for 7 days, once. */
 export const passwordLinkTtlMs = 7 * 86_400_000;
@@ -167,23 +168,27 @@ export async function setPasswordWithLink(
   return toUser((await findUser(deps.db, userId))!);
 }
 
-/** Changes the password of a signed-in user; the other sessions of the user end, this one stays. */
+/**
+ * Changes the password of a signed-in user; the other sessions of the user end, this one stays.
+ * The current password is a password prompt of the session (`confirmPassword`): too many wrong
+ * ones, here and at the other prompts together, end this session too ('session_ended').
+ */
 export async function changePassword(
-  deps: Pick<Deps, 'db' | 'clock'>,
-  userId: string,
-  keepSession: string,
+  deps: Pick<Deps, 'db' | 'fast' | 'clock' | 'config'>,
+  session: DashboardSession,
   input: { current: string; password: string; confirmation: string },
-): Promise<void> {
-  const user = await findUser(deps.db, userId);
-  if (!user || !(await verifyPassword(input.current, user.passwordHash))) {
-    throw refuse('validation_error', 'The current password is not right.', { param: 'current' });
-  }
-  checkNewPassword(input.password, input.confirmation, user.email);
+): Promise<'changed' | 'session_ended'> {
+  const prompt = await confirmPassword(deps, session, input.current);
+  if (prompt === 'session_ended') return prompt;
+  if (prompt === 'wrong') throw refuse('validation_error', 'The current password is not right.', { param: 'current' });
+  const userId = session.user.id;
+  checkNewPassword(input.password, input.confirmation, session.user.email);
   const hash = await hashPassword(input.password);
   await inTransaction(deps.db, null, async (tx) => {
     await setPasswordHash(tx, userId, hash, deps.clock.now());
-    await deleteOtherSessions(tx, userId, hashToken(keepSession));
+    await deleteOtherSessions(tx, userId, hashToken(session.token));
   });
+  return 'changed';
 }
 
 // The dashboard's sessions, for the dashboard.
@@ -191,8 +196,10 @@ export {
   confirmPassword,
   logIn,
   logOut,
+  maxReauthFailures,
   resumeSession,
   sessionMaxMs,
   type DashboardSession,
   type LogInResult,
+  type PasswordPrompt,
 } from './sessions.js';

@@ -13,6 +13,7 @@ import {
   findUserByEmail,
   insertSession,
   touchSession,
+  withdrawReauthFailure,
   type SessionWithUser,
 } from './store.js';
 
@@ -21,7 +22,7 @@ export const sessionIdleMs = 3_600_000;
 export const sessionMaxMs = 12 * 3_600_000;
 /** Last use is written at most once a minute. */
 const touchEveryMs = 60_000;
-/** Wrong passwords re-entered inside one session (secret reveal) before the session ends. */
+/** Wrong passwords re-entered inside one session (every prompt together) before the session ends. */
 export const maxReauthFailures = 5;
 
 /** A live session, its user and their company, as the dashboard's pages read them. */
@@ -44,7 +45,11 @@ export type LogInResult =
  * the account tried, hashed so the store keeps no e-mail an attacker typed.
  */
 function lockoutSubjects(email: string, ip: string): string[] {
-  return [`sign-in:ip:${ip}`, `sign-in:account:${hashToken(email)}`];
+  return [`sign-in:ip:${ip}`, accountLockoutSubject(email)];
+}
+
+function accountLockoutSubject(email: string): string {
+  return `sign-in:account:${hashToken(email)}`;
 }
 
 /**
@@ -104,21 +109,35 @@ export async function logOut(deps: Pick<Deps, 'db'>, token: string): Promise<voi
   await deleteSession(deps.db, hashToken(token));
 }
 
+export type PasswordPrompt = 'ok' | 'wrong' | 'session_ended';
+
 /**
- * Re-entering the password inside a session (before revealing a secret). Too many wrong ones
- * end the session: a stolen cookie cannot be used to guess the password.
+ * The one rule of every form that asks for the password again inside a session (revealing a
+ * secret, changing the password): a stolen cookie must not be a way to guess the password. The
+ * wrong ones of all these forms share one count per session, and the last allowed one ends the
+ * session. Like the sign-in, the attempt is counted before the password is looked at, so parallel
+ * attempts cannot outrun the count, and a right password takes its count back. A wrong one also
+ * counts toward the account's sign-in lockout (the same store and thresholds), so guesses made
+ * here and at the log-in add up.
  */
 export async function confirmPassword(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'fast' | 'clock' | 'config'>,
   session: DashboardSession,
   password: string,
-): Promise<'ok' | 'wrong' | 'session_ended'> {
+): Promise<PasswordPrompt> {
+  const tokenHash = hashToken(session.token);
+  const failures = await countReauthFailure(deps.db, tokenHash);
+  if (failures === null || failures > maxReauthFailures) return endSession(deps, tokenHash);
   const user = await findUser(deps.db, session.user.id);
-  if (await verifyPassword(password.slice(0, maxPasswordLength), user?.passwordHash ?? null)) return 'ok';
-  const failures = await countReauthFailure(deps.db, hashToken(session.token));
-  if (failures >= maxReauthFailures) {
-    await deleteSession(deps.db, hashToken(session.token));
-    return 'session_ended';
+  if (await verifyPassword(password.slice(0, maxPasswordLength), user?.passwordHash ?? null)) {
+    await withdrawReauthFailure(deps.db, tokenHash);
+    return 'ok';
   }
-  return 'wrong';
+  await registerAuthFailure(deps, accountLockoutSubject(session.user.email), deps.clock.now());
+  return failures >= maxReauthFailures ? endSession(deps, tokenHash) : 'wrong';
+}
+
+async function endSession(deps: Pick<Deps, 'db'>, tokenHash: string): Promise<'session_ended'> {
+  await deleteSession(deps.db, tokenHash);
+  return 'session_ended';
 }

@@ -118,13 +118,22 @@ export async function deleteOtherSessions(db: Executor, userId: string, keep: st
     .where(and(eq(dashboardSessions.userId, userId), keep ? ne(dashboardSessions.tokenHash, keep) : undefined));
 }
 
-export async function countReauthFailure(db: Executor, tokenHash: string): Promise<number> {
+/** Counts one password prompt of the session as failed; the new count, or null when the session is gone. */
+export async function countReauthFailure(db: Executor, tokenHash: string): Promise<number | null> {
   const [row] = await db
     .update(dashboardSessions)
     .set({ reauthFailures: sql`${dashboardSessions.reauthFailures} + 1` })
     .where(eq(dashboardSessions.tokenHash, tokenHash))
     .returning({ failures: dashboardSessions.reauthFailures });
-  return row?.failures ?? 0;
+  return row?.failures ?? null;
+}
+
+/** Takes back a failure counted in advance for a prompt that proved right. */
+export async function withdrawReauthFailure(db: Executor, tokenHash: string): Promise<void> {
+  await db
+    .update(dashboardSessions)
+    .set({ reauthFailures: sql`greatest(${dashboardSessions.reauthFailures} - 1, 0)` })
+    .where(eq(dashboardSessions.tokenHash, tokenHash));
 }
 
 export async function deleteExpiredSessions(db: Executor, now: Date): Promise<void> {

@@ -52,3 +52,17 @@ test(
     assert.deepEqual(left, [], 'a compiler outlived the process that started it');
   },
 );
+
+test('the received invoices and the documents files share one cache of compiled validators', async () => {
+  const { cacheDir } = await import('../../src/received/official-validation.js');
+  const { validatorCacheDir } = await import('../../src/documents/validation-pool.js');
+  const suiteCache = process.env.FACTEUR_TEST_SEF_CACHE;
+  delete process.env.FACTEUR_TEST_SEF_CACHE;
+  try {
+    // One folder, `<dataDir>/cache` (the SEFs in its `sef/`): a second one compiled them all again.
+    assert.equal(cacheDir('/srv/facteur'), validatorCacheDir('/srv/facteur'));
+    assert.equal(validatorCacheDir('/srv/facteur'), join('/srv/facteur', 'cache'));
+  } finally {
+    if (suiteCache !== undefined) process.env.FACTEUR_TEST_SEF_CACHE = suiteCache;
+  }
+});

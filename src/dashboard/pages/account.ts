@@ -7,6 +7,7 @@ import { changePassword } from '../../users/service.js';
 import { minPasswordLength } from '../../users/password-rules.js';
 import { pageOf, type Env } from '../context.js';
 import { formOf } from '../form.js';
+import { sendToLogInAfterWrongPasswords } from '../password-prompt.js';
 import { html } from '../../http/html.js';
 import { csrfField, formatTime, layout, noticeOf } from '../layout.js';
 
@@ -72,11 +73,12 @@ export async function accountPages(app: FastifyInstance, { deps, env }: { deps: 
     const page = pageOf(request, env);
     const form = formOf(request);
     try {
-      await changePassword(deps, page.session.user.id, page.session.token, {
+      const outcome = await changePassword(deps, page.session, {
         current: form.get('current') ?? '',
         password: form.get('password') ?? '',
         confirmation: form.get('confirmation') ?? '',
       });
+      if (outcome === 'session_ended') return sendToLogInAfterWrongPasswords(reply);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'validation_error')
         return passwordPage(request, reply, 422, error.message);

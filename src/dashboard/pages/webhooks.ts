@@ -14,10 +14,9 @@ import {
 } from '../../webhooks/service.js';
 import { plans } from '../../kernel/plans.js';
 import { confirmPassword } from '../../users/service.js';
-import { callContextOf, dashboardPrefix, pageOf, type Env, type Page } from '../context.js';
-import { clearCookie, sessionCookie } from '../cookies.js';
-
+import { callContextOf, pageOf, type Env, type Page } from '../context.js';
 import { formOf } from '../form.js';
+import { sendToLogInAfterWrongPasswords } from '../password-prompt.js';
 import { describeError } from '../page-error.js';
 import { html, type Html } from '../../http/html.js';
 import { csrfField, formatTime, layout, noticeOf } from '../layout.js';
@@ -257,10 +256,7 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
     const id = idOf(request);
     await getEndpoint(deps, page.scope, id);
     const outcome = await confirmPassword(deps, page.session, formOf(request).get('password') ?? '');
-    if (outcome === 'session_ended') {
-      clearCookie(reply, sessionCookie);
-      return reply.redirect(`${dashboardPrefix}/login?notice=session_ended`, 303);
-    }
+    if (outcome === 'session_ended') return sendToLogInAfterWrongPasswords(reply);
     if (outcome === 'wrong')
       return renderDetail(request, reply, id, {
         status: 422,
