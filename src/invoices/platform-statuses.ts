@@ -11,7 +11,13 @@ import { sealContext, sealedColumns } from '../db/sealed-columns.js';
 import { platformAccess } from '../establishments/platform-access.js';
 import { getCompany } from '../companies/service.js';
 import { readPushedFlow } from '../platform/afnor-connector.js';
-import { failureSummary, type LifecycleEvent } from '../platform/connector.js';
+import {
+  failureSummary,
+  isUnreadableFlowFailure,
+  unreadableFlow,
+  type LifecycleEvent,
+  type UnreadableFlow,
+} from '../platform/connector.js';
 import { lifecycleCodes, rejectionNoteOf, type LifecycleCode } from './lifecycle-status.js';
 import { applyReportedStatus } from './reported-status.js';
 import { invoices } from './schema.js';
@@ -95,6 +101,40 @@ export async function applyPlatformEvent(
       await markDeposit(tx, scope, deposit, { state: 'rejected', nextAttemptAt: null }, now);
     return (await applyEventToDocument(tx, ctx, row, event)).changed;
   });
+}
+
+/**
+ * A life-cycle flow the platform gives unreadable for good (a hostile or broken CDAR, a file over
+ * the bound, a flow gone): recorded once, as a receipt under its own `unreadable:` key (tied to
+ * its deposit when the flow names one), and logged. The reader then moves past it: one such flow
+ * never holds back the statuses after it.
+ */
+export async function recordUnreadableFlow(
+  deps: Pick<Deps, 'db' | 'log'>,
+  scope: Scope,
+  establishmentId: string,
+  unreadable: UnreadableFlow,
+  now: Date,
+): Promise<void> {
+  const { flow, failure } = unreadable;
+  const recorded = await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
+    const deposit = flow.trackingId ? await depositByTracking(tx, scope, flow.trackingId) : undefined;
+    return (await receiveEvent(tx, scope, unreadable.key, deposit?.documentId ?? null, now))
+      ? { documentId: deposit?.documentId ?? null }
+      : null;
+  });
+  if (recorded)
+    deps.log.warn(
+      {
+        companyId: scope.companyId,
+        establishmentId,
+        flowId: flow.flowId,
+        documentId: recorded.documentId,
+        failure: failureSummary(failure),
+        errorCode: failure.errorCode?.slice(0, 64) ?? null,
+      },
+      'platform life-cycle flow unreadable: recorded and skipped',
+    );
 }
 
 /**
@@ -209,6 +249,8 @@ async function pollReader(
     // Each event a millisecond after the one before: the events they emit keep the platform's order.
     for (const [index, event] of read.value.events.entries())
       if (await applyPlatformEvent(deps, scope, event, later(now, index))) applied += 1;
+    for (const unreadable of read.value.unreadable)
+      await recordUnreadableFlow(deps, scope, reader.establishmentId, unreadable, now);
     cursor = read.value.cursor;
     // The cursor moves once the page is applied: a crash reads the page again, applied once anyway.
     if (!(await updateReader(deps.db, reader, { cursor, lastError: null }))) return applied;
@@ -264,6 +306,12 @@ export async function statusCallback(
   const pushed = readPushedFlow(rawBody, headers, signingKey, Math.floor(deps.clock.now().getTime() / 1000));
   if (!pushed.ok) return { kind: 'refused', reason: pushed.reason };
   const events = await access.connector.eventsOfFlow(pushed.value.flow, { retryBudgetMs: 0 });
+  if (!events.ok && isUnreadableFlowFailure(events)) {
+    // Pushed again, it would be as unreadable: recorded as the poll records it, and taken.
+    const unreadable = unreadableFlow(pushed.value.flow, events);
+    await recordUnreadableFlow(deps, scope, establishmentId, unreadable, await scopeNow(deps, scope));
+    return { kind: 'accepted', applied: 0 };
+  }
   if (!events.ok) throw new Error(`the platform did not give flow ${pushed.value.flow.flowId}: ${events.message}`);
   const now = await scopeNow(deps, scope);
   let applied = 0;

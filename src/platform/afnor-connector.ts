@@ -21,9 +21,11 @@ import type {
   PlatformResult,
   PushedFlow,
   Rejection,
+  UnreadableFlow,
   SubscriptionFilter,
   WebhookSubscription,
 } from './connector.js';
+import { isUnreadableFlowFailure, unreadableFlow } from './connector.js';
 import { nextStep } from './next-step.js';
 import {
   isTaxAdministrationCode,
@@ -111,6 +113,50 @@ const header = (headers: Answer['headers'], name: string): string | null => {
   const value = headers[name];
   return (Array.isArray(value) ? value[0] : value) ?? null;
 };
+
+/**
+ * What the connector reads of an answer, at most: the platform (or whoever answers at its address)
+ * is untrusted, so no answer is buffered without a bound. A JSON answer (token, search, directory)
+ * is small; a flow's file (a received invoice, a CDAR) is taken up to the received-invoice PDF
+ * limit (`maxIncomingPdfBytes` in received/incoming-file.ts, 50 MiB: kept equal by a test).
+ */
+export const maxJsonAnswerBytes = 4 * 1024 * 1024;
+export const maxFlowFileBytes = 50 * 1024 * 1024;
+
+/** An answer over its bound: reading stopped (the connection cut), the call fails for good. */
+class OversizedAnswer extends Error {
+  constructor(readonly limit: number) {
+    super(`the platform's answer is over ${limit} bytes`);
+  }
+}
+
+/** The answer's body, read up to `limit` bytes: a larger declared or sent body is cut off unread. */
+async function boundedBody(response: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
+  const declared = Number(header(response.headers, 'content-length') ?? Number.NaN);
+  if (declared > limit) {
+    response.body.destroy();
+    throw new OversizedAnswer(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      response.body.destroy();
+      throw new OversizedAnswer(limit);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** An answer the connector writes itself, in the AFNOR `Error` shape, for a fault it found in the platform's. */
+const syntheticAnswer = (
+  status: number,
+  errorCode: string,
+  errorMessage: string,
+  headers: Answer['headers'] = {},
+): Answer => ({ status, headers, body: Buffer.from(JSON.stringify({ errorCode, errorMessage })) });
 
 function jsonOf(answer: Answer): Record<string, unknown> | null {
   try {
@@ -324,6 +370,7 @@ export class AfnorConnector implements PlatformConnector {
     headers: Record<string, string>,
     body: string | Buffer | undefined,
     signal?: AbortSignal,
+    maxAnswerBytes = maxJsonAnswerBytes,
   ): Promise<Answer> {
     // A literal address never reaches the pinned lookup: judged here, before any connection.
     const policy = this.options.addressPolicy;
@@ -336,11 +383,13 @@ export class AfnorConnector implements PlatformConnector {
         dispatcher: this.dispatcher,
         ...(signal ? { signal } : {}),
       });
-      const chunks: Buffer[] = [];
-      for await (const chunk of response.body) chunks.push(chunk as Buffer);
-      return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body: await boundedBody(response, maxAnswerBytes),
+      };
     } catch (error) {
-      if (signal?.aborted) throw error;
+      if (signal?.aborted || error instanceof OversizedAnswer) throw error;
       throw transportFailure(error);
     }
   }
@@ -353,6 +402,8 @@ export class AfnorConnector implements PlatformConnector {
       url: string;
       headers?: Record<string, string>;
       body?: string | Buffer;
+      /** The answer's bound: `maxJsonAnswerBytes` unless the call downloads a flow's file. */
+      maxAnswerBytes?: number;
     },
     options: CallOptions & { settledBeforeRetry?: () => Promise<boolean> } = {},
   ): Promise<{ ok: true; answer: Answer; attempts: number } | { ok: 'settled'; attempts: number } | PlatformFailure> {
@@ -368,13 +419,14 @@ export class AfnorConnector implements PlatformConnector {
       let tokenAnswer = false;
       try {
         const token = await this.accessToken(options.signal);
-        const { method, url, headers, body } = build();
+        const { method, url, headers, body, maxAnswerBytes } = build();
         answer = await this.send(
           method,
           url,
           { authorization: `Bearer ${token}`, 'request-id': this.requestId(), accept: 'application/json', ...headers },
           body,
           options.signal,
+          maxAnswerBytes,
         );
         if (answer.status === 401 && !renewed) {
           // The token may have been revoked or expired early: one new token, one new try.
@@ -388,6 +440,16 @@ export class AfnorConnector implements PlatformConnector {
           answer = error.answer;
           tokenAnswer = true;
         } else if (error instanceof TransportError) transport = error;
+        else if (error instanceof OversizedAnswer)
+          // The same answer would come again: no retry, said as the platform's fault.
+          return this.failure(
+            operation,
+            syntheticAnswer(502, 'ANSWER_TOO_LARGE', error.message),
+            null,
+            attempts,
+            'permanent',
+            null,
+          );
         else throw error;
       }
       if (answer && !tokenAnswer && succeeded(answer.status)) return { ok: true, answer, attempts };
@@ -587,6 +649,7 @@ export class AfnorConnector implements PlatformConnector {
         method: 'GET',
         url: this.flowUrl(`/v1/flows/${encodeURIComponent(flow.flowId)}?docType=Original`),
         headers: { accept: 'application/octet-stream' },
+        maxAnswerBytes: maxFlowFileBytes,
       }),
       options,
     );
@@ -602,11 +665,7 @@ export class AfnorConnector implements PlatformConnector {
       // An unreadable life-cycle message is the platform's fault: said as such, never guessed.
       return this.failure(
         'getFlow',
-        {
-          ...result.answer,
-          status: 502,
-          body: Buffer.from(JSON.stringify({ errorCode: 'CDAR_UNREADABLE', errorMessage: error.message })),
-        },
+        syntheticAnswer(502, 'CDAR_UNREADABLE', error.message, result.answer.headers),
         null,
         result.attempts,
         'permanent',
@@ -639,12 +698,15 @@ export class AfnorConnector implements PlatformConnector {
     const body = jsonOf(search.answer);
     const flows = ((body?.results ?? []) as Record<string, unknown>[]).map(flowOf);
     const events: LifecycleEvent[] = [];
+    const unreadable: UnreadableFlow[] = [];
     let attempts = search.attempts;
     for (const flow of flows) {
       const read = await this.eventsOfFlow(flow, options);
-      if (!read.ok) return read;
       attempts += read.attempts;
-      events.push(...read.value);
+      if (read.ok) events.push(...read.value);
+      // One flow that can never be read must not hold the cursor before it (and the flows after it).
+      else if (isUnreadableFlowFailure(read)) unreadable.push(unreadableFlow(flow, read));
+      else return read;
     }
     const latest = flows.reduce<string | null>(
       (max, flow) => (max === null || flow.updatedAt > max ? flow.updatedAt : max),
@@ -654,7 +716,11 @@ export class AfnorConnector implements PlatformConnector {
     const next: Cursor = nextPage
       ? { after: cursor.after, page: nextPage, latest }
       : { after: latest, page: null, latest };
-    return { ok: true, attempts, value: { events, cursor: encodeCursor(next), hasMore: Boolean(nextPage) } };
+    return {
+      ok: true,
+      attempts,
+      value: { events, unreadable, cursor: encodeCursor(next), hasMore: Boolean(nextPage) },
+    };
   }
 
   /**
@@ -707,6 +773,7 @@ export class AfnorConnector implements PlatformConnector {
         method: 'GET',
         url: this.flowUrl(`/v1/flows/${encodeURIComponent(flowId)}?docType=Original`),
         headers: { accept: 'application/octet-stream' },
+        maxAnswerBytes: maxFlowFileBytes,
       }),
       options,
     );

@@ -1,6 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import { hostileXmlReason } from '../kernel/hostile-xml.js';
 
 /**
  * The life-cycle message (CDAR D22B, "CDV" in the French rules): one status of one invoice, sent
@@ -325,6 +326,9 @@ function isoDay(value: unknown): string | null {
 
 /** The statuses of a CDAR message. Throws CdarParseError when it is not one. */
 export function parseCdarMessage(xml: string): CdarStatus[] {
+  // A platform's answer is untrusted: a DOCTYPE (entity bomb, external DTD) never reaches the parser.
+  const hostile = hostileXmlReason(xml);
+  if (hostile !== null) throw new CdarParseError(hostile);
   let document: Node;
   try {
     document = parser.parse(xml) as Node;

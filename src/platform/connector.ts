@@ -128,8 +128,22 @@ export interface Rejection {
   next: NextStep;
 }
 
+/**
+ * A life-cycle flow whose statuses cannot be read, for good (its CDAR unreadable or hostile, its
+ * file over the bound, gone): the reader records it and moves past it, rather than read it again
+ * at every pass and never reach the flows after it.
+ */
+export interface UnreadableFlow {
+  /** Stable across repeats, like an event's: the flow and its version. */
+  key: string;
+  flow: PlatformFlow;
+  failure: PlatformFailure;
+}
+
 export interface LifecyclePage {
   events: LifecycleEvent[];
+  /** The flows of the page skipped as unreadable (their failure permanent, not the connection's). */
+  unreadable: UnreadableFlow[];
   /** Pass it to the next read; it moves past what this page returned (with a small overlap: dedupe on `key`). */
   cursor: string;
   /** More is waiting: read again at once. */
@@ -217,6 +231,20 @@ export function failureSummary(failure: PlatformFailure): string {
   const what = failure.httpStatus === null ? failure.message : `the platform answered HTTP ${failure.httpStatus}`;
   return `${failure.category}: ${what}`;
 }
+
+/**
+ * Whether a flow's failure is the flow's own and final: a retry cannot mend it (`permanent`), and
+ * it is not the connection's (a refused token would refuse every flow: the reader stops instead).
+ */
+export const isUnreadableFlowFailure = (failure: PlatformFailure): boolean =>
+  failure.rule === 'permanent' && failure.category !== 'platform_auth';
+
+/** A flow skipped as unreadable, keyed on the flow and its version (read again, recorded once). */
+export const unreadableFlow = (flow: PlatformFlow, failure: PlatformFailure): UnreadableFlow => ({
+  key: `unreadable:${flow.flowId}:${flow.updatedAt}`,
+  flow,
+  failure,
+});
 
 export interface CallOptions {
   /** Give up the call (and its retries) when this fires. */

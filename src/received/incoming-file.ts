@@ -6,6 +6,7 @@ import {
   readCii,
   type ReadDocument,
 } from '../documents/cii-reader.js';
+import { hostileXmlReason } from '../kernel/hostile-xml.js';
 import { readUbl, UblReadError } from './ubl-reader.js';
 
 /**
@@ -34,17 +35,10 @@ export class IncomingFileError extends Error {
   }
 }
 
-/**
- * What an invoice XML never needs and a hostile one uses: a DOCTYPE declares entities (the
- * "billion laughs") or an external DTD (a file or URL the parser would fetch). None is ever
- * expanded or fetched: the file is refused before any parser sees it. Characters XML 1.0
- * forbids (NUL...) are refused too: no parser would take them, and PostgreSQL's JSON cannot hold NUL.
- */
+/** A hostile XML (a DOCTYPE, forbidden characters: kernel/hostile-xml.ts) is refused before any parser. */
 function refuseHostileXml(xml: string): void {
-  if (/<!(DOCTYPE|ENTITY)/i.test(xml))
-    throw new IncomingFileError('the XML declares a DOCTYPE (entities or an external DTD): refused, never expanded');
-  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(xml))
-    throw new IncomingFileError('the XML carries characters XML forbids (NUL, control characters)');
+  const reason = hostileXmlReason(xml);
+  if (reason !== null) throw new IncomingFileError(reason);
 }
 
 const rootName = (xml: string): string | null => {

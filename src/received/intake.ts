@@ -6,7 +6,12 @@ import { sealContext, sealedColumns } from '../db/sealed-columns.js';
 import { connectedEstablishments } from '../establishments/service.js';
 import { platformAccess } from '../establishments/platform-access.js';
 import { readPushedFlow } from '../platform/afnor-connector.js';
-import { failureSummary, type PlatformConnector, type PlatformFlow } from '../platform/connector.js';
+import {
+  failureSummary,
+  isUnreadableFlowFailure,
+  type PlatformConnector,
+  type PlatformFlow,
+} from '../platform/connector.js';
 import { claimReceivedReaders, ensureReceivedReaders, receivedReaderOf, updateReceivedReader } from './reader-store.js';
 import { ingestReceivedInvoice, platformContext, receivedFlowKnown } from './service.js';
 
@@ -34,12 +39,16 @@ async function takeFlow(
 ): Promise<boolean> {
   if (await receivedFlowKnown(deps, receiver.scope, flow.flowId)) return false;
   const download = await receiver.connector.downloadFlow(flow.flowId, { retryBudgetMs: 0 });
-  if (!download.ok) throw new Error(`the platform did not give flow ${flow.flowId}: ${download.message}`);
+  // A passing failure is read again at the next pass; a permanent one (over the bound, gone) is
+  // kept flagged, as an unreadable file is: it would otherwise hold the cursor forever.
+  if (!download.ok && !isUnreadableFlowFailure(download))
+    throw new Error(`the platform did not give flow ${flow.flowId}: ${download.message}`);
   const result = await ingestReceivedInvoice(deps, platformContext(receiver.scope, deps.clock.now()), {
     flowId: flow.flowId,
-    bytes: download.value,
+    bytes: download.ok ? download.value : new Uint8Array(0),
     name: flow.name || null,
     establishmentId: receiver.establishmentId,
+    ...(download.ok ? {} : { notTaken: `the platform's file could not be taken: ${download.message}` }),
   });
   return result.created;
 }

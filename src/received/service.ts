@@ -134,6 +134,11 @@ export interface IncomingDelivery {
    * delivered is kept, flagged, whatever it is: nobody else would tell the company of it.
    */
   refuseOverLimit?: boolean;
+  /**
+   * Why the platform's file could not be taken at all (over the connector's download bound, gone):
+   * the flow is kept flagged unreadable, with no bytes, so that it holds back no flow after it.
+   */
+  notTaken?: string;
 }
 
 export interface Ingestion {
@@ -159,6 +164,7 @@ export async function ingestReceivedInvoice(
   let file: IncomingFile | null = null;
   let verdict: Verdict;
   try {
+    if (delivery.notTaken !== undefined) throw new IncomingFileError(delivery.notTaken, 'too_large');
     file = await readIncomingFileInThread(delivery.bytes);
     verdict = await validateIncoming(file, deps.config.dataDir);
   } catch (error) {

@@ -256,6 +256,22 @@ export class PlatformSimulator {
     });
   }
 
+  /**
+   * A life-cycle flow on the invoice a client deposited under this tracking id whose file is
+   * `content` as given, not a CDAR the simulator writes: what a broken or hostile platform sends
+   * (an entity bomb, an external DTD, anything), for the tests of what the service does with it.
+   * Answers its flow id; refuses (`ReportRefused`) an unknown deposit.
+   */
+  reportRaw(clientId: string, trackingId: string, content: Buffer): string {
+    const deposit = [...this.flows.values()]
+      .filter((flow) => flow.owner === clientId && flow.invoice && flow.json.trackingId === trackingId)
+      .at(-1);
+    if (!deposit?.invoice)
+      throw new ReportRefused('unknown_flow', `no accepted invoice deposited with tracking id ${trackingId}`);
+    const facts = deposit.invoice.facts;
+    return this.storeLifecycle(clientId, deposit.json, `${facts.number}-raw.xml`, content, facts);
+  }
+
   seedDirectory(lines: readonly DirectoryLineSeed[]): void {
     this.directory.seed(lines);
   }
@@ -789,12 +805,25 @@ export class PlatformSimulator {
       reason: message.reason ?? null,
       notes: message.notes ?? [],
     });
+    // A rejected or misrouted invoice was never received: the same number may be deposited again.
+    if (['213', '221', '501'].includes(message.status)) this.invoiceFlows.delete(invoiceKey(owner, facts));
+    return this.storeLifecycle(owner, invoiceFlow, `${facts.number}-${message.status}.xml`, Buffer.from(cdar), facts);
+  }
+
+  /** A life-cycle flow carrying `content`, stored and pushed; answers its flow id. */
+  private storeLifecycle(
+    owner: string,
+    invoiceFlow: Record<string, unknown>,
+    name: string,
+    content: Buffer,
+    facts: InvoiceFacts,
+  ): string {
     const updatedAt = this.tick();
     const json = {
       flowId: randomUUID(),
       submittedAt: updatedAt,
       updatedAt,
-      name: `${facts.number}-${message.status}.xml`,
+      name,
       flowSyntax: 'CDAR',
       flowProfile: 'Undefined',
       processingRule: invoiceFlow.processingRule,
@@ -805,10 +834,8 @@ export class PlatformSimulator {
       ...(invoiceFlow.trackingId ? { trackingId: invoiceFlow.trackingId } : {}),
       acknowledgement: { status: 'Ok' },
     };
-    // A rejected or misrouted invoice was never received: the same number may be deposited again.
-    if (['213', '221', '501'].includes(message.status)) this.invoiceFlows.delete(invoiceKey(owner, facts));
     this.counters.lifecycleFlows += 1;
-    this.store({ seq: ++this.seq, owner, json, content: Buffer.from(cdar), invoiceNumber: facts.number });
+    this.store({ seq: ++this.seq, owner, json, content, invoiceNumber: facts.number });
     return json.flowId;
   }
 
