@@ -88,6 +88,17 @@ function sealV1(key: Buffer, secret: string): string {
     .join('.');
 }
 
+/** An establishment's stored connection columns, as the platform access reads them. */
+async function establishmentFields(companyId: string, id: string) {
+  const { rows } = await sql.query(
+    `select id, siret, platform_base_url as "platformBaseUrl", platform_client_id as "platformClientId",
+      platform_client_secret as "platformClientSecret", null as "platformTokenUrl", deposit_enabled as "depositEnabled",
+      ereporting_enabled as "ereportingEnabled" from establishments where company_id = $1 and id = $2`,
+    [companyId, id],
+  );
+  return rows[0];
+}
+
 async function endpointRow(id: string) {
   const { rows } = await sql.query(
     'select company_id, secret, secret_hint, previous_secret from webhook_endpoints where id = $1',
@@ -196,15 +207,7 @@ test('v1 values still open, and the start seals them again as v2 bound to their 
       platform_client_secret = $1 where company_id = $2 and id = $3`,
     [sealV1(firstKey, 'platform-s3cret'), companyId, head.id],
   );
-  const fields = async () =>
-    (
-      await sql.query(
-        `select id, siret, platform_base_url as "platformBaseUrl", platform_client_id as "platformClientId",
-          platform_client_secret as "platformClientSecret", null as "platformTokenUrl", deposit_enabled as "depositEnabled",
-          ereporting_enabled as "ereportingEnabled" from establishments where company_id = $1 and id = $2`,
-        [companyId, head.id],
-      )
-    ).rows[0];
+  const fields = () => establishmentFields(companyId, head.id);
   assert.equal(connectionOf(h.deps, scope, await fields())?.clientSecret, 'platform-s3cret', 'a v1 value opens');
   await sealStoredSecrets(h.deps);
   const resealed = await fields();
@@ -332,14 +335,7 @@ test('facteur encryption-key rotate re-seals every sealed column; the service th
   // The old key opens nothing any more; the new one opens the platform secret and the webhook secret.
   await assert.rejects(revealEndpointSecret(h.deps, { companyId, livemode: false }, endpoint.id), /cannot be opened/);
   const next = await harness(newKey);
-  const fields = (
-    await sql.query(
-      `select id, siret, platform_base_url as "platformBaseUrl", platform_client_id as "platformClientId",
-        platform_client_secret as "platformClientSecret", null as "platformTokenUrl", deposit_enabled as "depositEnabled",
-        ereporting_enabled as "ereportingEnabled" from establishments where company_id = $1 and id = $2`,
-      [companyId, head.id],
-    )
-  ).rows[0];
+  const fields = await establishmentFields(companyId, head.id);
   assert.equal(connectionOf(next.deps, scope, fields)?.clientSecret, 'platform-s3cret');
   const { request } = await deliveredPing(next, companyId, key, endpoint.id);
   const header = String(request!.headers['service-signature']);
