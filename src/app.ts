@@ -15,6 +15,7 @@ import { installErrorHandling } from './http/error-envelope.js';
 import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installHstsAndFrameRefusal } from './http/security-headers.js';
+import { RequestLogLevels } from './http/request-log-levels.js';
 
 export interface AppOptions {
   https?: SecureContextOptions & { minVersion?: 'TLSv1.2' | 'TLSv1.3' };
@@ -32,6 +33,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   const htmlPages = registry.capabilities.find((capability) => capability.pages?.refusalPage)?.pages;
   const serverOptions: FastifyServerOptions & { https?: unknown } = {
     loggerInstance: deps.log,
+    logController: new RequestLogLevels(),
     genReqId: () => newId('request'),
     requestIdHeader: false,
     bodyLimit: deps.config.bodyLimitBytes,

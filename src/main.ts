@@ -16,6 +16,7 @@ const usage = `facteur: self-hostable electronic-invoicing API
                                      run the HTTPS API and the workers (migrations run first)
   facteur migrate                    apply database migrations
   facteur company create --name NAME --siren SIREN [--plan free|essential|pro]
+  facteur company list               every company: id, name, SIREN, plan, creation date
   facteur company plan --id ID --plan free|essential|pro
                                      sets the plan of the company's subscription
   facteur key create --company ID --env test|live [--scopes a:read,b:write] [--expires-at ISO]

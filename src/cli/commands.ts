@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { refuse } from '../kernel/errors.js';
-import { createCompany } from '../companies/service.js';
+import { createCompany, companyList } from '../companies/service.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/service.js';
 import { parseOptions, required } from './arguments.js';
 import { createUser } from '../users/service.js';
@@ -34,6 +34,23 @@ export async function runAdminCommand(deps: Deps, command: string, args: string[
       plan: company.plan,
       email: values.email ?? null,
       created: company.created.toISOString(),
+    };
+  }
+  if (command === 'company' && action === 'list') {
+    const { positionals } = parseOptions(rest, {});
+    if (positionals.length > 0)
+      throw refuse('invalid_field_value', `"facteur company list" takes no argument (got "${positionals[0]}").`);
+    const companies = await companyList(deps);
+    return {
+      object: 'list',
+      data: companies.map((company) => ({
+        id: company.id,
+        object: 'company',
+        name: company.name,
+        siren: company.siren,
+        plan: company.plan,
+        created: company.created.toISOString(),
+      })),
     };
   }
   if (command === 'company' && action === 'plan') {

@@ -14,6 +14,7 @@ import { createDemoAccountIfEmpty } from './demo-account.js';
 import { sealStoredSecrets } from './encryption-key.js';
 import { encryptionKeyWarning } from '../kernel/sealed-secret.js';
 import { createLogger } from './logger.js';
+import { companyList } from '../companies/service.js';
 
 /** `all` (the default): the API and the workers in one process; `api` and `worker` split them for scale. */
 export type Role = 'all' | 'api' | 'worker';
@@ -84,6 +85,18 @@ async function startApi(
     `TLS certificate: ${certificate.certPath}${certificate.generated ? ' (self-signed, generated now)' : ''}`,
   );
   return { app, redirect };
+}
+
+/**
+ * A later start shows no key (the first start's was shown once): the banner says how to make one,
+ * for the one company there is, or after listing them when there are several. `companies`: the
+ * first two.
+ */
+export function howToMakeAKey(companies: { id: string }[]): string {
+  const intro = 'no key is shown after the first start:';
+  if (companies.length === 1)
+    return `${intro} make one with  npx facteur key create --company ${companies[0]!.id} --env test`;
+  return `${intro} find the company's id with  npx facteur company list  then make one with  npx facteur key create --company co_… --env test`;
 }
 
 /**
@@ -160,6 +173,8 @@ async function start(config: Config, role: Role, step: (stage: string) => void):
         `  try: curl --cacert ${join(config.dataDir, 'tls', 'cert.pem')} -H "Authorization: Bearer ${demo.testKey}" https://localhost:${port}/v1/account`,
         `  dashboard: https://localhost:${port}/dashboard  user: ${demo.user.email}  password (shown once): ${demo.user.password}`,
       );
+    } else {
+      lines.push(howToMakeAKey(await companyList(deps, 2)));
     }
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
 

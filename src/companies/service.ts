@@ -14,6 +14,7 @@ import {
   insertCompany,
   countCompanies,
   listCompanies,
+  listCompaniesWithPlan,
   resetSandboxOffset,
   type Company,
 } from './store.js';
@@ -77,6 +78,17 @@ export async function getCompany(deps: Pick<Deps, 'db'>, id: string): Promise<Co
 
 export async function hasAnyCompany(deps: Pick<Deps, 'db'>): Promise<boolean> {
   return (await countCompanies(deps.db)) > 0;
+}
+
+/**
+ * The companies of the database with their plan, oldest first (the first `limit` when given):
+ * `facteur company list`, and the start banner that names the one company there is.
+ */
+export async function companyList(
+  deps: Pick<Deps, 'db'>,
+  limit?: number,
+): Promise<Omit<Company, 'sandboxClockOffsetMs'>[]> {
+  return listCompaniesWithPlan(deps.db, limit);
 }
 
 /** Companies by id (every one when `ids` is absent): for passes that act per company. */

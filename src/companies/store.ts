@@ -40,6 +40,24 @@ export async function findCompany(db: Executor, id: string): Promise<Company | u
   };
 }
 
+/** The companies with their subscription's plan, in id order (creation order); the first `limit` when given. */
+export async function listCompaniesWithPlan(
+  db: Executor,
+  limit?: number,
+): Promise<Omit<Company, 'sandboxClockOffsetMs'>[]> {
+  const result = await db.execute(sql`
+    select c.id, c.name, c.siren, c.created, coalesce(s.plan, 'free') as plan
+    from companies c left join subscriptions s on s.company_id = c.id
+    order by c.id ${limit === undefined ? sql`` : sql`limit ${limit}`}`);
+  return (result.rows as Record<string, unknown>[]).map((row) => ({
+    id: row.id as string,
+    name: row.name as string,
+    siren: row.siren as string,
+    plan: row.plan as PlanName,
+    created: new Date(row.created as string),
+  }));
+}
+
 export async function countCompanies(db: Executor): Promise<number> {
   const rows = await db.select({ id: companies.id }).from(companies).limit(1);
   return rows.length;

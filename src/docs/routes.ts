@@ -2,12 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { catalogue, errorTypes } from '../kernel/errors.js';
 import { escapeHtml as escape } from '../http/html.js';
 
+/**
+ * A catalogue text as HTML: its Markdown backtick spans as `<code>`, everything else escaped. Only
+ * inline code is Markdown there; a backtick left without its pair stays as it is.
+ */
+export function catalogueTextHtml(text: string): string {
+  return text.replace(/`([^`]+)`|([^`]+|`)/g, (_span, code: string | undefined, plain: string | undefined) =>
+    code === undefined ? escape(plain!) : `<code>${escape(code)}</code>`,
+  );
+}
+
 /** The page every `doc_url` points into: one anchor per code of the catalogue. */
 function errorsPage(): string {
   const rows = Object.entries(catalogue).map(([code, entry]) => {
     const status = 'status' in entry ? entry.status : errorTypes[entry.type];
-    const hint = 'hint' in entry && entry.hint ? ` ${escape(entry.hint)}` : '';
-    const message = entry.message === '{detail}' ? '(message written for each case)' : escape(entry.message);
+    const hint = 'hint' in entry && entry.hint ? ` ${catalogueTextHtml(entry.hint)}` : '';
+    const message = entry.message === '{detail}' ? '(message written for each case)' : catalogueTextHtml(entry.message);
     return `<tr id="${code}"><td><code>${code}</code></td><td><code>${entry.type}</code></td><td>${status}</td><td>${message}${hint}</td></tr>`;
   });
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">

@@ -156,6 +156,32 @@ describe('facteur company create', { concurrency: 4, timeout }, () => {
   });
 });
 
+describe('facteur company list', { concurrency: 4, timeout }, () => {
+  test('lists every company as JSON: id, name, SIREN, plan, creation date, oldest first', async () => {
+    const first = await succeed('company', 'create', '--name', 'Liste Un', '--siren', '552100554', '--plan', 'pro');
+    const second = await succeed('company', 'create', '--name', 'Liste Deux', '--siren', '732829320');
+    const list = await succeed('company', 'list');
+    assert.equal(list.object, 'list');
+    const listed = (id: string) => list.data.find((company: { id: string }) => company.id === id);
+    assert.deepEqual(listed(first.id), {
+      id: first.id,
+      object: 'company',
+      name: 'Liste Un',
+      siren: '552100554',
+      plan: 'pro',
+      created: first.created,
+    });
+    assert.equal(listed(second.id)?.plan, 'free');
+    const ids = list.data.map((company: { id: string }) => company.id);
+    assert.ok(ids.indexOf(first.id) < ids.indexOf(second.id), 'not in creation order');
+  });
+
+  test('refuses an argument it does not take', async () => {
+    const error = await refused('company', 'list', 'co_x');
+    assert.equal(error.code, 'invalid_field_value');
+  });
+});
+
 describe('facteur company plan', { concurrency: 4, timeout }, () => {
   test("sets the plan of the company's subscription, at once on a running service", async (t) => {
     const h = await startHarness();

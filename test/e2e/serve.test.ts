@@ -326,6 +326,12 @@ describe('facteur serve with the embedded database, over HTTPS', { timeout: 600_
     async () => {
       current = await startServe();
       assert.doesNotMatch(current.service.stdout, /svc_test_|First start/, 'a second demo key was printed');
+      // Two companies by now (the demo one, the command line's): the banner says how to find one and make a key.
+      await current.service.waitForStdout(/no key is shown after the first start/, startTimeout);
+      assert.match(
+        current.service.stdout,
+        /npx facteur company list .*npx facteur key create --company co_… --env test/,
+      );
       for (const key of [demo.key, cliKey.secret]) {
         const response = await accountOf(key);
         assert.equal(response.status, 200, JSON.stringify(response.body));

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from '../support/harness.js';
 import { probeRoutes } from '../support/probe-routes.js';
+import { catalogueTextHtml } from '../../src/docs/routes.js';
 
 const envelopeKeys = new Set(['type', 'code', 'message', 'param', 'doc_url', 'hint', 'request_id', 'issues']);
 
@@ -50,4 +51,23 @@ test('the error envelope', async (t) => {
     for (const code of ['missing_api_key', 'invoice_not_editable', 'eu_threshold_reservation_lost'])
       assert.match(page.body, new RegExp(`id="${code}"`));
   });
+
+  await t.test("the documentation page renders the catalogue's backtick spans as <code>, escaped", async () => {
+    const page = await h.call('GET', '/docs/errors');
+    assert.equal(page.statusCode, 200);
+    assert.ok(!page.body.includes('`'), 'the page shows a raw Markdown backtick');
+    const row = /<tr id="missing_api_key">.*?<\/tr>/.exec(page.body)?.[0] ?? '';
+    assert.ok(row.includes('<code>Authorization: Bearer &lt;API_KEY&gt;</code>'), row);
+    assert.ok(page.body.includes('<code>facteur key create</code>'), 'the hints are rendered too');
+  });
+});
+
+test('a catalogue text as HTML: backtick spans as <code>, the rest escaped', () => {
+  assert.equal(
+    catalogueTextHtml('Use `a<b>` & "c" `d`.'),
+    'Use <code>a&lt;b&gt;</code> &amp; &quot;c&quot; <code>d</code>.',
+  );
+  assert.equal(catalogueTextHtml('<script>x</script>'), '&lt;script&gt;x&lt;/script&gt;');
+  // A backtick without its pair is text, not the start of a code span.
+  assert.equal(catalogueTextHtml('one ` alone'), 'one ` alone');
 });
