@@ -209,18 +209,20 @@ export async function ingestReceivedInvoice(
       const winner = await findReceivedByFlow(tx, ctx.scope, delivery.flowId);
       return { invoice: toReceivedInvoice(winner!), created: false };
     }
-    await insertFile(tx, {
-      ...ctx.scope,
-      receivedInvoiceId: row.id,
-      kind: 'original',
-      contentType,
-      // As the platform gave it (the download's header makes it safe), less what PostgreSQL cannot hold.
-      name: delivery.name?.replace(/\u0000/g, '') || `${row.number || row.id}.${extension}`,
-      sha256: sha256(bytes),
-      size: bytes.length,
-      bytes,
-      created: ctx.now,
-    });
+    // A flow whose file was never taken keeps no empty "original": its download says why instead.
+    if (delivery.notTaken === undefined)
+      await insertFile(tx, {
+        ...ctx.scope,
+        receivedInvoiceId: row.id,
+        kind: 'original',
+        contentType,
+        // As the platform gave it (the download's header makes it safe), less what PostgreSQL cannot hold.
+        name: delivery.name?.replace(/\u0000/g, '') || `${row.number || row.id}.${extension}`,
+        sha256: sha256(bytes),
+        size: bytes.length,
+        bytes,
+        created: ctx.now,
+      });
     // The original counts against the plan's storage, never refused: the company must keep the
     // invoices delivered to it; a full storage refuses its finalizations and exports instead.
     await countStorage(tx, ctx.scope, bytes.length);
@@ -275,7 +277,12 @@ export async function receivedOriginal(deps: Pick<Deps, 'db'>, scope: Scope, id:
   const row = await findReceived(deps.db, scope, id);
   if (!row) throw notFound(id);
   const file = await findFile(deps.db, scope, id, 'original');
-  if (!file) throw new Error(`received invoice ${id} has no original file`);
+  if (!file)
+    throw refuse(
+      'not_supported',
+      "The platform's file of this invoice could not be taken (see `validationErrors`): there is no original to download.",
+      { param: 'id' },
+    );
   return fileOf(file);
 }
 

@@ -304,5 +304,9 @@ describe('the status reader moves past an unreadable life-cycle flow', () => {
     const kept = byFlow.get(oversized);
     assert.deepEqual([kept?.syntax, kept?.conformant], ['unknown', false]);
     assert.match(JSON.stringify(kept.validationErrors), /over 52428800 bytes/);
+    // No empty original stands in for the file never taken: its download says why.
+    const original = await world.h.call('GET', `/v1/received-invoices/${kept.id}/files/original`, { key: seller.key });
+    assert.equal(original.statusCode, 400, original.body);
+    assert.equal(original.data.error.code, 'not_supported');
   });
 });
