@@ -13,7 +13,7 @@ import { createDepositWorker } from '../src/invoices/deposits.js';
 import { fileBytes } from '../src/invoices/files-store.js';
 import { startHarness } from '../test/support/harness.js';
 import { customer, finalizedInvoice, seller } from '../test/invoices/support.js';
-import { testCacheDir } from '../test/documents/support.js';
+import { testCacheDir } from '../test/einvoice/support.js';
 import { addressedBuyer, buyerSiren, sellerSiret } from '../test/deposits/support.js';
 import { bareDepositor, inPool, startSimulatorProcess } from './platform-simulator-process.js';
 import { machineCpu, processTreeCpuSeconds } from './load.js';

@@ -25,7 +25,7 @@
  *
  * Each line gives documents per second (wall) and CPU milliseconds per document (every thread of
  * this process), and what the CPU time means on two idle cores. The documents are the corpus of
- * the tests (test/documents/corpus-arbitrary.ts): mixed VAT situations, mostly a few lines, one in
+ * the tests (test/einvoice/corpus-arbitrary.ts): mixed VAT situations, mostly a few lines, one in
  * twenty with 25 to 45. Environment: BENCH_DOCUMENTS (documents per step, default 200),
  * BENCH_DOCUMENTS_POOL (validation threads, default 2), BENCH_SEF_CACHE (compiled stylesheets;
  * default the tests' cache in the temporary folder).
@@ -34,13 +34,13 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Big from 'big.js';
 import { InvoiceService, type Invoice } from '@e-invoice-eu/core';
-import { writeCii } from '../src/documents/cii-writer.js';
-import { centsToDecimal, rateDecimal, type DocumentModel } from '../src/documents/document-model.js';
-import { checkDraftConformance } from '../src/documents/draft-conformance.js';
-import { buildFacturX } from '../src/documents/facturx.js';
-import { pdfFonts, renderPdf } from '../src/documents/pdf-renderer.js';
-import { officialStylesheets, ValidationPool } from '../src/documents/validation-pool.js';
-import { corpus } from '../test/documents/corpus-arbitrary.js';
+import { writeCii } from '../src/einvoice/cii-writer.js';
+import { centsToDecimal, rateDecimal, type DocumentModel } from '../src/einvoice/document-model.js';
+import { checkDraftConformance } from '../src/einvoice/draft-conformance.js';
+import { buildFacturX } from '../src/einvoice/facturx.js';
+import { pdfFonts, renderPdf } from '../src/einvoice/pdf-renderer.js';
+import { officialStylesheets, ValidationPool } from '../src/einvoice/validation-pool.js';
+import { corpus } from '../test/einvoice/corpus-arbitrary.js';
 
 export interface DocumentBenchOptions {
   progress: (message: string) => void;

@@ -4,7 +4,7 @@
  * serves until its parent closes its stdin.
  */
 import { readFileSync } from 'node:fs';
-import { PlatformSimulator } from '../src/platform/simulator/simulator.js';
+import { PlatformSimulator } from '../src/pa-simulator/simulator.js';
 
 const [certPath, keyPath] = process.argv.slice(2);
 const simulator = new PlatformSimulator({

@@ -9,11 +9,11 @@
  * each is kept. Environment: BENCH_PLATFORM_DOCUMENTS (default 300), BENCH_PLATFORM_CONCURRENCY
  * (default 8).
  */
-import { writeCii } from '../src/documents/cii-writer.js';
-import { buildFacturX } from '../src/documents/facturx.js';
-import { checkDraftConformance } from '../src/documents/draft-conformance.js';
+import { writeCii } from '../src/einvoice/cii-writer.js';
+import { buildFacturX } from '../src/einvoice/facturx.js';
+import { checkDraftConformance } from '../src/einvoice/draft-conformance.js';
 import { AfnorConnector } from '../src/platform/afnor-connector.js';
-import { corpus } from '../test/documents/corpus-arbitrary.js';
+import { corpus } from '../test/einvoice/corpus-arbitrary.js';
 import { bareDepositor, inPool, startSimulatorProcess } from './platform-simulator-process.js';
 
 export interface PlatformBenchOptions {

@@ -6,7 +6,7 @@ import { companiesCapability } from './companies/index.js';
 import { customersCapability } from './customers/index.js';
 import { dashboardCapability } from './dashboard/index.js';
 import { docsCapability } from './docs/index.js';
-import { documentsCapability } from './documents/index.js';
+import { einvoiceCapability } from './einvoice/index.js';
 import { establishmentsCapability } from './establishments/index.js';
 import { ereportingCapability } from './ereporting/index.js';
 import { exportsCapability } from './exports/index.js';
@@ -55,7 +55,7 @@ export const capabilities: readonly Capability[] = [
   establishmentsCapability,
   taxProfilesCapability,
   numberingCapability,
-  documentsCapability,
+  einvoiceCapability,
   archiveCapability,
   platformCapability,
   invoicesCapability,

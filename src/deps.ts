@@ -6,7 +6,7 @@ import type { Connection, Db } from './db/database.js';
 import { createMailer, type Mailer } from './notifications/mailer.js';
 import { systemResolveHost, type ResolveHost } from './kernel/outbound-address.js';
 import { KeyCache } from './api-keys/key-cache.js';
-import { SandboxPlatform } from './platform/sandbox-platform.js';
+import { SandboxPlatform } from './pa-simulator/sandbox-platform.js';
 
 /** What every service needs from the outside world, passed explicitly. */
 export interface Deps {

@@ -13,8 +13,8 @@ import { openEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded-
 import { migrateDatabase } from '../src/db/database.js';
 import { loadCertificate } from '../src/http/tls.js';
 import { loadConfig } from '../src/config.js';
-import { compileAll } from '../src/documents/sef-cache.js';
-import { cdarValidation, officialStylesheets } from '../src/documents/validation-pool.js';
+import { compileAll } from '../src/einvoice/sef-cache.js';
+import { cdarValidation, officialStylesheets } from '../src/einvoice/validation-pool.js';
 
 async function testFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -42,12 +42,12 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const files = args.length > 0 ? args : (await testFiles(join(root, 'test'))).map((file) => relative(root, file));
 
-  // The documents and platform tests run the official schematrons: their SEFs are compiled once (the first run on
+  // The einvoice and platform tests run the official schematrons: their SEFs are compiled once (the first run on
   // a machine takes a minute; later runs find them in the cache) before the test processes start,
   // which would otherwise each compile them at the same time.
   const sefCache = process.env.FACTEUR_TEST_SEF_CACHE ?? join(tmpdir(), 'facteur-sef-cache');
   const stylesheetsReady = files.some((file) =>
-    ['documents', 'platform', 'files', 'archive'].some((part) => file.includes(part)),
+    ['einvoice', 'platform', 'files', 'archive'].some((part) => file.includes(part)),
   )
     ? compileAll(sefCache, [...officialStylesheets, ...cdarValidation.stylesheets])
     : Promise.resolve();

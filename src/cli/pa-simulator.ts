@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { refuse } from '../kernel/errors.js';
 import { loadCertificate } from '../http/tls.js';
-import { PlatformSimulator, type SimulatorClient } from '../platform/simulator/simulator.js';
-import type { DirectoryLineSeed } from '../platform/simulator/directory.js';
-import type { Scenario } from '../platform/simulator/scenario.js';
+import { PlatformSimulator, type SimulatorClient } from '../pa-simulator/simulator.js';
+import type { DirectoryLineSeed } from '../pa-simulator/directory.js';
+import type { Scenario } from '../pa-simulator/scenario.js';
 import { parseOptions } from './arguments.js';
 
 /**

@@ -7,7 +7,7 @@ import type {
   TransmissionStatus,
 } from './document-axes.js';
 import type { BuyerSnapshot } from './buyer.js';
-import type { SellerBlock } from '../documents/document-model.js';
+import type { SellerBlock } from '../einvoice/document-model.js';
 import type { DocumentLine } from './lines.js';
 import type { RejectionCategory } from '../platform/rejection-classification.js';
 import { summaryStatus, type SummaryStatus } from './summary-status.js';

@@ -1,5 +1,5 @@
-import { documentModelOf, type DocumentSource, type SellerBlock } from '../documents/document-model.js';
-import { checkDraftConformance, type ConformanceIssue } from '../documents/draft-conformance.js';
+import { documentModelOf, type DocumentSource, type SellerBlock } from '../einvoice/document-model.js';
+import { checkDraftConformance, type ConformanceIssue } from '../einvoice/draft-conformance.js';
 import { refuse, type ApiError } from '../kernel/errors.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { TaxSnapshot } from './document-record.js';

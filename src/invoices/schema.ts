@@ -4,7 +4,7 @@ import { instant, tenantColumns } from '../db/columns.js';
 import { readerColumns } from '../db/reader-claim.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { DocumentLine } from './lines.js';
-import type { SellerBlock } from '../documents/document-model.js';
+import type { SellerBlock } from '../einvoice/document-model.js';
 import type { Einvoicing, HistoryEntry, TaxSnapshot } from './document-record.js';
 import type { FileFailure, StoredFiles } from './document-files.js';
 

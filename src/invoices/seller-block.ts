@@ -1,7 +1,7 @@
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
-import type { SellerBlock } from '../documents/document-model.js';
-import type { ConformanceIssue } from '../documents/draft-conformance.js';
+import type { SellerBlock } from '../einvoice/document-model.js';
+import type { ConformanceIssue } from '../einvoice/draft-conformance.js';
 import type { SQL } from 'drizzle-orm';
 import { companySeller, companySellerLookup, type CompanySeller } from '../companies/service.js';
 import { sellerEstablishment, sellerEstablishmentLookup, type SellerEstablishment } from '../establishments/service.js';

@@ -3,9 +3,8 @@ import type { Capability } from '../capability.js';
 /**
  * Platform: the approved platform (PA) the service deposits to. One connector interface
  * (`connector.ts`), the live AFNOR XP Z12-013 connector (`afnor-connector.ts`), the contract's
- * rejection classification, next step and retry table as pure rules, the CDAR life-cycle message,
- * and `pa-simulator` (`simulator/`), the issuer's and buyer's platforms an integrator runs, which
- * the sandbox also runs in process as the test mode's platform (`sandbox-platform.ts`).
+ * rejection classification, next step and retry table as pure rules, the CDAR life-cycle message.
+ * The simulator of a platform is a program of its own (`src/pa-simulator/`).
  */
 export const platformCapability: Capability = {
   name: 'platform',
@@ -18,9 +17,5 @@ export const platformCapability: Capability = {
     'cdar.ts',
     'callback-signature.ts',
     'openapi-validator.ts',
-    'sandbox-platform.ts',
-    'simulator/simulator.ts',
-    'simulator/scenario.ts',
-    'simulator/directory.ts',
   ],
 };

@@ -5,9 +5,9 @@ import {
   InflationLimitError,
   readCii,
   type ReadDocument,
-} from '../documents/cii-reader.js';
+} from '../einvoice/cii-reader.js';
 import { hostileXmlReason } from '../kernel/hostile-xml.js';
-import { readUbl, UblReadError } from './ubl-reader.js';
+import { readUbl, UblReadError } from '../einvoice/ubl-reader.js';
 
 /**
  * What an incoming invoice file is: a Factur-X (or ZUGFeRD) PDF with its embedded CII, a CII XML,

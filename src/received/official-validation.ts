@@ -1,4 +1,4 @@
-import { ValidationPool, validatorCacheDir } from '../documents/validation-pool.js';
+import { ValidationPool, validatorCacheDir } from '../einvoice/validation-pool.js';
 import type { IncomingFile } from './incoming-file.js';
 import type { ValidationError } from './received-record.js';
 

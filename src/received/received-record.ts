@@ -1,4 +1,4 @@
-import type { ReadDocument } from '../documents/cii-reader.js';
+import type { ReadDocument } from '../einvoice/cii-reader.js';
 import { euros } from '../kernel/money.js';
 import type { receivedInvoiceHistory, receivedInvoices } from './schema.js';
 import type { ReceivedStatus } from './transitions.js';

@@ -1,6 +1,6 @@
-import type { ReadDocument } from '../documents/cii-reader.js';
-import type { BillingFrame, DocumentModel } from '../documents/document-model.js';
-import { billingFrames } from '../documents/document-model.js';
+import type { ReadDocument } from '../einvoice/cii-reader.js';
+import type { BillingFrame, DocumentModel } from '../einvoice/document-model.js';
+import { billingFrames } from '../einvoice/document-model.js';
 
 /**
  * The document model the PDF renderer draws, from an invoice read off a received XML: what the

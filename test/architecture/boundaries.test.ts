@@ -42,6 +42,11 @@ const published = new Map(capabilities.map((capability) => [capability.name, new
 const layers = new Set(['kernel', 'db', 'http', 'workers', 'identifiers']);
 /** Where the service is assembled: these may import any capability's descriptor. */
 const isCompositionRoot = (file: SourceFile) => file.folder === null || file.folder === 'cli';
+/**
+ * Programs beside the service: `pa-simulator` (the approved platform an integrator runs, and the
+ * sandbox's in process). They use the capabilities' published modules like any capability.
+ */
+const programs = new Set(['cli', 'pa-simulator']);
 const fileName = (path: string) => path.split('/').at(-1)!;
 const isRoutes = (path: string) => /(^|-)routes\.ts$/.test(fileName(path));
 const isStore = (path: string) => /(^|-)store\.ts$/.test(fileName(path));
@@ -57,7 +62,7 @@ const speaksHttp = (file: SourceFile) =>
 test('the capabilities of the list are the folders of src/ that are not layers', () => {
   const folders = new Set(files.map((file) => file.folder).filter((folder): folder is string => folder !== null));
   for (const folder of folders) {
-    if (layers.has(folder) || folder === 'cli') continue;
+    if (layers.has(folder) || programs.has(folder)) continue;
     assert.ok(capabilityNames.has(folder), `src/${folder} is neither a layer nor in src/capabilities.ts`);
   }
   for (const name of capabilityNames) assert.ok(folders.has(name), `capability ${name} has no folder`);
@@ -154,5 +159,30 @@ test("no capability writes another capability's table", () => {
       if (owner && owner !== file.folder) violations.push(`${file.path}: ${match[0]}`);
     }
   }
+  assert.deepEqual(violations, []);
+});
+
+test('platform/ imports no capability: what a capability does with a flow reaches it through a descriptor', () => {
+  const violations = files
+    .filter((file) => file.folder === 'platform')
+    .flatMap((file) =>
+      file.imports
+        .filter(({ target }) => {
+          const owner = target.includes('/') ? target.split('/')[0]! : null;
+          return owner !== null && owner !== 'platform' && (capabilityNames.has(owner) || programs.has(owner));
+        })
+        .map(({ target }) => `${file.path} imports ${target}`),
+    );
+  assert.deepEqual(violations, []);
+});
+
+test('pa-simulator is reached only where the service is assembled (the sandbox is a connection to it)', () => {
+  const violations = files
+    .filter((file) => file.folder !== 'pa-simulator' && !isCompositionRoot(file))
+    .flatMap((file) =>
+      file.imports
+        .filter(({ target }) => target.startsWith('pa-simulator/'))
+        .map(({ target }) => `${file.path} imports ${target}`),
+    );
   assert.deepEqual(violations, []);
 });

@@ -11,7 +11,7 @@ import {
   documentHarness,
 } from '../invoices/support.js';
 import { createFileWorker } from '../../src/invoices/generation.js';
-import { testCacheDir } from '../documents/support.js';
+import { testCacheDir } from '../einvoice/support.js';
 import pg from 'pg';
 
 /**

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCheckedSimulator, type CheckedSimulator } from '../platform/support.js';
-import type { Scenario } from '../../src/platform/simulator/scenario.js';
+import type { Scenario } from '../../src/pa-simulator/scenario.js';
 import { depositLeaseMs, directoryAnswerTtlMs } from '../../src/invoices/deposits.js';
 import { registry } from '../../src/capabilities.js';
 import { inTransaction } from '../../src/db/transaction.js';

@@ -4,7 +4,7 @@ import { customer, finalizedInvoice, frenchBuyer, seller } from '../invoices/sup
 import { createFileWorker, type FileWorker } from '../../src/invoices/generation.js';
 import { createDepositWorker, type DepositWorker, type DepositWorkerOptions } from '../../src/invoices/deposits.js';
 import { pollPlatformStatuses } from '../../src/invoices/platform-statuses.js';
-import { testCacheDir } from '../documents/support.js';
+import { testCacheDir } from '../einvoice/support.js';
 import type { CheckedSimulator } from '../platform/support.js';
 
 /**

@@ -16,8 +16,8 @@ import {
 } from './support.js';
 import { createFileWorker, type FileWorker } from '../../src/invoices/generation.js';
 import { claimGenerations } from '../../src/invoices/files-store.js';
-import { extractFacturXml } from '../../src/documents/cii-reader.js';
-import { testCacheDir } from '../documents/support.js';
+import { extractFacturXml } from '../../src/einvoice/cii-reader.js';
+import { testCacheDir } from '../einvoice/support.js';
 import { inTransaction } from '../../src/db/transaction.js';
 
 /**

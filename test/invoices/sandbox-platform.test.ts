@@ -5,11 +5,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OfficialValidator } from '../../src/documents/official-validator.js';
-import { compileAll } from '../../src/documents/sef-cache.js';
-import { cdarValidation } from '../../src/documents/validation-pool.js';
-import { SandboxPlatform } from '../../src/platform/sandbox-platform.js';
-import { testCacheDir } from '../documents/support.js';
+import { OfficialValidator } from '../../src/einvoice/official-validator.js';
+import { compileAll } from '../../src/einvoice/sef-cache.js';
+import { cdarValidation } from '../../src/einvoice/validation-pool.js';
+import { SandboxPlatform } from '../../src/pa-simulator/sandbox-platform.js';
+import { testCacheDir } from '../einvoice/support.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startCheckedSimulator } from '../platform/support.js';
 import { documentHarness, eventsOf, finalizedInvoice, seller } from './support.js';

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { contextFor } from '../support/harness.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { purgeTestEstablishments } from '../../src/establishments/service.js';
-import { checkDraftConformance } from '../../src/documents/draft-conformance.js';
-import { documentModelOf } from '../../src/documents/document-model.js';
+import { checkDraftConformance } from '../../src/einvoice/draft-conformance.js';
+import { documentModelOf } from '../../src/einvoice/document-model.js';
 import { documentSourceOf } from '../../src/invoices/issue-conformance.js';
 import {
   asDecisionCustomer,

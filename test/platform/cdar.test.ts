@@ -4,9 +4,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OfficialValidator } from '../../src/documents/official-validator.js';
-import { compileAll } from '../../src/documents/sef-cache.js';
-import { cdarValidation } from '../../src/documents/validation-pool.js';
+import { OfficialValidator } from '../../src/einvoice/official-validator.js';
+import { compileAll } from '../../src/einvoice/sef-cache.js';
+import { cdarValidation } from '../../src/einvoice/validation-pool.js';
 import {
   buildCdarMessage,
   CdarInputError,
@@ -19,7 +19,7 @@ import {
   type CdarMessageInput,
   type LifecycleStatusCode,
 } from '../../src/platform/cdar.js';
-import { testCacheDir } from '../documents/support.js';
+import { testCacheDir } from '../einvoice/support.js';
 
 let validator: OfficialValidator;
 before(async () => {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { AfnorConnector, type AfnorConnectorOptions } from '../../src/platform/afnor-connector.js';
 import { afnorDocuments } from '../../src/platform/openapi-validator.js';
-import { PlatformSimulator, type Exchange, type SimulatorOptions } from '../../src/platform/simulator/simulator.js';
-import { writeCii } from '../../src/documents/cii-writer.js';
-import { sampleInvoice } from '../documents/support.js';
+import { PlatformSimulator, type Exchange, type SimulatorOptions } from '../../src/pa-simulator/simulator.js';
+import { writeCii } from '../../src/einvoice/cii-writer.js';
+import { sampleInvoice } from '../einvoice/support.js';
 
 /**
  * The simulator over real HTTPS (the suite's receiver certificate, trusted through

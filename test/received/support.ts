@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { writeCii } from '../../src/documents/cii-writer.js';
-import { buildFacturX } from '../../src/documents/facturx.js';
-import type { DocumentModel } from '../../src/documents/document-model.js';
-import { sampleInvoice } from '../documents/support.js';
+import { writeCii } from '../../src/einvoice/cii-writer.js';
+import { buildFacturX } from '../../src/einvoice/facturx.js';
+import type { DocumentModel } from '../../src/einvoice/document-model.js';
+import { sampleInvoice } from '../einvoice/support.js';
 import type { Harness } from '../support/harness.js';
 
-const examples = new URL('../documents/fixtures/examples/', import.meta.url);
+const examples = new URL('../einvoice/fixtures/examples/', import.meta.url);
 const fixtures = new URL('./fixtures/', import.meta.url);
 
 /** An official CII example (not French: the BR-FR rules fail it, so it is kept and flagged). */

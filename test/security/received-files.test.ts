@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { PDFDocument } from 'pdf-lib';
-import { DocumentValidationError, ValidationPool } from '../../src/documents/validation-pool.js';
+import { DocumentValidationError, ValidationPool } from '../../src/einvoice/validation-pool.js';
 import { IncomingFileError } from '../../src/received/incoming-file.js';
 import { readIncomingFileInThread } from '../../src/received/incoming-file-thread.js';
 import { pollReceivedInvoices } from '../../src/received/intake.js';

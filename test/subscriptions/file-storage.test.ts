@@ -12,9 +12,9 @@ import {
   seller,
 } from '../invoices/support.js';
 import { createFileWorker } from '../../src/invoices/generation.js';
-import { testCacheDir } from '../documents/support.js';
+import { testCacheDir } from '../einvoice/support.js';
 import { plans } from '../../src/kernel/plans.js';
-import { extractFacturXml } from '../../src/documents/cii-reader.js';
+import { extractFacturXml } from '../../src/einvoice/cii-reader.js';
 import { closeValidation } from '../../src/received/official-validation.js';
 import { ownFacturX, receive } from '../received/support.js';
 

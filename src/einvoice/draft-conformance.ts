@@ -17,7 +17,7 @@ import { stylesheets } from './standards.js';
  * Before numbering, pass the number the series will give (its prefix with the longest counter):
  * BR-FR-01/02 look at it.
  *
- * The corpus test (test/documents/corpus.test.ts) is the proof of agreement: no generated document
+ * The corpus test (test/einvoice/corpus.test.ts) is the proof of agreement: no generated document
  * passes these checks and fails the official validators.
  */
 

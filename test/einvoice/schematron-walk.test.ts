@@ -1,5 +1,5 @@
 /**
- * The schematrons run with their walks rewritten (src/documents/schematron-walk.xsl) report
+ * The schematrons run with their walks rewritten (src/einvoice/schematron-walk.xsl) report
  * exactly what the published ones report: the same failures, flags, texts and locations, in the
  * same order, on the test corpus, documents broken on purpose, the official examples and every
  * CDAR status. And the rewrite does take place: no pattern it can enter keeps its walk.
@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OfficialValidator, type ValidationReport } from '../../src/documents/official-validator.js';
-import { compileAll, rewriteWalks } from '../../src/documents/sef-cache.js';
-import { stylesheets, type StylesheetName } from '../../src/documents/standards.js';
-import { cdarValidation } from '../../src/documents/validation-pool.js';
-import { writeCii } from '../../src/documents/cii-writer.js';
+import { OfficialValidator, type ValidationReport } from '../../src/einvoice/official-validator.js';
+import { compileAll, rewriteWalks } from '../../src/einvoice/sef-cache.js';
+import { stylesheets, type StylesheetName } from '../../src/einvoice/standards.js';
+import { cdarValidation } from '../../src/einvoice/validation-pool.js';
+import { writeCii } from '../../src/einvoice/cii-writer.js';
 import { buildCdarMessage, type CdarMessageInput, type LifecycleStatusCode } from '../../src/platform/cdar.js';
 import { corpus } from './corpus-arbitrary.js';
 import { testCacheDir } from './support.js';

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { XMLParser } from 'fast-xml-parser';
-import type { ReadDocument } from '../documents/cii-reader.js';
-import type { DocumentLineModel, DocumentNote, PostalAddress, VatBreakdownEntry } from '../documents/document-model.js';
+import type { ReadDocument } from './cii-reader.js';
+import type { DocumentLineModel, DocumentNote, PostalAddress, VatBreakdownEntry } from './document-model.js';
 
 /**
  * Reads a UBL 2.1 Invoice or CreditNote (EN 16931, CIUS or EXTENDED-CTC-FR) into the same model

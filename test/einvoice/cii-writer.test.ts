@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { XMLParser } from 'fast-xml-parser';
-import { writeCii } from '../../src/documents/cii-writer.js';
-import { centsToDecimal, documentModelOf, decimalToCents } from '../../src/documents/document-model.js';
+import { writeCii } from '../../src/einvoice/cii-writer.js';
+import { centsToDecimal, documentModelOf, decimalToCents } from '../../src/einvoice/document-model.js';
 import { buyers, engineDocument, sampleInvoice, sellers } from './support.js';
 
 /** The CII writer: each field of the model lands in its business term, as the norms place it. */

@@ -5,7 +5,7 @@ import {
   paymentNotes,
   type DocumentModel,
   type SellerBlock,
-} from '../../src/documents/document-model.js';
+} from '../../src/einvoice/document-model.js';
 import { resolveBuyer } from '../../src/tax/buyer.js';
 import { conclude, prepare, type Operation, type Seller } from '../../src/tax/engine.js';
 import { vatTerritoryOf } from '../../src/tax/vat-territory.js';

@@ -1,4 +1,4 @@
-import { reasonsOfStatus, type LifecycleStatusCode } from '../cdar.js';
+import { reasonsOfStatus, type LifecycleStatusCode } from '../platform/cdar.js';
 
 /**
  * What the simulated platforms do with one invoice: how they answer its deposit requests, then

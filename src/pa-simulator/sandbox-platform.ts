@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { selfSigned } from '../kernel/self-signed-certificate.js';
-import { AfnorConnector } from './afnor-connector.js';
-import type { PlatformConnector } from './connector.js';
-import type { Scenario } from './simulator/scenario.js';
-import { PlatformSimulator, ReportRefused, type ReportedStatusInput } from './simulator/simulator.js';
+import { AfnorConnector } from '../platform/afnor-connector.js';
+import type { PlatformConnector } from '../platform/connector.js';
+import type { Scenario } from './scenario.js';
+import { PlatformSimulator, ReportRefused, type ReportedStatusInput } from './simulator.js';
 
 /**
  * The sandbox's approved platform, reached over HTTPS by the same AFNOR connector as a live one.

@@ -4,17 +4,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { PDFDocument } from 'pdf-lib';
-import { extractFacturXml, readCii, CiiReadError } from '../../src/documents/cii-reader.js';
+import { extractFacturXml, readCii, CiiReadError } from '../../src/einvoice/cii-reader.js';
 import {
   namesVatIdentifiers,
   sellerEndpoint,
   buyerEndpoint,
   shipToAddress,
   writeCii,
-} from '../../src/documents/cii-writer.js';
-import { sellerLegalLine, type DocumentModel } from '../../src/documents/document-model.js';
-import { buildFacturX } from '../../src/documents/facturx.js';
-import { renderPdf } from '../../src/documents/pdf-renderer.js';
+} from '../../src/einvoice/cii-writer.js';
+import { sellerLegalLine, type DocumentModel } from '../../src/einvoice/document-model.js';
+import { buildFacturX } from '../../src/einvoice/facturx.js';
+import { renderPdf } from '../../src/einvoice/pdf-renderer.js';
 import { documentOf, specArbitrary } from './corpus-arbitrary.js';
 import { sampleInvoice } from './support.js';
 

@@ -15,10 +15,10 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { writeCii } from '../../src/documents/cii-writer.js';
-import type { DocumentModel } from '../../src/documents/document-model.js';
-import { buildFacturX } from '../../src/documents/facturx.js';
-import { renderPdf, uncoveredCharacters } from '../../src/documents/pdf-renderer.js';
+import { writeCii } from '../../src/einvoice/cii-writer.js';
+import type { DocumentModel } from '../../src/einvoice/document-model.js';
+import { buildFacturX } from '../../src/einvoice/facturx.js';
+import { renderPdf, uncoveredCharacters } from '../../src/einvoice/pdf-renderer.js';
 import { buyers, engineDocument, sampleInvoice, sellers } from './support.js';
 
 /**

@@ -23,7 +23,7 @@ test(
   async (t) => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'facteur-sef-'));
     t.after(() => rm(cacheDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
-    const module = new URL('../../src/documents/sef-cache.ts', import.meta.url).href;
+    const module = new URL('../../src/einvoice/sef-cache.ts', import.meta.url).href;
     // A process that starts compiling into a fresh cache (10 to 30 s of work), then exits.
     const child = spawn(
       process.execPath,
@@ -55,7 +55,7 @@ test(
 
 test('the received invoices and the documents files share one cache of compiled validators', async () => {
   const { cacheDir } = await import('../../src/received/official-validation.js');
-  const { validatorCacheDir } = await import('../../src/documents/validation-pool.js');
+  const { validatorCacheDir } = await import('../../src/einvoice/validation-pool.js');
   const suiteCache = process.env.FACTEUR_TEST_SEF_CACHE;
   delete process.env.FACTEUR_TEST_SEF_CACHE;
   try {

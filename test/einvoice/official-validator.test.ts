@@ -2,17 +2,17 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeCii } from '../../src/documents/cii-writer.js';
+import { writeCii } from '../../src/einvoice/cii-writer.js';
 import {
   flagVariantFlags,
   OfficialValidator,
   svrlFailures,
   type ValidationReport,
-} from '../../src/documents/official-validator.js';
-import { compileAll } from '../../src/documents/sef-cache.js';
-import { stylesheets } from '../../src/documents/standards.js';
-import { officialStylesheets, ValidationPool } from '../../src/documents/validation-pool.js';
-import type { DocumentModel } from '../../src/documents/document-model.js';
+} from '../../src/einvoice/official-validator.js';
+import { compileAll } from '../../src/einvoice/sef-cache.js';
+import { stylesheets } from '../../src/einvoice/standards.js';
+import { officialStylesheets, ValidationPool } from '../../src/einvoice/validation-pool.js';
+import type { DocumentModel } from '../../src/einvoice/document-model.js';
 import { buyers, engineDocument, sampleInvoice, sellers, testCacheDir, type LineSpec } from './support.js';
 
 /**

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkDraftConformance } from '../../src/documents/draft-conformance.js';
-import type { DocumentModel } from '../../src/documents/document-model.js';
+import { checkDraftConformance } from '../../src/einvoice/draft-conformance.js';
+import type { DocumentModel } from '../../src/einvoice/document-model.js';
 import { buyers, engineDocument, sampleInvoice, sellers } from './support.js';
 
 /**

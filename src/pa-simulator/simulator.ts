@@ -3,16 +3,16 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent, request } from 'undici';
-import { extractFacturXml, readCii } from '../../documents/cii-reader.js';
+import { extractFacturXml, readCii } from '../einvoice/cii-reader.js';
 import {
   buildCdarMessage,
   isLifecycleStatusCode,
   parseCdarMessage,
   reasonRefusal,
   type LifecycleStatusCode,
-} from '../cdar.js';
-import { signCallback, signatureHeader, signatureTimestampHeader } from '../callback-signature.js';
-import { afnorDocuments } from '../openapi-validator.js';
+} from '../platform/cdar.js';
+import { signCallback, signatureHeader, signatureTimestampHeader } from '../platform/callback-signature.js';
+import { afnorDocuments } from '../platform/openapi-validator.js';
 import { SimulatedDirectory, type DirectoryLine, type DirectoryLineSeed } from './directory.js';
 import { planOf, type DepositAnswer, type Scenario } from './scenario.js';
 

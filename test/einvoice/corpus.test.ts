@@ -1,10 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeCii } from '../../src/documents/cii-writer.js';
-import type { DocumentModel } from '../../src/documents/document-model.js';
-import { checkDraftConformance } from '../../src/documents/draft-conformance.js';
-import type { ValidationReport } from '../../src/documents/official-validator.js';
-import { ValidationPool } from '../../src/documents/validation-pool.js';
+import { writeCii } from '../../src/einvoice/cii-writer.js';
+import type { DocumentModel } from '../../src/einvoice/document-model.js';
+import { checkDraftConformance } from '../../src/einvoice/draft-conformance.js';
+import type { ValidationReport } from '../../src/einvoice/official-validator.js';
+import { ValidationPool } from '../../src/einvoice/validation-pool.js';
 import { corpus } from './corpus-arbitrary.js';
 import { testCacheDir } from './support.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ApiError } from '../../src/kernel/errors.js';
-import type { DocumentModel } from '../../src/documents/document-model.js';
+import type { DocumentModel } from '../../src/einvoice/document-model.js';
 import { engineDocument, type BuyerSpec, type DocumentSpec, type LineSpec, type SellerSpec } from './support.js';
 
 /**

@@ -14,7 +14,7 @@
     order, so the SVRL is the same; a node no rule matches wrote nothing in the walk either. A walk
     of elements only (`select="*"`) never reached an attribute: the entry keeps attributes out too.
   - any other pattern (a union, or a global variable in a context) keeps its walk.
-  test/documents/schematron-walk.test.ts compares the two SVRLs on the test corpus, the official
+  test/einvoice/schematron-walk.test.ts compares the two SVRLs on the test corpus, the official
   examples and broken documents.
 -->
 <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
