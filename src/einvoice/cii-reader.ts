@@ -1,6 +1,15 @@
 import { inflateSync } from 'node:zlib';
 import Big from 'big.js';
-import { XMLParser } from 'fast-xml-parser';
+import {
+  amountInCents,
+  attributeOf,
+  child,
+  elements,
+  text,
+  textOf,
+  XmlReadingError,
+  xmlReader,
+} from '../kernel/xml-reading.js';
 import type { PDFArray, PDFDict, PDFName, PDFObject, PDFRawStream, PDFStream } from 'pdf-lib';
 import type {
   BuyerBlock,
@@ -12,6 +21,7 @@ import type {
   SellerBlock,
   VatBreakdownEntry,
 } from './document-model.js';
+import { ciiNamespaces } from './cii-writer.js';
 
 /**
  * Reads a CII (UN/CEFACT Cross Industry Invoice: Factur-X / ZUGFeRD of any profile, EN 16931
@@ -19,8 +29,9 @@ import type {
  * It reads what the file says without judging it (validation is the official validators' job):
  * fields the model fixes for the documents the service issues (type 380/381, EUR, the French
  * frame...) are widened to what the file carries, and a received file may lack what ours always
- * have. Namespace prefixes do not matter. Amounts become cents; quantities, prices and rates stay
- * the decimal strings of the file.
+ * have. Elements are known by namespace, not prefix, and a hostile XML is refused
+ * (kernel/xml-reading.ts). Amounts become cents; quantities, prices and rates stay the decimal
+ * strings of the file.
  */
 
 /** The model of a document read from a file: the issued model's fields, widened where a file may differ. */
@@ -58,55 +69,24 @@ export interface ReadDocument extends Omit<
 
 export class CiiReadError extends Error {}
 
-type Node = Record<string, unknown>;
-
-const repeated = new Set([
-  'IncludedNote',
-  'IncludedSupplyChainTradeLineItem',
-  'ApplicableTradeTax',
-  'GlobalID',
-  'ID',
-  'SpecifiedTaxRegistration',
-  'SpecifiedTradeSettlementPaymentMeans',
-  'InvoiceReferencedDocument',
-  'TaxTotalAmount',
-  'URIUniversalCommunication',
-  'SpecifiedTradePaymentTerms',
-  'DefinedTradeContact',
-]);
-
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  isArray: (name) => repeated.has(name),
+/** CII elements by their D16B namespaces (the writer's); the repeated ones are always lists. */
+const readCiiTree = xmlReader({
+  namespaces: Object.values(ciiNamespaces),
+  repeated: [
+    'IncludedNote',
+    'IncludedSupplyChainTradeLineItem',
+    'ApplicableTradeTax',
+    'GlobalID',
+    'ID',
+    'SpecifiedTaxRegistration',
+    'SpecifiedTradeSettlementPaymentMeans',
+    'InvoiceReferencedDocument',
+    'TaxTotalAmount',
+    'URIUniversalCommunication',
+    'SpecifiedTradePaymentTerms',
+    'DefinedTradeContact',
+  ],
 });
-
-const child = (node: unknown, ...path: string[]): unknown =>
-  path.reduce<unknown>((value, key) => {
-    const next = Array.isArray(value) ? value[0] : value;
-    return next && typeof next === 'object' ? (next as Node)[key] : undefined;
-  }, node);
-const all = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-/** The text of an element, with or without attributes. */
-const textOf = (value: unknown): string | null => {
-  const first = Array.isArray(value) ? value[0] : value;
-  if (first === undefined || first === null) return null;
-  if (typeof first === 'string') return first;
-  if (typeof first === 'object' && '#text' in (first as Node)) return String((first as Node)['#text']);
-  if (typeof first === 'object') return '';
-  return String(first);
-};
-const attributeOf = (value: unknown, name: string): string | null => {
-  const first = Array.isArray(value) ? value[0] : value;
-  return first && typeof first === 'object' && `@${name}` in (first as Node)
-    ? String((first as Node)[`@${name}`])
-    : null;
-};
-const text = (node: unknown, ...path: string[]) => textOf(child(node, ...path));
 
 /** `20261124` (format 102) -> `2026-11-24`; other formats are returned as written. */
 function isoDate(node: unknown): string | null {
@@ -127,7 +107,7 @@ function readAddress(node: unknown): PostalAddress | null {
 }
 
 const endpointOf = (party: unknown) => {
-  const uri = all(child(party, 'URIUniversalCommunication'))
+  const uri = elements(child(party, 'URIUniversalCommunication'))
     .map((entry) => child(entry, 'URIID'))
     .find((value) => value !== undefined);
   const value = textOf(uri);
@@ -136,7 +116,7 @@ const endpointOf = (party: unknown) => {
 
 /** The first identifier of `party` (GlobalID, ID) whose scheme is one of `schemes`. */
 function identifier(party: unknown, element: string, schemes: string[]): string | null {
-  for (const entry of all(child(party, element))) {
+  for (const entry of elements(child(party, element))) {
     const scheme = attributeOf(entry, 'schemeID');
     if (scheme !== null && schemes.includes(scheme)) return textOf(entry);
   }
@@ -144,36 +124,42 @@ function identifier(party: unknown, element: string, schemes: string[]): string 
 }
 
 function taxRegistration(party: unknown, scheme: string): string | null {
-  for (const registration of all(child(party, 'SpecifiedTaxRegistration'))) {
+  for (const registration of elements(child(party, 'SpecifiedTaxRegistration'))) {
     const id = child(registration, 'ID');
     if (attributeOf(id, 'schemeID') === scheme) return textOf(id);
   }
   return null;
 }
 
+/**
+ * Each line without an exemption code takes its VAT group's, the group of its category and rate:
+ * EN 16931 has the code (BT-121) on the VAT breakdown only, in CII as in UBL.
+ */
+export function takeGroupExemptions(lines: DocumentLineModel[], groups: readonly VatBreakdownEntry[]): void {
+  for (const line of lines) {
+    if (line.vatexCode !== null) continue;
+    const group = groups.find(
+      (entry) =>
+        entry.vatCode === line.vatCode &&
+        (entry.vatRate === null || line.vatRate === null
+          ? entry.vatRate === line.vatRate
+          : new Big(entry.vatRate).eq(line.vatRate)),
+    );
+    line.vatexCode = group?.vatexCode ?? null;
+  }
+}
+
 export function readCii(xml: string): ReadDocument {
   let root: unknown;
   try {
-    root = (parser.parse(xml) as Node)['CrossIndustryInvoice'];
+    root = readCiiTree(xml)['CrossIndustryInvoice'];
   } catch (error) {
-    throw new CiiReadError(`not well-formed XML: ${error instanceof Error ? error.message : String(error)}`);
+    throw error instanceof XmlReadingError ? new CiiReadError(error.message) : error;
   }
   if (!root || typeof root !== 'object') throw new CiiReadError('not a CII document: no CrossIndustryInvoice root');
   const warnings: string[] = [];
 
-  const cents = (value: string | null, what: string): number => {
-    if (value === null || value.trim() === '') return 0;
-    let amount: Big;
-    try {
-      amount = new Big(value.trim()).times(100);
-    } catch {
-      warnings.push(`${what}: "${value}" is not a number; read as 0`);
-      return 0;
-    }
-    const rounded = amount.round(0, Big.roundHalfUp);
-    if (!rounded.eq(amount)) warnings.push(`${what}: ${value} has more than 2 decimals; rounded to the cent`);
-    return Number(rounded.toFixed(0));
-  };
+  const cents = (value: string | null, what: string) => amountInCents(value, what, warnings);
 
   const context = child(root, 'ExchangedDocumentContext');
   const exchanged = child(root, 'ExchangedDocument');
@@ -185,7 +171,7 @@ export function readCii(xml: string): ReadDocument {
 
   let processing: string | null = null;
   const notes: DocumentNote[] = [];
-  for (const note of all(child(exchanged, 'IncludedNote'))) {
+  for (const note of elements(child(exchanged, 'IncludedNote'))) {
     const subject = text(note, 'SubjectCode');
     const content = text(note, 'Content') ?? '';
     if (subject === 'BAR' && processing === null) processing = content;
@@ -194,7 +180,7 @@ export function readCii(xml: string): ReadDocument {
 
   const sellerParty = child(agreement, 'SellerTradeParty');
   const sellerContact = child(sellerParty, 'DefinedTradeContact');
-  const means = all(child(settlement, 'SpecifiedTradeSettlementPaymentMeans'));
+  const means = elements(child(settlement, 'SpecifiedTradeSettlementPaymentMeans'));
   const transfer = means.find((entry) => child(entry, 'PayeePartyCreditorFinancialAccount') !== undefined) ?? means[0];
   const sellerEndpoint = endpointOf(sellerParty);
   const contact =
@@ -238,27 +224,34 @@ export function readCii(xml: string): ReadDocument {
     deliveryAddress: readAddress(child(shipTo, 'PostalTradeAddress')),
   };
 
-  const lines: DocumentLineModel[] = all(child(transaction, 'IncludedSupplyChainTradeLineItem')).map((item, index) => {
-    const tax = child(item, 'SpecifiedLineTradeSettlement', 'ApplicableTradeTax');
-    const quantity = child(item, 'SpecifiedLineTradeDelivery', 'BilledQuantity');
-    return {
-      id: text(item, 'AssociatedDocumentLineDocument', 'LineID') ?? String(index + 1),
-      description: text(item, 'SpecifiedTradeProduct', 'Name') ?? '',
-      quantity: textOf(quantity) ?? '',
-      unitCode: attributeOf(quantity, 'unitCode') ?? '',
-      unitPrice: text(item, 'SpecifiedLineTradeAgreement', 'NetPriceProductTradePrice', 'ChargeAmount') ?? '',
-      netAmount: cents(
-        text(item, 'SpecifiedLineTradeSettlement', 'SpecifiedTradeSettlementLineMonetarySummation', 'LineTotalAmount'),
-        `line ${index + 1} net amount`,
-      ),
-      vatCode: text(tax, 'CategoryCode') ?? '',
-      vatRate: text(tax, 'RateApplicablePercent'),
-      vatexCode: text(tax, 'ExemptionReasonCode'),
-    };
-  });
+  const lines: DocumentLineModel[] = elements(child(transaction, 'IncludedSupplyChainTradeLineItem')).map(
+    (item, index) => {
+      const tax = child(item, 'SpecifiedLineTradeSettlement', 'ApplicableTradeTax');
+      const quantity = child(item, 'SpecifiedLineTradeDelivery', 'BilledQuantity');
+      return {
+        id: text(item, 'AssociatedDocumentLineDocument', 'LineID') ?? String(index + 1),
+        description: text(item, 'SpecifiedTradeProduct', 'Name') ?? '',
+        quantity: textOf(quantity) ?? '',
+        unitCode: attributeOf(quantity, 'unitCode') ?? '',
+        unitPrice: text(item, 'SpecifiedLineTradeAgreement', 'NetPriceProductTradePrice', 'ChargeAmount') ?? '',
+        netAmount: cents(
+          text(
+            item,
+            'SpecifiedLineTradeSettlement',
+            'SpecifiedTradeSettlementLineMonetarySummation',
+            'LineTotalAmount',
+          ),
+          `line ${index + 1} net amount`,
+        ),
+        vatCode: text(tax, 'CategoryCode') ?? '',
+        vatRate: text(tax, 'RateApplicablePercent'),
+        vatexCode: text(tax, 'ExemptionReasonCode'),
+      };
+    },
+  );
 
   let dueDateCode: string | null = null;
-  const vatBreakdown: VatBreakdownEntry[] = all(child(settlement, 'ApplicableTradeTax')).map((group, index) => {
+  const vatBreakdown: VatBreakdownEntry[] = elements(child(settlement, 'ApplicableTradeTax')).map((group, index) => {
     dueDateCode ??= text(group, 'DueDateTypeCode');
     return {
       vatCode: text(group, 'CategoryCode') ?? '',
@@ -269,21 +262,10 @@ export function readCii(xml: string): ReadDocument {
       taxAmount: cents(text(group, 'CalculatedAmount'), `VAT group ${index + 1} amount`),
     };
   });
-  // Each line's exemption code is its group's: CII writes it on the group only.
-  for (const line of lines) {
-    if (line.vatexCode !== null) continue;
-    const group = vatBreakdown.find(
-      (entry) =>
-        entry.vatCode === line.vatCode &&
-        (entry.vatRate === null || line.vatRate === null
-          ? entry.vatRate === line.vatRate
-          : new Big(entry.vatRate).eq(line.vatRate)),
-    );
-    line.vatexCode = group?.vatexCode ?? null;
-  }
+  takeGroupExemptions(lines, vatBreakdown);
 
   const sums = child(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation');
-  const taxTotals = all(child(sums, 'TaxTotalAmount'));
+  const taxTotals = elements(child(sums, 'TaxTotalAmount'));
   const taxTotal =
     taxTotals.find((entry) => attributeOf(entry, 'currencyID') === currency) ??
     taxTotals.find((entry) => attributeOf(entry, 'currencyID') === null) ??
@@ -300,12 +282,12 @@ export function readCii(xml: string): ReadDocument {
     rounding: cents(text(sums, 'RoundingAmount'), 'BT-114'),
   };
 
-  const terms = all(child(settlement, 'SpecifiedTradePaymentTerms'));
-  const reference = all(child(settlement, 'InvoiceReferencedDocument'))[0];
+  const terms = elements(child(settlement, 'SpecifiedTradePaymentTerms'));
+  const reference = elements(child(settlement, 'InvoiceReferencedDocument'))[0];
   const referenceNumber = text(reference, 'IssuerAssignedID');
   return {
     typeCode: text(exchanged, 'TypeCode') ?? '',
-    number: textOf(all(child(exchanged, 'ID'))[0]) ?? '',
+    number: textOf(elements(child(exchanged, 'ID'))[0]) ?? '',
     issueDate: isoDate(child(exchanged, 'IssueDateTime')) ?? '',
     dueDate: terms.map((entry) => isoDate(child(entry, 'DueDateDateTime'))).find((date) => date !== null) ?? null,
     deliveryDate: isoDate(child(delivery, 'ActualDeliverySupplyChainEvent', 'OccurrenceDateTime')),
@@ -314,7 +296,7 @@ export function readCii(xml: string): ReadDocument {
       referenceNumber === null
         ? null
         : { number: referenceNumber, issueDate: isoDate(child(reference, 'FormattedIssueDateTime')) ?? '' },
-    billingFrame: textOf(all(child(context, 'BusinessProcessSpecifiedDocumentContextParameter', 'ID'))[0]),
+    billingFrame: textOf(elements(child(context, 'BusinessProcessSpecifiedDocumentContextParameter', 'ID'))[0]),
     vatOnDebits: dueDateCode === '5',
     processing,
     paymentTerms: terms.map((entry) => text(entry, 'Description')).find((value) => value !== null) ?? null,
@@ -325,7 +307,7 @@ export function readCii(xml: string): ReadDocument {
     lines,
     vatBreakdown,
     totals,
-    guideline: textOf(all(child(context, 'GuidelineSpecifiedDocumentContextParameter', 'ID'))[0]),
+    guideline: textOf(elements(child(context, 'GuidelineSpecifiedDocumentContextParameter', 'ID'))[0]),
     sellerLegalInformation: text(sellerParty, 'Description'),
     sellerEndpoint,
     buyerEndpoint,

@@ -1,62 +1,49 @@
-import Big from 'big.js';
-import { XMLParser } from 'fast-xml-parser';
-import type { ReadDocument } from './cii-reader.js';
+import {
+  amountInCents,
+  attributeOf,
+  child,
+  elements,
+  text,
+  textOf,
+  XmlReadingError,
+  xmlReader,
+} from '../kernel/xml-reading.js';
+import { takeGroupExemptions, type ReadDocument } from './cii-reader.js';
 import type { DocumentLineModel, DocumentNote, PostalAddress, VatBreakdownEntry } from './document-model.js';
 
 /**
  * Reads a UBL 2.1 Invoice or CreditNote (EN 16931, CIUS or EXTENDED-CTC-FR) into the same model
  * as the CII reader: what the file says, not judged (no official UBL artefact is carried, so a
- * UBL invoice is kept unvalidated). Namespace prefixes do not matter; amounts become cents.
+ * UBL invoice is kept unvalidated). Elements are known by namespace, not prefix, and a hostile XML
+ * is refused (kernel/xml-reading.ts); amounts become cents.
  */
 
 export class UblReadError extends Error {}
 
-type Node = Record<string, unknown>;
+/** UBL 2.1: the two documents and the common components they are made of. */
+const ublNamespaces = {
+  invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  creditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+} as const;
 
-const repeated = new Set([
-  'Note',
-  'InvoiceLine',
-  'CreditNoteLine',
-  'TaxSubtotal',
-  'TaxTotal',
-  'PartyIdentification',
-  'PartyTaxScheme',
-  'PaymentMeans',
-  'PaymentTerms',
-  'BillingReference',
-]);
-
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  isArray: (name) => repeated.has(name),
+/** UBL elements by namespace; the repeated ones are always lists. */
+const readUblTree = xmlReader({
+  namespaces: Object.values(ublNamespaces),
+  repeated: [
+    'Note',
+    'InvoiceLine',
+    'CreditNoteLine',
+    'TaxSubtotal',
+    'TaxTotal',
+    'PartyIdentification',
+    'PartyTaxScheme',
+    'PaymentMeans',
+    'PaymentTerms',
+    'BillingReference',
+  ],
 });
-
-const child = (node: unknown, ...path: string[]): unknown =>
-  path.reduce<unknown>((value, key) => {
-    const next = Array.isArray(value) ? value[0] : value;
-    return next && typeof next === 'object' ? (next as Node)[key] : undefined;
-  }, node);
-const all = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-const textOf = (value: unknown): string | null => {
-  const first = Array.isArray(value) ? value[0] : value;
-  if (first === undefined || first === null) return null;
-  if (typeof first === 'string') return first;
-  if (typeof first === 'object' && '#text' in (first as Node)) return String((first as Node)['#text']);
-  if (typeof first === 'object') return '';
-  return String(first);
-};
-const attributeOf = (value: unknown, name: string): string | null => {
-  const first = Array.isArray(value) ? value[0] : value;
-  return first && typeof first === 'object' && `@${name}` in (first as Node)
-    ? String((first as Node)[`@${name}`])
-    : null;
-};
-const text = (node: unknown, ...path: string[]) => textOf(child(node, ...path));
 
 function readAddress(node: unknown): PostalAddress | null {
   if (node === undefined) return null;
@@ -70,7 +57,7 @@ function readAddress(node: unknown): PostalAddress | null {
 }
 
 function partyIdentifier(party: unknown, scheme: string): string | null {
-  for (const entry of all(child(party, 'PartyIdentification'))) {
+  for (const entry of elements(child(party, 'PartyIdentification'))) {
     const id = child(entry, 'ID');
     if (attributeOf(id, 'schemeID') === scheme) return textOf(id);
   }
@@ -78,7 +65,7 @@ function partyIdentifier(party: unknown, scheme: string): string | null {
 }
 
 function vatNumber(party: unknown): string | null {
-  for (const entry of all(child(party, 'PartyTaxScheme'))) {
+  for (const entry of elements(child(party, 'PartyTaxScheme'))) {
     if (text(entry, 'TaxScheme', 'ID') === 'VAT') return text(entry, 'CompanyID');
   }
   return null;
@@ -102,11 +89,11 @@ function noteOf(raw: string): { subject: string | null; text: string } {
 }
 
 export function readUbl(xml: string): ReadDocument {
-  let parsed: Node;
+  let parsed: Record<string, unknown>;
   try {
-    parsed = parser.parse(xml) as Node;
+    parsed = readUblTree(xml);
   } catch (error) {
-    throw new UblReadError(`not well-formed XML: ${error instanceof Error ? error.message : String(error)}`);
+    throw error instanceof XmlReadingError ? new UblReadError(error.message) : error;
   }
   const credit = parsed['CreditNote'] !== undefined;
   const root = parsed['Invoice'] ?? parsed['CreditNote'];
@@ -114,23 +101,11 @@ export function readUbl(xml: string): ReadDocument {
   const warnings: string[] = [];
   const currency = text(root, 'DocumentCurrencyCode') ?? '';
 
-  const cents = (value: string | null, what: string): number => {
-    if (value === null || value.trim() === '') return 0;
-    let amount: Big;
-    try {
-      amount = new Big(value.trim()).times(100);
-    } catch {
-      warnings.push(`${what}: "${value}" is not a number; read as 0`);
-      return 0;
-    }
-    const rounded = amount.round(0, Big.roundHalfUp);
-    if (!rounded.eq(amount)) warnings.push(`${what}: ${value} has more than 2 decimals; rounded to the cent`);
-    return Number(rounded.toFixed(0));
-  };
+  const cents = (value: string | null, what: string) => amountInCents(value, what, warnings);
 
   let processing: string | null = null;
   const notes: DocumentNote[] = [];
-  for (const raw of all(child(root, 'Note'))) {
+  for (const raw of elements(child(root, 'Note'))) {
     const note = noteOf(textOf(raw) ?? '');
     if (note.subject === 'BAR' && processing === null) processing = note.text;
     else notes.push({ subject: note.subject as DocumentNote['subject'], text: note.text });
@@ -138,7 +113,7 @@ export function readUbl(xml: string): ReadDocument {
 
   const sellerParty = child(root, 'AccountingSupplierParty', 'Party');
   const sellerEndpoint = endpoint(sellerParty);
-  const means = all(child(root, 'PaymentMeans'));
+  const means = elements(child(root, 'PaymentMeans'));
   const transfer = means.find((entry) => child(entry, 'PayeeFinancialAccount') !== undefined) ?? means[0];
   const contact = child(sellerParty, 'Contact');
   const seller: ReadDocument['seller'] = {
@@ -179,7 +154,7 @@ export function readUbl(xml: string): ReadDocument {
 
   const lineTag = credit ? 'CreditNoteLine' : 'InvoiceLine';
   const quantityTag = credit ? 'CreditedQuantity' : 'InvoicedQuantity';
-  const lines: DocumentLineModel[] = all(child(root, lineTag)).map((item, index) => {
+  const lines: DocumentLineModel[] = elements(child(root, lineTag)).map((item, index) => {
     const quantity = child(item, quantityTag);
     const tax = child(item, 'Item', 'ClassifiedTaxCategory');
     return {
@@ -196,10 +171,10 @@ export function readUbl(xml: string): ReadDocument {
   });
 
   // BT-110 is the TaxTotal in the document's currency (a second one may give it in the VAT currency).
-  const taxTotals = all(child(root, 'TaxTotal'));
+  const taxTotals = elements(child(root, 'TaxTotal'));
   const taxTotal =
     taxTotals.find((entry) => attributeOf(child(entry, 'TaxAmount'), 'currencyID') === currency) ?? taxTotals[0];
-  const vatBreakdown: VatBreakdownEntry[] = all(child(taxTotal, 'TaxSubtotal')).map((group, index) => ({
+  const vatBreakdown: VatBreakdownEntry[] = elements(child(taxTotal, 'TaxSubtotal')).map((group, index) => ({
     vatCode: text(group, 'TaxCategory', 'ID') ?? '',
     vatRate: text(group, 'TaxCategory', 'Percent'),
     vatexCode: text(group, 'TaxCategory', 'TaxExemptionReasonCode'),
@@ -207,16 +182,7 @@ export function readUbl(xml: string): ReadDocument {
     taxableAmount: cents(text(group, 'TaxableAmount'), `VAT group ${index + 1} base`),
     taxAmount: cents(text(group, 'TaxAmount'), `VAT group ${index + 1} amount`),
   }));
-  for (const line of lines) {
-    const group = vatBreakdown.find(
-      (entry) =>
-        entry.vatCode === line.vatCode &&
-        (entry.vatRate === null || line.vatRate === null
-          ? entry.vatRate === line.vatRate
-          : new Big(entry.vatRate).eq(line.vatRate)),
-    );
-    line.vatexCode = group?.vatexCode ?? null;
-  }
+  takeGroupExemptions(lines, vatBreakdown);
 
   const sums = child(root, 'LegalMonetaryTotal');
   const totals: ReadDocument['totals'] = {
@@ -231,8 +197,8 @@ export function readUbl(xml: string): ReadDocument {
     rounding: cents(text(sums, 'PayableRoundingAmount'), 'BT-114'),
   };
 
-  const preceding = child(all(child(root, 'BillingReference'))[0], 'InvoiceDocumentReference');
-  const terms = all(child(root, 'PaymentTerms'));
+  const preceding = child(elements(child(root, 'BillingReference'))[0], 'InvoiceDocumentReference');
+  const terms = elements(child(root, 'PaymentTerms'));
   return {
     typeCode: text(root, credit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode') ?? (credit ? '381' : '380'),
     number: text(root, 'ID') ?? '',
