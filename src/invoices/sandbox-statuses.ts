@@ -4,7 +4,7 @@ import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { later } from '../kernel/clock.js';
 import { platformAccess } from '../establishments/platform-access.js';
-import { reasonRefusal } from '../platform/cdar.js';
+import { isNonconformantContractRow, reasonRefusal } from '../platform/cdar.js';
 import type { LifecycleEvent, PlatformFailure, PlatformFlow, PlatformResult } from '../platform/connector.js';
 import type { DocumentRow } from './document-record.js';
 import { lifecycleCodes, type LifecycleCode } from './lifecycle-status.js';
@@ -23,7 +23,8 @@ import { findAnyDocument, updateDocument } from './store.js';
  * CDAR and applies it through the same function as a polled or pushed status (once, by the
  * event's key). So a status or reason no platform could send (BR-FR-CDV-15, BR-FR-CDV-CL-09) is
  * refused here too, and a rejection at the deposit (`REJ_XSD`...) arrives as the platform's
- * acknowledgement, as it would live.
+ * acknowledgement, as it would live. The contract's rows no conformant CDAR carries (`fr:213`
+ * alone...) are played on request (`conformant: false`), as a platform that sends them imperfectly.
  */
 
 export const simulateBody = Type.Object(
@@ -47,6 +48,12 @@ export const simulateBody = Type.Object(
       Type.Union([Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 }), Type.String({ maxLength: 2000 })], {
         description:
           'The notes that come with the status (a list, or one text): `einvoicing.rejectionNote` shows them one per line, null when none.',
+      }),
+    ),
+    conformant: Type.Optional(
+      Type.Boolean({
+        description:
+          '`false`: play a row of the contract’s rejection table that no conformant life-cycle message carries, as a platform that sends it imperfectly: `fr:213` alone (BR-FR-CDV-15; classed `unknown`, never semantic), or `fr:213` with `REJ_SYNT`, `REJ_XSD`, `REJ_DOUBLON` or `AUTRE` (BR-FR-CDV-CL-09), even as the first status of a submission. The status comes as such a CDAR and is classified as the contract says. Refused (`invalid_field_value`) on a conformant message (`param: conformant`) and on any other message the rules refuse (`param: reasonCode`). Default `true`.',
       }),
     ),
   },
@@ -120,11 +127,7 @@ export async function simulateStatus(
       { param: 'id' },
     );
 
-  // A life-cycle message carries a reason's text under its code (MDT-113), never alone.
-  const refusal =
-    reasonCode === null && input.reason !== undefined
-      ? 'a reason’s text goes with its code (MDT-113): give `reasonCode` too'
-      : reasonRefusal(code, reasonCode);
+  const refusal = refusalOf(code, reasonCode, input);
   // A code no life-cycle message carries, on a submission the platform has not seen: it refuses the deposit.
   const refusedAtDeposit =
     code === '213' && refusal !== null && reasonCode !== null && !/^(IRR_|ROUTAGE_ERR$)/.test(reasonCode);
@@ -179,11 +182,39 @@ export async function simulateStatus(
       status: code,
       reason: reasonCode === null ? null : { code: reasonCode, text: input.reason ?? null },
       notes,
+      ...(input.conformant === false ? { conformant: false } : {}),
     });
     const flow = valueOf(await connector.getFlow(flowId, { retryBudgetMs: 0 }));
     events = valueOf(await connector.eventsOfFlow(flow, { retryBudgetMs: 0 }));
   }
   return applySandboxEvents(deps, ctx, row.id, { trackingId, flowId: deposit.flowId }, events);
+}
+
+/** The contract's rows `conformant: false` plays, as the refusals name them. */
+const nonconformantRows = '`fr:213` alone; `fr:213` with `REJ_SYNT`, `REJ_XSD`, `REJ_DOUBLON` or `AUTRE`';
+
+/**
+ * Why no platform sends this status and reason (null when one does): a reason's text without its
+ * code (MDT-113), or what the CDAR rules refuse. With `conformant: false`, null for a contract row
+ * no conformant CDAR carries, and a refusal thrown for anything else: a conformant message (nothing
+ * to play imperfectly) or one the rules refuse that is no such row (refused now, whatever the
+ * submission, rather than played as the deposit's acknowledgement).
+ */
+function refusalOf(code: LifecycleCode, reasonCode: string | null, input: SimulateInput): string | null {
+  // A life-cycle message carries a reason's text under its code (MDT-113), never alone.
+  const textAlone = reasonCode === null && input.reason !== undefined;
+  const refusal = textAlone
+    ? 'a reason’s text goes with its code (MDT-113): give `reasonCode` too'
+    : reasonRefusal(code, reasonCode);
+  if (input.conformant !== false) return refusal;
+  if (refusal === null)
+    throw refuse(
+      'invalid_field_value',
+      `fr:${code}${reasonCode === null ? '' : ` with ${reasonCode}`} is a conformant life-cycle message: \`conformant: false\` plays only the contract’s rows none carries (${nonconformantRows}).`,
+      { param: 'conformant' },
+    );
+  if (!textAlone && isNonconformantContractRow(code, reasonCode)) return null;
+  throw reasonRefused(`${refusal}; \`conformant: false\` plays only ${nonconformantRows}`, reasonCode);
 }
 
 function reasonRefused(refusal: string, reasonCode: string | null): ApiError {

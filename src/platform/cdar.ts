@@ -1,7 +1,6 @@
-import { XMLParser } from 'fast-xml-parser';
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { hostileXmlReason } from '../kernel/hostile-xml.js';
+import { child, elements, text, textOf, XmlReadingError, xmlReader } from '../kernel/xml-reading.js';
 
 /**
  * The life-cycle message (CDAR D22B, "CDV" in the French rules): one status of one invoice, sent
@@ -110,6 +109,24 @@ export function reasonRefusal(status: string, reasonCode: string | null): string
   return null;
 }
 
+/**
+ * The rows of the contract's rejection table that no conformant life-cycle message carries: a 213
+ * alone (BR-FR-CDV-15; "never classed as semantic"), and a 213 with REJ_SYNT, REJ_XSD, REJ_DOUBLON
+ * (no life-cycle reason codes) or AUTRE (not one of a 213's) (BR-FR-CDV-CL-09). A platform may
+ * still send them so: the sandbox plays them when asked (`conformant: false`), as such a platform.
+ */
+const nonconformantContractRows: ReadonlySet<string> = new Set([
+  '213:',
+  '213:REJ_SYNT',
+  '213:REJ_XSD',
+  '213:REJ_DOUBLON',
+  '213:AUTRE',
+]);
+
+export function isNonconformantContractRow(status: string, reasonCode: string | null): boolean {
+  return nonconformantContractRows.has(`${status}:${reasonCode ?? ''}`);
+}
+
 /** The platforms' statuses, in the transmission phase (MDT-77 = 305); the others are processing (23). */
 const transmissionPhase: ReadonlySet<string> = new Set(['200', '201', '202', '203', '213', '221', '501']);
 
@@ -153,6 +170,11 @@ export interface CdarMessageInput {
   notes?: readonly string[];
   /** 212: the amounts collected, one per VAT rate (BR-FR-CDV-14). */
   collected?: readonly CollectedAmount[];
+  /**
+   * false: written even without the reason BR-FR-CDV-15 requires, as an imperfect platform sends
+   * it (a contract row no conformant message carries, played by the sandbox). Default true.
+   */
+  conformant?: boolean;
 }
 
 const pad = (value: number, size = 2) => String(value).padStart(size, '0');
@@ -164,7 +186,7 @@ export class CdarInputError extends Error {}
 
 /** The CDAR XML of one status. Throws CdarInputError for a status the rules would refuse. */
 export function buildCdarMessage(input: CdarMessageInput): string {
-  if (statusesRequiringReason.has(input.status) && !input.reason?.code)
+  if (input.conformant !== false && statusesRequiringReason.has(input.status) && !input.reason?.code)
     throw new CdarInputError(`status ${input.status} needs a reason code (BR-FR-CDV-15)`);
   if (input.status === '212' && !input.collected?.length)
     throw new CdarInputError('status 212 needs the amounts collected per VAT rate (BR-FR-CDV-14)');
@@ -262,45 +284,24 @@ export interface CdarStatus {
 
 export class CdarParseError extends Error {}
 
-const repeated = new Set([
-  'AcknowledgementDocument',
-  'ReferenceReferencedDocument',
-  'SpecifiedDocumentStatus',
-  'IncludedNote',
-  'Content',
-  'Reason',
-  'GlobalID',
-  'SpecifiedDocumentCharacteristic',
-  'RecipientTradeParty',
-]);
-
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  processEntities: true,
-  isArray: (name) => repeated.has(name),
+/** CDAR elements by namespace; the repeated ones are always lists. */
+const readCdarTree = xmlReader({
+  namespaces: Object.values(cdarNamespaces),
+  repeated: [
+    'AcknowledgementDocument',
+    'ReferenceReferencedDocument',
+    'SpecifiedDocumentStatus',
+    'IncludedNote',
+    'Content',
+    'Reason',
+    'GlobalID',
+    'SpecifiedDocumentCharacteristic',
+    'RecipientTradeParty',
+  ],
 });
 
-type Node = Record<string, unknown>;
-const node = (value: unknown): Node | null =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Node) : null;
-const list = (value: unknown): Node[] =>
-  (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(node).filter((item): item is Node => !!item);
-const text = (value: unknown): string | null => {
-  const first = Array.isArray(value) ? value[0] : value;
-  if (typeof first === 'string') return first;
-  if (typeof first === 'number') return String(first);
-  const inner = node(first)?.['#text'];
-  return typeof inner === 'string' ? inner : null;
-};
-
 function dateOf(value: unknown): Date | null {
-  const holder = node(value);
-  const raw = text(holder?.DateTimeString) ?? text(holder?.DateTime);
+  const raw = text(value, 'DateTimeString') ?? text(value, 'DateTime');
   if (!raw) return null;
   const compact = /^(\d{4})(\d{2})(\d{2})(\d{2})?(\d{2})?(\d{2})?/.exec(raw);
   if (compact && !raw.includes('-'))
@@ -319,60 +320,62 @@ function dateOf(value: unknown): Date | null {
 }
 
 function isoDay(value: unknown): string | null {
-  const raw = text(node(value)?.DateTimeString);
+  const raw = text(value, 'DateTimeString');
   const match = raw ? /^(\d{4})-?(\d{2})-?(\d{2})/.exec(raw) : null;
   return match ? `${match[1]}-${match[2]}-${match[3]}` : null;
 }
 
 /** The statuses of a CDAR message. Throws CdarParseError when it is not one. */
 export function parseCdarMessage(xml: string): CdarStatus[] {
-  // A platform's answer is untrusted: a DOCTYPE (entity bomb, external DTD) never reaches the parser.
-  const hostile = hostileXmlReason(xml);
-  if (hostile !== null) throw new CdarParseError(hostile);
-  let document: Node;
+  // A platform's answer is untrusted: a DOCTYPE (entity bomb, external DTD) is refused before the parser.
+  let document: Record<string, unknown>;
   try {
-    document = parser.parse(xml) as Node;
+    document = readCdarTree(xml);
   } catch (error) {
-    throw new CdarParseError(`not XML: ${(error as Error).message}`);
+    if (!(error instanceof XmlReadingError)) throw error;
+    throw new CdarParseError(error.kind === 'malformed' ? `not XML: ${error.reason}` : error.reason);
   }
-  const root = node(document.CrossDomainAcknowledgementAndResponse);
-  if (!root) throw new CdarParseError('not a CrossDomainAcknowledgementAndResponse');
-  const exchanged = node(root.ExchangedDocument);
-  const messageId = text(exchanged?.ID);
-  const issuedAt = dateOf(exchanged?.IssueDateTime);
-  const issuerRole = text(node(exchanged?.IssuerTradeParty)?.RoleCode);
+  const root = document.CrossDomainAcknowledgementAndResponse;
+  if (!root || typeof root !== 'object' || Array.isArray(root))
+    throw new CdarParseError('not a CrossDomainAcknowledgementAndResponse');
+  const exchanged = child(root, 'ExchangedDocument');
+  const messageId = text(exchanged, 'ID');
+  const issuedAt = dateOf(child(exchanged, 'IssueDateTime'));
+  const issuerRole = text(exchanged, 'IssuerTradeParty', 'RoleCode');
   const statuses: CdarStatus[] = [];
-  for (const acknowledgement of list(root.AcknowledgementDocument)) {
-    for (const reference of list(acknowledgement.ReferenceReferencedDocument)) {
-      const details = list(reference.SpecifiedDocumentStatus);
-      const sellerSiren = text(node(reference.IssuerTradeParty)?.GlobalID);
+  for (const acknowledgement of elements(child(root, 'AcknowledgementDocument'))) {
+    for (const reference of elements(child(acknowledgement, 'ReferenceReferencedDocument'))) {
+      const details = elements(child(reference, 'SpecifiedDocumentStatus'));
+      const sellerSiren = text(reference, 'IssuerTradeParty', 'GlobalID');
       const base = {
         messageId,
-        issuedAt: dateOf(acknowledgement.IssueDateTime) ?? issuedAt,
-        invoiceNumber: text(reference.IssuerAssignedID),
-        invoiceIssueDate: isoDay(reference.FormattedIssueDateTime),
+        issuedAt: dateOf(child(acknowledgement, 'IssueDateTime')) ?? issuedAt,
+        invoiceNumber: text(reference, 'IssuerAssignedID'),
+        invoiceIssueDate: isoDay(child(reference, 'FormattedIssueDateTime')),
         sellerSiren,
         issuerRole,
       };
-      const detailOf = (detail: Node) => ({
-        reasons: text(detail.ReasonCode)
-          ? [{ code: text(detail.ReasonCode)!, text: text(detail.Reason) }]
+      const detailOf = (detail: unknown) => ({
+        reasons: text(detail, 'ReasonCode')
+          ? [{ code: text(detail, 'ReasonCode')!, text: text(detail, 'Reason') }]
           : ([] as CdarStatus['reasons']),
-        notes: list(detail.IncludedNote).flatMap((note) =>
-          (Array.isArray(note.Content) ? note.Content : [note.Content]).map(text).filter((t): t is string => !!t),
+        notes: elements(child(detail, 'IncludedNote')).flatMap((note) =>
+          elements(child(note, 'Content'))
+            .map(textOf)
+            .filter((t): t is string => !!t),
         ),
-        collected: list(detail.SpecifiedDocumentCharacteristic)
-          .filter((characteristic) => text(characteristic.TypeCode) === 'MEN')
+        collected: elements(child(detail, 'SpecifiedDocumentCharacteristic'))
+          .filter((characteristic) => text(characteristic, 'TypeCode') === 'MEN')
           .map((characteristic) => ({
-            amount: text(characteristic.ValueAmount) ?? '',
-            vatRate: text(characteristic.ValuePercent) ?? '',
+            amount: text(characteristic, 'ValueAmount') ?? '',
+            vatRate: text(characteristic, 'ValuePercent') ?? '',
           })),
       });
-      const documentCode = text(reference.ProcessConditionCode);
+      const documentCode = text(reference, 'ProcessConditionCode');
       // The document-level status (MDT-105) gathers the details without a status of their own.
       if (documentCode) {
         const own = details
-          .filter((detail) => [null, documentCode].includes(text(detail.ProcessConditionCode)))
+          .filter((detail) => [null, documentCode].includes(text(detail, 'ProcessConditionCode')))
           .map(detailOf);
         statuses.push({
           ...base,
@@ -383,7 +386,7 @@ export function parseCdarMessage(xml: string): CdarStatus[] {
         });
       }
       for (const detail of details) {
-        const code = text(detail.ProcessConditionCode);
+        const code = text(detail, 'ProcessConditionCode');
         if (code && code !== documentCode) statuses.push({ ...base, statusCode: code, ...detailOf(detail) });
       }
     }

@@ -279,3 +279,105 @@ test('a shared facteur pa-simulator (FACTEUR_SANDBOX_PA_URL): scripted through i
     await sim.stop();
   }
 });
+
+// The contract's rejection rows no conformant CDAR carries, each with the classification the
+// contract gives it; some as a submission's first status, the others once it is deposited.
+const nonconformantRows: {
+  reasonCode: string | null;
+  reason?: string;
+  afterDeposit: boolean;
+  category: string;
+  note: string | null;
+}[] = [
+  { reasonCode: null, afterDeposit: false, category: 'unknown', note: null },
+  { reasonCode: null, afterDeposit: true, category: 'unknown', note: null },
+  { reasonCode: 'REJ_SYNT', reason: 'Syntaxe invalide', afterDeposit: false, category: 'format_invalid', note: null },
+  { reasonCode: 'REJ_XSD', reason: 'cvc-complex-type', afterDeposit: true, category: 'format_invalid', note: null },
+  { reasonCode: 'REJ_DOUBLON', reason: 'Déjà reçue', afterDeposit: true, category: 'duplicate', note: null },
+  { reasonCode: 'AUTRE', reason: 'Motif hors liste', afterDeposit: false, category: 'other', note: 'Motif hors liste' },
+];
+
+for (const row of nonconformantRows) {
+  const name = `fr:213 ${row.reasonCode ?? 'alone'}${row.afterDeposit ? ', once deposited' : ', as the first status'}`;
+  test(`${name}, conformant: false: played as the CDAR an imperfect platform sends, classed ${row.category}`, async () => {
+    const { companyId, key } = await seller(h);
+    const invoice = await sentInvoice(key);
+    if (row.afterDeposit) await report(key, invoice.id, { status: 'fr:200' });
+    const body = {
+      status: 'fr:213',
+      ...(row.reasonCode ? { reasonCode: row.reasonCode } : {}),
+      ...(row.reason ? { reason: row.reason } : {}),
+    };
+    // Without the flag: refused (a first status with a code no CDAR carries is the deposit's refusal instead).
+    if (row.afterDeposit || row.reasonCode === null) {
+      const asIs = await simulate(key, invoice.id, body);
+      assert.deepEqual([asIs.statusCode, asIs.data.error.param], [400, 'reasonCode'], asIs.body);
+    }
+
+    const rejected = await report(key, invoice.id, { ...body, conformant: false });
+    assert.deepEqual([rejected.status, rejected.transmissionStatus], ['rejected', 'rejected']);
+    assert.deepEqual(
+      [
+        rejected.einvoicing.rejectionCategory,
+        rejected.einvoicing.rejectionSource,
+        rejected.einvoicing.rejectionCode,
+        rejected.einvoicing.rejectionReason,
+        rejected.einvoicing.rejectionNote,
+      ],
+      [row.category, 'platform', row.reasonCode, row.reason ?? null, row.note],
+    );
+    const [event] = (await eventsOf(h, key, 'invoice.rejected')).filter((e) => e.data.id === invoice.id);
+    assert.deepEqual([event.data.rejectionCategory, event.data.rejectionSource], [row.category, 'platform']);
+    // A life-cycle status, not the deposit's acknowledgement: it is in the history.
+    const history = (await h.call('GET', `/v1/invoices/${invoice.id}/history`, { key })).data.data;
+    assert.deepEqual(
+      [history.at(-1).status, history.at(-1).reasonCode, history.at(-1).applied],
+      ['fr:213', row.reasonCode, true],
+    );
+
+    // The platform's flow is marked, and the official rules refuse its CDAR.
+    const connector = await h.deps.sandboxPlatform.connectorOf(companyId);
+    const page = await connector.readLifecycle(null, { limit: 100 });
+    assert.ok(page.ok);
+    const [status] = page.value.events.filter(
+      (event) =>
+        event.kind === 'status' && event.trackingId === `${invoice.id}-a1` && event.status.statusCode === '213',
+    );
+    assert.ok(status?.kind === 'status');
+    const flow = await connector.getFlow(status.flowId);
+    assert.ok(flow.ok);
+    assert.match(flow.value.name, /-213-nonconformant\.xml$/);
+    const cdar = await connector.downloadFlow(status.flowId);
+    assert.ok(cdar.ok);
+    const validation = await validator.validate(cdar.value.toString('utf8'));
+    assert.ok(
+      validation.rules.some((rule: string) => /^BR-FR-CDV-(15|CL-09)/.test(rule)),
+      JSON.stringify(validation.rules),
+    );
+  });
+}
+
+test('conformant: false plays only those rows: refused on a conformant message and on any other the rules refuse, before anything is deposited', async () => {
+  const { key } = await seller(h);
+  const invoice = await sentInvoice(key);
+  const simulator = (await h.deps.sandboxPlatform.simulator())!;
+  const before = simulator.stats();
+
+  const conformant = await simulate(key, invoice.id, { status: 'fr:213', reasonCode: 'REJ_SEMAN', conformant: false });
+  assert.deepEqual([conformant.statusCode, conformant.data.error.code], [400, 'invalid_field_value'], conformant.body);
+  assert.equal(conformant.data.error.param, 'conformant');
+  const notARow = await simulate(key, invoice.id, { status: 'fr:210', reasonCode: 'REJ_SEMAN', conformant: false });
+  assert.deepEqual([notARow.data.error.code, notARow.data.error.param], ['invalid_field_value', 'reasonCode']);
+  assert.match(notARow.data.error.message, /BR-FR-CDV-CL-09.*conformant: false/);
+  const buyerAlone = await simulate(key, invoice.id, { status: 'fr:207', conformant: false });
+  assert.deepEqual([buyerAlone.data.error.code, buyerAlone.data.error.param], ['missing_required_field', 'reasonCode']);
+  // A provider's code is no life-cycle row: with the flag it is refused, not played as the acknowledgement.
+  const provider = await simulate(key, invoice.id, { status: 'fr:213', reasonCode: 'SYNTAX_ERROR', conformant: false });
+  assert.deepEqual([provider.data.error.code, provider.data.error.param], ['invalid_field_value', 'reasonCode']);
+  const textAlone = await simulate(key, invoice.id, { status: 'fr:213', reason: 'Rejet', conformant: false });
+  assert.deepEqual([textAlone.data.error.code, textAlone.data.error.param], ['missing_required_field', 'reasonCode']);
+
+  assert.equal(simulator.stats().depositRequests, before.depositRequests, 'nothing reached the platform');
+  const unchanged = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
+  assert.equal(unchanged.transmissionStatus, 'sending');
+});

@@ -11,6 +11,7 @@ import {
   buildCdarMessage,
   CdarInputError,
   CdarParseError,
+  isNonconformantContractRow,
   lifecycleStatusNames,
   parseCdarMessage,
   reasonRefusal,
@@ -193,4 +194,39 @@ test('reasonRefusal says what the schematron refuses: each status with its list 
   for (const status of ['206', '207', '208', '210', '213', '501'])
     assert.match(reasonRefusal(status, null)!, /BR-FR-CDV-15/, status);
   assert.equal(reasonRefusal('205', null), null);
+});
+
+test('the contract rows no conformant CDAR carries: named, and written on request (conformant: false) as the official rules refuse them', async () => {
+  const rows: [string | null, RegExp][] = [
+    [null, /^BR-FR-CDV-15/],
+    ['REJ_SYNT', /^BR-FR-CDV-CL-09/],
+    ['REJ_XSD', /^BR-FR-CDV-CL-09/],
+    ['REJ_DOUBLON', /^BR-FR-CDV-CL-09/],
+    ['AUTRE', /^BR-FR-CDV-CL-09/],
+  ];
+  for (const [code, rule] of rows) {
+    assert.ok(isNonconformantContractRow('213', code), `213 ${code}`);
+    assert.notEqual(reasonRefusal('213', code), null, `213 ${code} is refused by the rules`);
+    const input = {
+      ...base,
+      messageId: `LC-213-${code}`,
+      status: '213' as const,
+      issuer: { role: 'WK' as const },
+      reason: code === null ? null : { code, text: 'Motif' },
+    };
+    if (code === null) assert.throws(() => buildCdarMessage(input), CdarInputError, 'conformant by default');
+    const rules: string[] = (await validator.validate(buildCdarMessage({ ...input, conformant: false }))).rules;
+    assert.ok(
+      rules.some((found) => rule.test(found)),
+      `213 ${code}: ${JSON.stringify(rules)}`,
+    );
+  }
+  // Conformant rows and other refused messages are no such row.
+  for (const [status, code] of [
+    ['213', 'REJ_SEMAN'],
+    ['210', 'REJ_SEMAN'],
+    ['207', null],
+    ['213', 'SYNTAX_ERROR'],
+  ] as const)
+    assert.equal(isNonconformantContractRow(status, code), false, `${status} ${code}`);
 });
