@@ -5,6 +5,7 @@ import type { Db, Tx } from './database.js';
 import type { Scope } from './scope.js';
 import { isRetryableConflict } from './errors.js';
 import { openNotices, sendNotices, takeNotices } from './commit-notice.js';
+import { markedAsTransaction } from '../kernel/transaction-mark.js';
 
 /**
  * Who asks, in which scope, on behalf of which request. A service receives it with its input;
@@ -58,7 +59,7 @@ async function fencedTransaction<T>(db: Db, scope: Scope | null, work: (tx: Tx) 
   openNotices(tx);
   try {
     await client.query(beginStatement(client, scope));
-    const result = await work(tx);
+    const result = await markedAsTransaction(() => work(tx));
     await client.query('commit');
     sendNotices(internals.session.client, takeNotices(tx));
     return result;

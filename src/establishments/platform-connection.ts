@@ -4,7 +4,7 @@ import { encryptionKeyOf, sealSecret } from '../kernel/sealed-secret.js';
 import { sealContext, sealedColumns } from '../db/sealed-columns.js';
 import { AfnorConnector } from '../platform/afnor-connector.js';
 import { hostRefusal, systemResolveHost, type OutboundPolicy } from '../kernel/outbound-address.js';
-import type { PlatformConnection, PlatformFailure } from '../platform/connector.js';
+import { isNotAnAfnorAnswer, type PlatformConnection, type PlatformFailure } from '../platform/connector.js';
 import type { EstablishmentRow } from './store.js';
 
 /**
@@ -101,7 +101,8 @@ function trialRefusal(failure: PlatformFailure): ApiError {
       param: 'platform.baseUrl',
       hint: 'Could not connect to the platform. Nothing was stored; try again.',
     });
-  if (failure.category === 'platform_unavailable')
+  // An answer that is not an AFNOR one (a web page, a body off its schema) says the address is wrong.
+  if (failure.category === 'platform_unavailable' && !isNotAnAfnorAnswer(failure))
     return new ApiError('pa_unavailable', {
       param: 'platform.baseUrl',
       hint: 'The platform is unavailable. Nothing was stored; try again.',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request, type Dispatcher } from 'undici';
+import { refuseInsideTransaction } from '../kernel/transaction-mark.js';
 import { CdarParseError, parseCdarMessage, type CdarStatus } from './cdar.js';
 import { checkCallbackSignature } from './callback-signature.js';
 import type {
@@ -25,7 +26,8 @@ import type {
   SubscriptionFilter,
   WebhookSubscription,
 } from './connector.js';
-import { isUnreadableFlowFailure, unreadableFlow } from './connector.js';
+import { isUnreadableFlowFailure, notAnAfnorAnswer, unreadableFlow } from './connector.js';
+import { readAnswer, type AnswerOperation } from './answer-schemas.js';
 import { nextStep } from './next-step.js';
 import {
   isTaxAdministrationCode,
@@ -78,6 +80,14 @@ interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
+}
+
+/** A success answer; `json` its body, parsed and checked when the call names its schema, else empty. */
+interface Answered {
+  ok: true;
+  answer: Answer;
+  json: Record<string, unknown>;
+  attempts: number;
 }
 
 class TransportError extends Error {
@@ -352,9 +362,18 @@ export class AfnorConnector implements PlatformConnector {
       'grant_type=client_credentials',
       signal,
     );
-    const body = jsonOf(answer);
-    if (answer.status !== 200 || typeof body?.access_token !== 'string')
-      throw new TokenRefused(answer, text(body?.error) ?? text(body?.errorCode), text(body?.error_description));
+    if (!succeeded(answer.status)) {
+      const refusal = jsonOf(answer);
+      throw new TokenRefused(
+        answer,
+        text(refusal?.error) ?? text(refusal?.errorCode),
+        text(refusal?.error_description),
+      );
+    }
+    const read = readAnswer('token', answer.status, header(answer.headers, 'content-type'), answer.body);
+    if (!read.ok)
+      throw new TokenRefused(syntheticAnswer(502, notAnAfnorAnswer, read.problem), notAnAfnorAnswer, read.problem);
+    const body = read.body as { access_token: string; expires_in?: unknown };
     this.tokensFetched += 1;
     const lifeMs = (typeof body.expires_in === 'number' ? body.expires_in : 300) * 1000;
     const margin = Math.min(this.marginMs, lifeMs / 10);
@@ -404,9 +423,12 @@ export class AfnorConnector implements PlatformConnector {
       body?: string | Buffer;
       /** The answer's bound: `maxJsonAnswerBytes` unless the call downloads a flow's file. */
       maxAnswerBytes?: number;
+      /** The AFNOR operation whose answer schema a success body must follow (none for a flow's file). */
+      expects?: AnswerOperation;
     },
     options: CallOptions & { settledBeforeRetry?: () => Promise<boolean> } = {},
-  ): Promise<{ ok: true; answer: Answer; attempts: number } | { ok: 'settled'; attempts: number } | PlatformFailure> {
+  ): Promise<Answered | { ok: 'settled'; attempts: number } | PlatformFailure> {
+    refuseInsideTransaction(operation);
     const firstAttemptAt = this.now();
     let attempts = 0;
     let waited = 0;
@@ -417,9 +439,11 @@ export class AfnorConnector implements PlatformConnector {
       let transport: TransportError | null = null;
       // The token endpoint's answer, when it refused: never the answer of the call itself.
       let tokenAnswer = false;
+      let expects: AnswerOperation | undefined;
       try {
         const token = await this.accessToken(options.signal);
-        const { method, url, headers, body, maxAnswerBytes } = build();
+        const { method, url, headers, body, maxAnswerBytes, expects: schema } = build();
+        expects = schema;
         answer = await this.send(
           method,
           url,
@@ -452,7 +476,14 @@ export class AfnorConnector implements PlatformConnector {
           );
         else throw error;
       }
-      if (answer && !tokenAnswer && succeeded(answer.status)) return { ok: true, answer, attempts };
+      if (answer && !tokenAnswer && succeeded(answer.status)) {
+        if (!expects) return { ok: true, answer, json: {}, attempts };
+        const read = readAnswer(expects, answer.status, header(answer.headers, 'content-type'), answer.body);
+        if (read.ok) return { ok: true, answer, json: read.body, attempts };
+        // The platform's fault, maybe passing (a proxy's page): said as a gateway's 502 and retried as
+        // one; a deposit searches for its flow before it is sent again (the platform may hold it).
+        answer = syntheticAnswer(502, notAnAfnorAnswer, read.problem);
+      }
       const failed = {
         httpStatus: answer?.status ?? null,
         retryAfter: answer ? header(answer.headers, 'retry-after') : null,
@@ -480,7 +511,7 @@ export class AfnorConnector implements PlatformConnector {
     operation: string,
     build: Parameters<AfnorConnector['call']>[1],
     options: CallOptions = {},
-  ): Promise<{ ok: true; answer: Answer; attempts: number } | PlatformFailure> {
+  ): Promise<Answered | PlatformFailure> {
     const result = await this.call(operation, build, options);
     if (result.ok === 'settled') throw new Error('a call without a settling search was settled');
     return result;
@@ -571,6 +602,7 @@ export class AfnorConnector implements PlatformConnector {
           url: this.flowUrl('/v1/flows'),
           headers: { 'content-type': form.contentType },
           body: form.body,
+          expects: 'createFlow',
         };
       },
       {
@@ -598,13 +630,12 @@ export class AfnorConnector implements PlatformConnector {
       };
     }
     if (!result.ok) return result;
-    const body = jsonOf(result.answer);
     return {
       ok: true,
       attempts: result.attempts,
       value: {
-        flowId: String(body?.flowId ?? ''),
-        submittedAt: String(body?.submittedAt ?? ''),
+        flowId: String(result.json.flowId),
+        submittedAt: String(result.json.submittedAt),
         trackingId: request.trackingId,
         sha256,
         reconciled: false,
@@ -619,11 +650,12 @@ export class AfnorConnector implements PlatformConnector {
         method: 'POST',
         url: this.flowUrl('/v1/flows/search'),
         ...this.json({ where: { trackingId, flowDirection: ['Out'] }, limit: 10 }),
+        expects: 'searchFlows',
       }),
       options,
     );
     if (!result.ok) return result;
-    const results = (jsonOf(result.answer)?.results ?? []) as Record<string, unknown>[];
+    const results = (result.json.results ?? []) as Record<string, unknown>[];
     const flows = results.map(flowOf).filter((flow) => flow.trackingId === trackingId);
     return { ok: true, attempts: result.attempts, value: flows[0] ?? null };
   }
@@ -631,11 +663,15 @@ export class AfnorConnector implements PlatformConnector {
   async getFlow(flowId: string, options: CallOptions = {}): Promise<PlatformResult<PlatformFlow>> {
     const result = await this.api(
       'getFlow',
-      () => ({ method: 'GET', url: this.flowUrl(`/v1/flows/${encodeURIComponent(flowId)}?docType=Metadata`) }),
+      () => ({
+        method: 'GET',
+        url: this.flowUrl(`/v1/flows/${encodeURIComponent(flowId)}?docType=Metadata`),
+        expects: 'getFlow',
+      }),
       options,
     );
     if (!result.ok) return result;
-    return { ok: true, attempts: result.attempts, value: flowOf(jsonOf(result.answer) ?? {}) };
+    return { ok: true, attempts: result.attempts, value: flowOf(result.json) };
   }
 
   async eventsOfFlow(flow: PlatformFlow, options: CallOptions = {}): Promise<PlatformResult<LifecycleEvent[]>> {
@@ -691,12 +727,13 @@ export class AfnorConnector implements PlatformConnector {
           limit: Math.min(100, options.limit ?? 100),
           ...(cursor.page ? { cursor: cursor.page } : {}),
         }),
+        expects: 'searchFlows',
       }),
       options,
     );
     if (!search.ok) return search;
-    const body = jsonOf(search.answer);
-    const flows = ((body?.results ?? []) as Record<string, unknown>[]).map(flowOf);
+    const body = search.json;
+    const flows = ((body.results ?? []) as Record<string, unknown>[]).map(flowOf);
     const events: LifecycleEvent[] = [];
     const unreadable: UnreadableFlow[] = [];
     let attempts = search.attempts;
@@ -712,7 +749,7 @@ export class AfnorConnector implements PlatformConnector {
       (max, flow) => (max === null || flow.updatedAt > max ? flow.updatedAt : max),
       cursor.latest,
     );
-    const nextPage = text(body?.nextCursor);
+    const nextPage = text(body.nextCursor);
     const next: Cursor = nextPage
       ? { after: cursor.after, page: nextPage, latest }
       : { after: latest, page: null, latest };
@@ -744,17 +781,18 @@ export class AfnorConnector implements PlatformConnector {
           limit: Math.min(100, options.limit ?? 100),
           ...(cursor.page ? { cursor: cursor.page } : {}),
         }),
+        expects: 'searchFlows',
       }),
       options,
     );
     if (!search.ok) return search;
-    const body = jsonOf(search.answer);
-    const flows = ((body?.results ?? []) as Record<string, unknown>[]).map(flowOf);
+    const body = search.json;
+    const flows = ((body.results ?? []) as Record<string, unknown>[]).map(flowOf);
     const latest = flows.reduce<string | null>(
       (max, flow) => (max === null || flow.updatedAt > max ? flow.updatedAt : max),
       cursor.latest,
     );
-    const nextPage = text(body?.nextCursor);
+    const nextPage = text(body.nextCursor);
     const next: Cursor = nextPage
       ? { after: cursor.after, page: nextPage, latest }
       : { after: latest, page: null, latest };
@@ -792,15 +830,15 @@ export class AfnorConnector implements PlatformConnector {
         method: 'POST',
         url: this.flowUrl('/v1/webhooks'),
         ...this.json({ callbackUrl, flowTypes, ...(flowDirection ? { flowDirection } : {}) }),
+        expects: 'createWebhook',
       }),
       options,
     );
     if (!result.ok) return result;
-    const body = jsonOf(result.answer);
     return {
       ok: true,
       attempts: result.attempts,
-      value: { webhookId: String(body?.webhookId ?? ''), signingKey: String(body?.signingKey ?? '') },
+      value: { webhookId: String(result.json.webhookId), signingKey: String(result.json.signingKey) },
     };
   }
 
@@ -817,6 +855,7 @@ export class AfnorConnector implements PlatformConnector {
         method: 'POST',
         url: this.directoryUrl('/v1/directory-line/search'),
         ...this.json({ filters, limit: 100, ignore: 0 }),
+        expects: 'searchDirectoryLine',
       }),
       options,
     );
@@ -826,7 +865,7 @@ export class AfnorConnector implements PlatformConnector {
         return { ok: true, attempts: result.attempts, value: { address: null, lines: [] } };
       return result;
     }
-    const rows = (jsonOf(result.answer)?.results ?? []) as Record<string, unknown>[];
+    const rows = (result.json.results ?? []) as Record<string, unknown>[];
     const lines: DirectoryAddress[] = rows
       .map((row) => {
         const status =
@@ -834,10 +873,10 @@ export class AfnorConnector implements PlatformConnector {
             ? row.directoryLineStatus
             : 'Disabled';
         return {
-          electronicAddress: String(row.addressingIdentifier ?? ''),
+          electronicAddress: String(row.addressingIdentifier),
           status,
           active: status === 'Enabled',
-          siren: String(row.siren ?? ''),
+          siren: String(row.siren),
           siret: text(row.siret),
           routingIdentifier: text(row.routingIdentifier),
           platformType: row.platformType === 'WK' || row.platformType === 'DFH' ? row.platformType : null,
@@ -858,26 +897,15 @@ export class AfnorConnector implements PlatformConnector {
   async lookupFacility(siret: string, options: CallOptions = {}): Promise<PlatformResult<Facility | null>> {
     const result = await this.api(
       'lookupFacility',
-      () => ({ method: 'GET', url: this.directoryUrl(`/v1/siret/code-insee:${encodeURIComponent(siret)}`) }),
+      () => ({
+        method: 'GET',
+        url: this.directoryUrl(`/v1/siret/code-insee:${encodeURIComponent(siret)}`),
+        expects: 'getFacilityBySiret',
+      }),
       options,
     );
     if (!result.ok) return result.httpStatus === 404 ? { ok: true, attempts: result.attempts, value: null } : result;
-    const body = jsonOf(result.answer);
-    // An AFNOR `Facility` names its SIRET: anything else (a web page, an empty answer) is not a directory.
-    if (typeof body?.siret !== 'string')
-      return this.failure(
-        'lookupFacility',
-        {
-          ...result.answer,
-          body: Buffer.from(
-            JSON.stringify({ errorCode: 'NOT_AN_AFNOR_ANSWER', errorMessage: 'not an AFNOR Facility' }),
-          ),
-        },
-        null,
-        result.attempts,
-        'permanent',
-        null,
-      );
+    const body = result.json;
     return {
       ok: true,
       attempts: result.attempts,

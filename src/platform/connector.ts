@@ -233,6 +233,16 @@ export function failureSummary(failure: PlatformFailure): string {
 }
 
 /**
+ * The `errorCode` of a failure whose success answer did not follow the AFNOR documents (not JSON,
+ * a web page, a field missing or of the wrong type): said as a gateway's 502, the platform's fault
+ * (`platform_unavailable`, retried as a 5xx), its message naming the operation and the first problem.
+ */
+export const notAnAfnorAnswer = 'NOT_AN_AFNOR_ANSWER';
+
+/** Whether the platform answered, but not as an AFNOR XP Z12-013 platform does. */
+export const isNotAnAfnorAnswer = (failure: PlatformFailure): boolean => failure.errorCode === notAnAfnorAnswer;
+
+/**
  * Whether a flow's failure is the flow's own and final: a retry cannot mend it (`permanent`), and
  * it is not the connection's (a refused token would refuse every flow: the reader stops instead).
  */

@@ -62,6 +62,15 @@ export interface ResponseToCheck {
   body?: unknown;
 }
 
+export interface DocumentOptions {
+  /**
+   * For a connector reading answers: stop at the first problem rather than list them all, and do
+   * not check the document's schemas against JSON Schema's own (the tests' documents do; about
+   * 300 ms saved at the first answer).
+   */
+  reading?: boolean;
+}
+
 const headerValue = (headers: RequestToCheck['headers'], name: string): string | undefined => {
   const value = headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
@@ -112,9 +121,15 @@ export class OpenApiDocument {
     private readonly document: Json,
     /** The base path of the service's server URL, stripped before matching (`/flow-service`). */
     readonly basePath = '',
+    options: DocumentOptions = {},
   ) {
     this.id = `openapi:${String((document.info as Json | undefined)?.title ?? 'document').replace(/[^A-Za-z0-9]+/g, '-')}`;
-    this.ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+    this.ajv = new Ajv({
+      strict: false,
+      allErrors: !options.reading,
+      validateSchema: !options.reading,
+      validateFormats: true,
+    });
     addFormats(this.ajv);
     const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Json;
     this.ajv.addSchema({ $id: this.id, definitions: toJsonSchema(schemas, `${this.id}#/definitions`) as Json });
@@ -144,6 +159,30 @@ export class OpenApiDocument {
 
   static load(file: string, basePath = ''): OpenApiDocument {
     return new OpenApiDocument(JSON.parse(readFileSync(file, 'utf8')) as Json, basePath);
+  }
+
+  /**
+   * The JSON schema of an operation's success answer: that of `status` when the document lists
+   * it, else that of the operation's first listed 2xx (a 200 where the document says 202 is read
+   * by the same schema); null when that answer carries no JSON body.
+   */
+  successSchema(operationId: string, status: number): { status: string; schema: unknown } | null {
+    const route = this.routes.find((candidate) => candidate.operation.operationId === operationId);
+    if (!route) throw new Error(`${operationId}: no such operation`);
+    const responses = route.operation.responses;
+    const listed = (code: string) => /^2\d\d$/.test(code);
+    const key =
+      listed(String(status)) && responses[String(status)] ? String(status) : Object.keys(responses).find(listed);
+    if (!key) return null;
+    const documented = this.resolve(responses[key] as Json | { $ref: string });
+    const schema = (documented.content as Record<string, Json> | undefined)?.['application/json']?.schema;
+    return schema ? { status: key, schema } : null;
+  }
+
+  /** The check of values against a schema in the document's terms (its `$ref`s), compiled now, once. */
+  checker(schema: unknown, where: string): (value: unknown) => string[] {
+    this.validator(schema);
+    return (value) => this.check(schema, value, where);
   }
 
   /** The operation a request names, with its path parameters (decoded); null when none does. */
@@ -255,10 +294,19 @@ export class OpenApiDocument {
   }
 }
 
-/** The two AFNOR XP Z12-013 documents, mounted under the base paths of their server URLs. */
-export function afnorDocuments(): { flow: OpenApiDocument; directory: OpenApiDocument } {
+const readDocument = (name: string) => JSON.parse(readFileSync(join(afnorStandardsDir, name), 'utf8')) as Json;
+
+/**
+ * The two AFNOR XP Z12-013 documents, mounted under the base paths of their server URLs, with the
+ * Directory document's one erratum mended: `directoryLineStatus` lists `Upcoming` (8 characters)
+ * under `maxLength: 7`, so the document would refuse its own value (the enum is what it means).
+ */
+export function afnorDocuments(options: DocumentOptions = {}): { flow: OpenApiDocument; directory: OpenApiDocument } {
+  const directory = readDocument('directory-service-1.3.0.json');
+  const schemas = (directory.components as Json).schemas as Record<string, Json>;
+  delete schemas.directoryLineStatus!.maxLength;
   return {
-    flow: OpenApiDocument.load(join(afnorStandardsDir, 'flow-service-1.3.0.json'), '/flow-service'),
-    directory: OpenApiDocument.load(join(afnorStandardsDir, 'directory-service-1.3.0.json'), '/directory-service'),
+    flow: new OpenApiDocument(readDocument('flow-service-1.3.0.json'), '/flow-service', options),
+    directory: new OpenApiDocument(directory, '/directory-service', options),
   };
 }
