@@ -7,6 +7,8 @@ import type { JobKind } from './jobs/job-kind.js';
 import type { DataExportSource } from './exports/data-source.js';
 import type { ClaimLoop } from './workers/claim-loop.js';
 import type { PeriodicPass } from './workers/periodic-passes.js';
+import type { FlowKind } from './platform/flows.js';
+import { outboxPass } from './platform/service.js';
 
 /**
  * What a business capability brings to the service, in one descriptor (its `index.ts`). The
@@ -42,6 +44,8 @@ export interface Capability {
   jobKinds?: readonly JobKind[];
   /** Work that falls due with time. */
   passes?: readonly PeriodicPass[];
+  /** The kinds of flows it sends to the platforms, through the one outbox (platform/flows.ts). */
+  flows?: readonly FlowKind[];
   /** Workers that claim this capability's queued rows (deliveries, jobs, e-mails). */
   workers?: readonly ((deps: Deps, registry: Registry) => ClaimLoop)[];
   /** Called when a company's sandbox clock moved (after the passes that follow it ran). */
@@ -70,10 +74,16 @@ export function registryOf(capabilities: readonly Capability[]): Registry {
   const dataExport = capabilities.flatMap((capability) => capability.dataExport ?? []);
   const names = new Set(dataExport.map((source) => source.name));
   if (names.size !== dataExport.length) throw new Error('two data-export sources share a name');
+  const flowKinds = capabilities.flatMap((capability) => capability.flows ?? []);
+  if (new Set(flowKinds.map((kind) => kind.kind)).size !== flowKinds.length)
+    throw new Error('two capabilities declare the same flow kind');
   return {
     capabilities,
     jobKinds,
-    passes: capabilities.flatMap((capability) => capability.passes ?? []),
+    passes: [
+      ...capabilities.flatMap((capability) => capability.passes ?? []),
+      ...(flowKinds.length > 0 ? [outboxPass(flowKinds)] : []),
+    ],
     dataExport,
   };
 }

@@ -159,3 +159,17 @@ export async function ereportingTransmits(db: Executor, scope: Scope, siret: str
   if (row?.platformBaseUrl) return row.ereportingEnabled;
   return !scope.livemode;
 }
+
+/**
+ * The connector that carries a flow of an establishment (the outbox's): its own connection, the
+ * sandbox's platform for a test one without, or null for a live one without.
+ */
+export async function flowConnector(
+  deps: PlatformDeps & Pick<Deps, 'db' | 'sandboxPlatform'>,
+  scope: Scope,
+  ref: EstablishmentRef,
+): Promise<PlatformConnector | null> {
+  const access = await platformAccess(deps, deps.db, scope, ref);
+  if (access.state === 'connected') return access.connector;
+  return access.state === 'sandbox' ? deps.sandboxPlatform.connectorOf(scope.companyId) : null;
+}

@@ -79,3 +79,13 @@ export async function claimRefundStatements(
     .for('update', { of: refunds, skipLocked: true });
   return rows.map(({ row, offset }) => ({ row, sandboxClockOffsetMs: Number(offset) }));
 }
+
+/** A refund locked for the change of its statement (the outbox's outcome of it). */
+export async function lockRefund(tx: Executor, scope: Scope, id: string): Promise<RefundRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(refunds)
+    .where(and(inScope(refunds, scope), eq(refunds.id, id)))
+    .for('update');
+  return row;
+}

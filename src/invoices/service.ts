@@ -368,4 +368,4 @@ export {
 
 // The refunds' negative payment statements (status 212): the payments capability moves and sends them.
 
-export { claimRefundStatements, updateRefundFr212, type RefundRow } from './refund-store.js';
+export { claimRefundStatements, lockRefund, updateRefundFr212, type RefundRow } from './refund-store.js';

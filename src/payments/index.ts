@@ -1,6 +1,6 @@
 import type { Capability } from '../capability.js';
 import { paymentRecords } from './data-export.js';
-import { sendDueStatements } from './statement-sender.js';
+import { sendDueStatements, statementFlow } from './statement-sender.js';
 import { fr212Schema, paymentRoutes, paymentSchema } from './routes.js';
 import { advanceWaitingStatements, purgeTestPayments, seedPaymentFixtures } from './service.js';
 
@@ -25,5 +25,6 @@ export const paymentsCapability: Capability = {
       },
     },
   ],
+  flows: [statementFlow],
   dataExport: [{ name: 'payments', page: paymentRecords }],
 };

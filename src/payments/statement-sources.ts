@@ -1,8 +1,8 @@
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
-import { claimRefundStatements, updateRefundFr212 } from '../invoices/service.js';
+import { claimRefundStatements, lockRefund, updateRefundFr212 } from '../invoices/service.js';
 import type { Fr212 } from './collection-statement.js';
-import { claimStatements, updatePaymentFr212 } from './store.js';
+import { claimStatements, lockPayment, updatePaymentFr212 } from './store.js';
 
 /**
  * What owes a payment statement (status 212): a payment (the money collected, positive), or the
@@ -38,6 +38,8 @@ export interface StatementSource {
     companyIds?: string[],
   ): Promise<ClaimedStatement[]>;
   update(tx: Executor, scope: Scope, id: string, fr212: Fr212): Promise<void>;
+  /** One statement, locked for its change (the platform's word on it); undefined when gone or never owed. */
+  lock(tx: Executor, scope: Scope, id: string): Promise<Statement | undefined>;
 }
 
 const paymentStatements: StatementSource = {
@@ -47,6 +49,10 @@ const paymentStatements: StatementSource = {
       sandboxClockOffsetMs,
     })),
   update: (tx, scope, id, fr212) => updatePaymentFr212(tx, scope, id, fr212),
+  lock: async (tx, scope, id) => {
+    const row = await lockPayment(tx, scope, id);
+    return row?.fr212 ? { kind: 'payment', ...row, creditNoteId: null, fr212: row.fr212 as Fr212 } : undefined;
+  },
 };
 
 const refundStatements: StatementSource = {
@@ -56,6 +62,10 @@ const refundStatements: StatementSource = {
       sandboxClockOffsetMs,
     })),
   update: (tx, scope, id, fr212) => updateRefundFr212(tx, scope, id, fr212),
+  lock: async (tx, scope, id) => {
+    const row = await lockRefund(tx, scope, id);
+    return row?.fr212 ? { kind: 'refund', ...row, amount: -row.amount, fr212: row.fr212 as Fr212 } : undefined;
+  },
 };
 
 export const statementSources: Record<Statement['kind'], StatementSource> = {

@@ -90,3 +90,13 @@ export async function claimStatements(
     .for('update', { of: payments, skipLocked: true });
   return rows.map(({ row, offset }) => ({ row, sandboxClockOffsetMs: Number(offset) }));
 }
+
+/** A payment locked for the change of its statement (the outbox's outcome of it). */
+export async function lockPayment(tx: Executor, scope: Scope, id: string): Promise<PaymentRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(payments)
+    .where(and(inScope(payments, scope), eq(payments.id, id)))
+    .for('update');
+  return row;
+}

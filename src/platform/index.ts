@@ -1,4 +1,5 @@
 import type { Capability } from '../capability.js';
+import { deleteTestFlows } from './flow-store.js';
 
 /**
  * Platform: the approved platform (PA) the service deposits to. One connector interface
@@ -17,5 +18,7 @@ export const platformCapability: Capability = {
     'cdar.ts',
     'callback-signature.ts',
     'openapi-validator.ts',
+    'flows.ts',
   ],
+  purgeTestData: async (tx, ctx) => ({ platformFlows: await deleteTestFlows(tx, ctx.scope) }),
 };

@@ -3,7 +3,7 @@ import { receivedCallbackRoutes } from './callback-routes.js';
 import { receivedRecords } from './data-export.js';
 import { pollReceivedInvoices } from './intake.js';
 import { receivedInvoiceRoutes, receivedInvoiceSchema } from './routes.js';
-import { purgeTestReceived } from './service.js';
+import { answerFlow, purgeTestReceived } from './service.js';
 
 /**
  * Received invoices: the purchase invoices the platform delivers to the company (`rec_`), read
@@ -17,6 +17,7 @@ export const receivedCapability: Capability = {
   schemas: [receivedInvoiceSchema],
   purgeTestData: async (tx, ctx) => ({ receivedInvoices: await purgeTestReceived(tx, ctx.scope) }),
   dataExport: [{ name: 'received_invoices', page: receivedRecords }],
+  flows: [answerFlow],
   passes: [
     {
       name: 'received.poll',

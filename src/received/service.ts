@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
@@ -17,7 +18,9 @@ import { DocumentValidationError } from '../einvoice/validation-pool.js';
 import { IncomingFileError, type IncomingFile } from './incoming-file.js';
 import { readIncomingFileInThread } from './incoming-file-thread.js';
 import { validateIncoming, type Verdict } from './official-validation.js';
-import { platformAccess } from '../establishments/platform-access.js';
+import { flowConnector, platformAccess } from '../establishments/platform-access.js';
+import type { FlowKind } from '../platform/flows.js';
+import { deliverFlow, flowLeaseMs, flowUnderWay, queuePlatformFlow, type FlowOutcome } from '../platform/service.js';
 import {
   incomingEventData,
   keptValidationErrors,
@@ -355,7 +358,7 @@ export interface AnswerInput {
   reason?: string | undefined;
 }
 
-/** An answer's platform call retries within this budget (ms): the invoice stays locked meanwhile. */
+/** An answer's platform call retries within this budget (ms): the request waits meanwhile. */
 const answerRetryBudgetMs = 20_000;
 
 type Checked = Extract<ReturnType<typeof checkTransition>, { ok: true }>;
@@ -372,26 +375,82 @@ function checkedAnswer(status: string, action: ReceivedAction, input: AnswerInpu
   return checked;
 }
 
+/** What an answer keeps with its flow: enough to record it without its request (a holder that died). */
+interface AnswerDetail {
+  action: ReceivedAction;
+  to: ReceivedStatus;
+  statusCode: Checked['rule']['statusCode'];
+  reasonCode: string | null;
+  reason: string | null;
+  messageId: string;
+}
+
+/** The answer sent: the invoice's new status and its history line (in the transaction of the record). */
+async function recordAnswer(
+  tx: Executor,
+  scope: Scope,
+  id: string,
+  detail: AnswerDetail,
+  platformFlowId: string | null,
+  now: Date,
+): Promise<ReceivedRow> {
+  const updated = await updateReceived(tx, scope, id, { status: detail.to, updated: now });
+  await appendHistory(tx, {
+    ...scope,
+    receivedInvoiceId: id,
+    status: `fr:${detail.statusCode}`,
+    action: detail.action,
+    reasonCode: detail.reasonCode,
+    reason: detail.reason,
+    messageId: detail.messageId,
+    platformFlowId,
+    at: now,
+  });
+  return updated;
+}
+
+/**
+ * The answer to a received invoice as a kind of the outbox's flows. A request that died while its
+ * answer was on the way is not sent later on its own: found on the platform, it is recorded;
+ * not found, it is abandoned and the invoice stays as it was (the company may answer again).
+ */
+export const answerFlow: FlowKind = {
+  kind: 'received.answer',
+  afterLapse: 'abandon',
+  call: { retryBudgetMs: answerRetryBudgetMs },
+  connector: (deps, scope, flow) =>
+    flowConnector(deps, scope, flow.establishmentId ? { establishmentId: flow.establishmentId } : { siret: null }),
+  deposited: async (_deps, tx, flow, receipt, now) => {
+    const scope: Scope = { companyId: flow.companyId, livemode: flow.livemode };
+    await recordAnswer(tx, scope, flow.ownerId, flow.detail as unknown as AnswerDetail, receipt.flowId, now);
+  },
+  // The status did not leave: the invoice stays as it was, the request says why.
+  failed: async () => undefined,
+};
+
+/** How long an answer waits for another one on its way to the platform before it is refused. */
+const answerQueueWaitMs = 30_000;
+
 /**
  * The company answers a received invoice: the transition is checked (`invalid_status_transition`),
- * the CDAR status built (issuer: the buyer, addressed to the seller) and sent through the company's
- * platform, then the status and its history line committed. A platform that refuses the deposit
- * leaves the invoice as it was (`pa_unavailable` or the platform's failure); a live company without
- * a platform gets `pa_not_configured`.
+ * the CDAR status built (issuer: the buyer, addressed to the seller), queued in the outbox with
+ * the lease of this request, deposited outside any transaction, and the status and its history
+ * line committed with the deposit's record. A platform that refuses the deposit leaves the
+ * invoice as it was (`pa_unavailable`); a live company without a platform gets `pa_not_configured`;
+ * a test one without a connection has its answers recorded without a platform.
  *
- * The invoice stays locked from the check to the commit, the platform call included: two answers
- * at once (a double click, a retry under another key) go one after the other, and the second is
- * checked against the first's result before anything leaves. A status sent to the seller cannot be
- * taken back, so it never leaves twice.
+ * Two answers at once (a double click, a retry under another key): the second waits, without a
+ * lock, for the first's flow to be recorded, then is checked against its result before anything
+ * leaves. A status sent to the seller cannot be taken back, so it never leaves twice.
  */
 export async function answerReceivedInvoice(
-  deps: Pick<Deps, 'db' | 'config'>,
+  deps: Deps,
   ctx: CallContext,
   id: string,
   action: ReceivedAction,
   input: AnswerInput,
 ): Promise<ReceivedInvoice> {
-  // Read without a lock first: what can be refused is, before a connection is held for the platform.
+  // Read first: what can be refused is, before anything is queued.
   const row = await findReceived(deps.db, ctx.scope, id);
   if (!row) throw notFound(id);
   checkedAnswer(row.status, action, input);
@@ -406,70 +465,115 @@ export async function answerReceivedInvoice(
   if (access.state === 'not_configured') throw refuse('pa_not_configured', '');
   // The company is the buyer who answers: its own SIREN signs the status, whatever the file says.
   const company = await getCompany(deps, ctx.scope.companyId);
-  // A transaction run again after a conflict finds the status it sent already sent.
-  const sent = new Map<string, string>();
+  const token = randomUUID();
+  const startedAt = Date.now();
 
-  return inTransaction(deps.db, ctx, async (tx) => {
-    const current = await findReceived(tx, ctx.scope, id, true);
-    if (!current) throw notFound(id);
-    const checked = checkedAnswer(current.status, action, input);
-    const messageId = `${current.id}-${checked.rule.statusCode}-${ctx.now.getTime()}`;
-    const reason = checked.reasonCode ? { code: checked.reasonCode, text: input.reason?.trim() || null } : null;
-    const doc = current.document;
-    let cdar: string;
-    try {
-      cdar = buildCdarMessage({
-        messageId,
-        issuedAt: ctx.now,
-        status: checked.rule.statusCode,
-        invoice: {
-          number: current.number,
-          issueDate: current.issueDate ?? '',
-          typeCode: doc.typeCode || '380',
-          sellerSiren: current.senderSiren ?? '',
-        },
-        issuer: { role: 'BY', siren: company.siren ?? doc.buyer.siren, name: company.name || doc.buyer.name || null },
-        recipient: {
-          siren: current.senderSiren ?? '',
-          electronicAddress: doc.seller.electronicAddress ?? doc.sellerEndpoint?.value ?? current.senderSiren ?? '',
-          name: current.senderName,
-        },
-        reason,
-        notes: input.reason && !reason ? [input.reason] : [],
-      });
-    } catch (error) {
-      throw refuse('invalid_status_transition', `The status cannot be written: ${(error as Error).message}`);
-    }
-
-    let platformFlowId: string | null = null;
-    if (access.state === 'connected') {
-      platformFlowId = sent.get(messageId) ?? null;
-      if (platformFlowId === null) {
-        const deposit = await access.connector.deposit(
-          { file: Buffer.from(cdar), name: `${messageId}.xml`, syntax: 'CDAR', trackingId: messageId.slice(0, 64) },
-          { retryBudgetMs: answerRetryBudgetMs },
+  for (;;) {
+    const prepared = await inTransaction(
+      deps.db,
+      access.state === 'connected' ? { ...ctx, markEffect: undefined } : ctx,
+      async (tx) => {
+        const current = await findReceived(tx, ctx.scope, id, true);
+        if (!current) throw notFound(id);
+        if (await flowUnderWay(tx, ctx.scope, answerFlow.kind, id)) return { step: 'busy' as const };
+        const checked = checkedAnswer(current.status, action, input);
+        const messageId = `${current.id}-${checked.rule.statusCode}-${ctx.now.getTime()}`;
+        const detail: AnswerDetail = {
+          action,
+          to: checked.rule.to,
+          statusCode: checked.rule.statusCode,
+          reasonCode: checked.reasonCode,
+          reason: input.reason?.trim() || null,
+          messageId,
+        };
+        const cdar = answerMessage(current, company, detail, input, ctx.now);
+        if (access.state !== 'connected')
+          return {
+            step: 'recorded' as const,
+            invoice: toReceivedInvoice(await recordAnswer(tx, ctx.scope, id, detail, null, ctx.now)),
+          };
+        const flow = await queuePlatformFlow(
+          tx,
+          ctx.scope,
+          {
+            kind: answerFlow.kind,
+            ownerId: id,
+            trackingId: messageId.slice(0, 64),
+            establishmentId: access.establishmentId,
+            file: Buffer.from(cdar),
+            name: `${messageId}.xml`,
+            syntax: 'CDAR',
+            detail: { ...detail },
+          },
+          ctx.now,
+          { token, until: new Date(deps.clock.now().getTime() + flowLeaseMs) },
         );
-        // Whatever the platform's reason, the status did not leave: the company may answer again later.
-        if (!deposit.ok) throw refuse('pa_unavailable', deposit.message);
-        platformFlowId = deposit.value.flowId;
-        sent.set(messageId, platformFlowId);
-      }
-    }
+        if (!flow) throw new Error(`answer ${messageId} queued twice`);
+        return { step: 'queued' as const, flow };
+      },
+    );
+    if (prepared.step === 'recorded') return prepared.invoice;
+    if (prepared.step === 'queued')
+      return answerDelivered(deps, ctx, id, await deliverFlow(deps, answerFlow, prepared.flow, { ctx }));
+    if (Date.now() - startedAt > answerQueueWaitMs)
+      throw refuse('conflict', 'Another answer to this invoice is on its way to the platform: try again in a minute.');
+    await delay(100);
+  }
+}
 
-    const updated = await updateReceived(tx, ctx.scope, id, { status: checked.rule.to, updated: ctx.now });
-    await appendHistory(tx, {
-      ...ctx.scope,
-      receivedInvoiceId: id,
-      status: `fr:${checked.rule.statusCode}`,
-      action,
-      reasonCode: checked.reasonCode,
-      reason: input.reason?.trim() || null,
-      messageId,
-      platformFlowId,
-      at: ctx.now,
+/** The route's answer once its flow is recorded: the invoice as it now is, or why nothing left. */
+async function answerDelivered(
+  deps: Deps,
+  ctx: CallContext,
+  id: string,
+  outcome: FlowOutcome,
+): Promise<ReceivedInvoice> {
+  if (outcome.state === 'failed')
+    // Whatever the platform's reason, the status did not leave: the company may answer again later.
+    throw refuse('pa_unavailable', outcome.failure.message);
+  if (outcome.state !== 'deposited')
+    throw refuse(
+      'pa_unavailable',
+      'The answer could not be recorded in time: look at the invoice before answering again.',
+    );
+  const row = await findReceived(deps.db, ctx.scope, id);
+  if (!row) throw notFound(id);
+  return toReceivedInvoice(row);
+}
+
+/** The CDAR status of an answer: issued by the buyer (the company), addressed to the seller. */
+function answerMessage(
+  current: ReceivedRow,
+  company: { siren: string | null; name: string },
+  detail: AnswerDetail,
+  input: AnswerInput,
+  now: Date,
+): string {
+  const doc = current.document;
+  const reason = detail.reasonCode ? { code: detail.reasonCode, text: detail.reason } : null;
+  try {
+    return buildCdarMessage({
+      messageId: detail.messageId,
+      issuedAt: now,
+      status: detail.statusCode,
+      invoice: {
+        number: current.number,
+        issueDate: current.issueDate ?? '',
+        typeCode: doc.typeCode || '380',
+        sellerSiren: current.senderSiren ?? '',
+      },
+      issuer: { role: 'BY', siren: company.siren ?? doc.buyer.siren, name: company.name || doc.buyer.name || null },
+      recipient: {
+        siren: current.senderSiren ?? '',
+        electronicAddress: doc.seller.electronicAddress ?? doc.sellerEndpoint?.value ?? current.senderSiren ?? '',
+        name: current.senderName,
+      },
+      reason,
+      notes: input.reason && !reason ? [input.reason] : [],
     });
-    return toReceivedInvoice(updated);
-  });
+  } catch (error) {
+    throw refuse('invalid_status_transition', `The status cannot be written: ${(error as Error).message}`);
+  }
 }
 
 export async function purgeTestReceived(tx: Executor, scope: Scope): Promise<number> {

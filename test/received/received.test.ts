@@ -4,10 +4,12 @@ import { createHash } from 'node:crypto';
 import { startHarness, contextFor } from '../support/harness.js';
 import { extractFacturXml } from '../../src/einvoice/cii-reader.js';
 import { closeValidation } from '../../src/received/official-validation.js';
-import { ingestReceivedInvoice } from '../../src/received/service.js';
+import { answerFlow, ingestReceivedInvoice } from '../../src/received/service.js';
 import { checkTransition } from '../../src/received/transitions.js';
 import { readUbl } from '../../src/einvoice/ubl-reader.js';
-import { parseCdarMessage } from '../../src/platform/cdar.js';
+import { buildCdarMessage, parseCdarMessage } from '../../src/platform/cdar.js';
+import { inTransaction } from '../../src/db/transaction.js';
+import { deliverDueFlows, flowLeaseMs, queuePlatformFlow } from '../../src/platform/service.js';
 import { startCheckedSimulator } from '../platform/support.js';
 import { connectHeadOffice } from '../deposits/support.js';
 import { seller } from '../invoices/support.js';
@@ -247,7 +249,7 @@ test('received invoices', async (t) => {
     // A test establishment connected to a platform: the answers go there, as CDAR flows.
     const platform = await startCheckedSimulator();
     t.after(() => platform.stop());
-    const { key } = await seller(h);
+    const { key, companyId } = await seller(h);
     await connectHeadOffice(h, key, platform);
     const connector = platform.connector();
     const cdarDeposits = () =>
@@ -374,6 +376,77 @@ test('received invoices', async (t) => {
     const thirdHistory = (await h.call('GET', `/v1/received-invoices/${third.id}/history`, { key })).data.data;
     assert.equal(thirdHistory.length, 2);
     assert.equal(thirdHistory[1].status, won.data.status === 'approved' ? 'fr:205' : 'fr:210');
+
+    // A request that died with its answer on the way (its flow leased, never recorded): once the
+    // lease lapses, the outbox searches the platform for it. Not there: abandoned, the invoice as
+    // it was, and the company answers again. There: recorded as the answer it was.
+    const scope = { companyId, livemode: false };
+    const dyingAnswer = async (invoiceId: string, number: string, deposit: boolean) => {
+      const trackingId = `${invoiceId}-205-died`;
+      const cdar = buildCdarMessage({
+        messageId: trackingId,
+        issuedAt: h.clock.now(),
+        status: '205',
+        invoice: { number, issueDate: '2026-06-17', typeCode: '380', sellerSiren: '732829320' },
+        issuer: { role: 'BY', siren: '100000009', name: 'Vendeur SAS' },
+        recipient: { siren: '732829320', electronicAddress: '732829320', name: null },
+      });
+      await inTransaction(h.deps.db, contextFor(companyId, false, h.clock.now()), (tx) =>
+        queuePlatformFlow(
+          tx,
+          scope,
+          {
+            kind: answerFlow.kind,
+            ownerId: invoiceId,
+            trackingId,
+            establishmentId: null,
+            file: Buffer.from(cdar),
+            name: `${trackingId}.xml`,
+            syntax: 'CDAR',
+            detail: {
+              action: 'approve',
+              to: 'approved',
+              statusCode: '205',
+              reasonCode: null,
+              reason: null,
+              messageId: trackingId,
+            },
+          },
+          h.clock.now(),
+          { token: 'dead-request', until: new Date(h.clock.now().getTime() + flowLeaseMs) },
+        ),
+      );
+      if (deposit) {
+        const sent = await connector.deposit({
+          file: Buffer.from(cdar),
+          name: `${trackingId}.xml`,
+          syntax: 'CDAR',
+          trackingId,
+        });
+        assert.ok(sent.ok);
+      }
+    };
+    const { data: fourth } = await receive(h, key, await ownFacturX({ number: 'F2026-REC-0008' }));
+    const { data: fifth } = await receive(h, key, await ownFacturX({ number: 'F2026-REC-0009' }));
+    await dyingAnswer(fourth.id, 'F2026-REC-0008', false);
+    await dyingAnswer(fifth.id, 'F2026-REC-0009', true);
+    const sentBeforeLapse = cdarDeposits().length;
+    assert.equal(await deliverDueFlows(h.deps, [answerFlow], { companyIds: [companyId] }), 0, 'leased: left alone');
+    h.clock.advance(flowLeaseMs + 1000);
+    assert.equal(await deliverDueFlows(h.deps, [answerFlow], { companyIds: [companyId] }), 1);
+    assert.equal(cdarDeposits().length, sentBeforeLapse, 'nothing deposited after the lapse');
+    const abandoned = await h.call('GET', `/v1/received-invoices/${fourth.id}`, { key });
+    assert.equal(abandoned.data.status, fourth.status, 'not on the platform: the invoice as it was');
+    const recorded = await h.call('GET', `/v1/received-invoices/${fifth.id}/history`, { key });
+    assert.deepEqual(
+      recorded.data.data.map((entry: any) => [entry.status, entry.action]),
+      [
+        ['fr:203', null],
+        ['fr:205', 'approve'],
+      ],
+    );
+    const again = await h.call('POST', `/v1/received-invoices/${fourth.id}/approve`, { key, body: {} });
+    assert.equal(again.data.status, 'approved', again.body);
   });
 
   await t.test('the sandbox without a platform records the answers; live answers pa_not_configured', async () => {

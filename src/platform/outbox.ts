@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../deps.js';
+import type { Scope } from '../db/scope.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
+import type { PeriodicPass } from '../workers/periodic-passes.js';
+import type { PlatformConnector, PlatformFailure } from './connector.js';
+import type { DepositedFlow, FlowFailure, FlowKind, OutgoingFlow } from './flows.js';
+import { claimDueFlows, settleFlow } from './flow-store.js';
+
+/**
+ * The outbox's one way to the platform, for every kind of flow (flows.ts): a flow held under a
+ * lease is tried once, outside any transaction, and its outcome recorded in one transaction with
+ * what its owner makes of it:
+ *
+ * 1. no connection → `failed` (`pa_not_configured`);
+ * 2. a try after the first may follow a deposit whose answer was lost, or a holder that died:
+ *    the platform is searched for the tracking id first, and a flow it holds is `deposited`
+ *    (reconciled); a lapsed flow of a kind that does not deposit on its own is `abandoned`;
+ * 3. the deposit; answered `duplicate`, the proof of reception is searched for once more;
+ * 4. the platform's refusal or unavailability → `failed`, the owner deciding what follows.
+ *
+ * A route that must answer with the platform's word holds the lease it queued the flow with and
+ * calls `deliverFlow` itself; the outbox pass (`outboxPass`) takes every other due flow, and the
+ * flows whose holder died once their lease lapses.
+ */
+
+/** Longer than one try (the connector's own attempts bounded by the kind's budget). */
+export const flowLeaseMs = 60_000;
+
+export type FlowOutcome =
+  | { state: 'deposited'; receipt: DepositedFlow }
+  | { state: 'failed'; failure: FlowFailure }
+  | { state: 'abandoned' }
+  /** Another holder took the flow (this one's lease lapsed): nothing of this try was recorded. */
+  | { state: 'lost' };
+
+type Attempt =
+  { state: 'deposited'; receipt: DepositedFlow } | { state: 'failed'; failure: FlowFailure } | { state: 'abandoned' };
+
+const platformFailure = (failure: PlatformFailure): FlowFailure => ({
+  code: failure.paErrorCode,
+  message: failure.message,
+  platform: failure,
+});
+
+/** The platform's proof that it holds the flow (an accepted acknowledgement or one pending), else null. */
+async function heldByPlatform(
+  connector: PlatformConnector,
+  flow: OutgoingFlow,
+  kind: FlowKind,
+): Promise<{ ok: true; receipt: DepositedFlow | null } | { ok: false; failure: FlowFailure }> {
+  const found = await connector.findDeposit(flow.trackingId, kind.call ?? {});
+  if (!found.ok) return { ok: false, failure: platformFailure(found) };
+  const held = found.value && found.value.ackStatus !== 'Error' ? found.value : null;
+  return { ok: true, receipt: held ? { flowId: held.flowId, reconciled: true } : null };
+}
+
+/** One try on the platform: no database work here (the caller records it). */
+async function attempt(deps: Deps, kind: FlowKind, flow: OutgoingFlow, lapsed: boolean): Promise<Attempt> {
+  const scope: Scope = { companyId: flow.companyId, livemode: flow.livemode };
+  const connector = await kind.connector(deps, scope, flow);
+  if (!connector)
+    return {
+      state: 'failed',
+      failure: {
+        code: 'pa_not_configured',
+        message: 'The establishment has no platform connection: the flow waits for one.',
+        platform: null,
+      },
+    };
+  if (flow.tries > 1 || lapsed) {
+    const earlier = await heldByPlatform(connector, flow, kind);
+    if (!earlier.ok) return { state: 'failed', failure: earlier.failure };
+    if (earlier.receipt) return { state: 'deposited', receipt: earlier.receipt };
+    if (lapsed && kind.afterLapse === 'abandon') return { state: 'abandoned' };
+  }
+  const result = await connector.deposit(
+    { file: flow.file, name: flow.name, syntax: flow.syntax, trackingId: flow.trackingId },
+    kind.call ?? {},
+  );
+  if (result.ok)
+    return { state: 'deposited', receipt: { flowId: result.value.flowId, reconciled: result.value.reconciled } };
+  if (result.category === 'duplicate') {
+    const proof = await heldByPlatform(connector, flow, kind);
+    if (proof.ok && proof.receipt) return { state: 'deposited', receipt: proof.receipt };
+  }
+  return { state: 'failed', failure: platformFailure(result) };
+}
+
+/**
+ * Tries a flow its caller holds (queued with a lease, or claimed) and records the outcome with
+ * the owner's. `lapsed`: the flow was claimed after its holder's lease lapsed; `ctx`: the request
+ * that waits on it (its scope and time, its idempotency mark committed with a deposit).
+ */
+export async function deliverFlow(
+  deps: Deps,
+  kind: FlowKind,
+  flow: OutgoingFlow,
+  options: { lapsed?: boolean; ctx?: CallContext } = {},
+): Promise<FlowOutcome> {
+  const tried = await attempt(deps, kind, flow, options.lapsed ?? false);
+  const now = options.ctx?.now ?? new Date(deps.clock.now().getTime() + flow.clockOffsetMs);
+  // A request's effect (its idempotency mark) commits with the deposit's record, not with a failure's.
+  const ctx = options.ctx && tried.state !== 'deposited' ? { ...options.ctx, markEffect: undefined } : options.ctx;
+  const recorded = await inTransaction(deps.db, ctx ?? null, async (tx) => {
+    const changes =
+      tried.state === 'deposited'
+        ? { state: 'deposited' as const, flowId: tried.receipt.flowId, lastError: null }
+        : tried.state === 'failed'
+          ? { state: 'failed' as const, lastError: `${tried.failure.code}: ${tried.failure.message}`.slice(0, 500) }
+          : { state: 'abandoned' as const };
+    if (!(await settleFlow(tx, flow, changes, now))) return false;
+    if (tried.state === 'deposited') await kind.deposited(deps, tx, flow, tried.receipt, now);
+    else if (tried.state === 'failed') await kind.failed(deps, tx, flow, tried.failure, now);
+    return true;
+  });
+  return recorded ? tried : { state: 'lost' };
+}
+
+/** The due flows of these kinds (those whose holder died among them), each tried; how many the platform took. */
+export async function deliverDueFlows(
+  deps: Deps,
+  kinds: readonly FlowKind[],
+  options: { companyIds?: readonly string[]; limit?: number } = {},
+): Promise<number> {
+  const byKind = new Map(kinds.map((kind) => [kind.kind, kind]));
+  let deposited = 0;
+  for (;;) {
+    const flows = await claimDueFlows(
+      deps.fast.db,
+      { now: deps.clock.now(), limit: options.limit ?? 20, leaseMs: flowLeaseMs, token: randomUUID() },
+      [...byKind.keys()],
+      options.companyIds,
+    );
+    if (flows.length === 0) return deposited;
+    const outcomes = await Promise.all(
+      flows.map((flow) =>
+        // Claimed here, a flow tried before was left by a holder that died (or failed and was queued again).
+        deliverFlow(deps, byKind.get(flow.kind)!, flow, { lapsed: flow.tries > 1 }).catch((error: unknown) => {
+          deps.log.warn(
+            { err: error, trackingId: flow.trackingId, kind: flow.kind },
+            'platform flow not delivered yet',
+          );
+          return null;
+        }),
+      ),
+    );
+    deposited += outcomes.filter((outcome) => outcome?.state === 'deposited').length;
+    if (flows.length < (options.limit ?? 20)) return deposited;
+  }
+}
+
+/** The pass that takes every due flow of the capabilities' kinds (a node's restart takes back a dead one's). */
+export function outboxPass(kinds: readonly FlowKind[]): PeriodicPass {
+  return {
+    name: 'platform.outbox',
+    everyMs: 15_000,
+    followsSandboxClock: true,
+    run: (deps, companyIds) => deliverDueFlows(deps, kinds, companyIds ? { companyIds } : {}),
+  };
+}
