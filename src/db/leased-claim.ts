@@ -65,3 +65,55 @@ export async function claimLeased(
   );
   return result.rows;
 }
+
+/** A claimed row as its holder knows it: its key's values (in `key` order) and its lease's token. */
+export interface HeldLease {
+  key: readonly unknown[];
+  token: string;
+}
+
+/**
+ * The renewal of every leased queue's leases (the holder alive, its work still under way): of
+ * `held`, the rows still leased to their token get `now + leaseMs`, all in one statement. Returns
+ * the items still the holder's; the others were lost (another holder claimed them after a lapse,
+ * or they were settled or removed) and their outcome is to be dropped. A row that another
+ * transaction has locked at that moment (its holder settling it, a claim) is not waited for: it
+ * counts as held if it still was at the statement's start, and the next renewal extends it.
+ */
+export async function renewLeased<T>(
+  db: Executor,
+  claim: Pick<LeasedClaim, 'table' | 'key'>,
+  held: readonly T[],
+  leaseOf: (item: T) => HeldLease,
+  lease: { now: Date; leaseMs: number },
+): Promise<T[]> {
+  if (held.length === 0) return [];
+  const items = held.map((item) => {
+    const { key, token } = leaseOf(item);
+    return Object.fromEntries([...claim.key.map((column, index) => [column, key[index]]), ['lock_token', token]]);
+  });
+  const table = sql.raw(claim.table);
+  const keyOf = (alias: string) => sql.raw(claim.key.map((column) => `${alias}.${column}`).join(', '));
+  const same = (left: string, right: string) =>
+    sql.raw([...claim.key, 'lock_token'].map((column) => `${left}.${column} = ${right}.${column}`).join(' and '));
+  // The items typed by the table's own row type: one text per table, whatever the key's types.
+  const result = await executePrepared(
+    db,
+    sql`with held as (
+        select e.n, ${keyOf('h')}, h.lock_token
+        from jsonb_array_elements(${JSON.stringify(items)}::jsonb) with ordinality e(item, n),
+          jsonb_populate_record(null::${table}, e.item) h
+      ), free as (
+        select ${keyOf('t')} from ${table} t join held h on ${same('t', 'h')}
+        for update of t skip locked
+      ), renewed as (
+        update ${table} t set locked_until = ${lease.now.toISOString()}::timestamptz
+          + make_interval(secs => ${lease.leaseMs / 1000}::float8)
+        from free f where ${sql.raw(claim.key.map((column) => `t.${column} = f.${column}`).join(' and '))}
+        returning 1
+      )
+      select h.n from held h join ${table} t on ${same('t', 'h')}`,
+  );
+  const kept = new Set(result.rows.map((row) => Number(row.n)));
+  return held.filter((_, index) => kept.has(index + 1));
+}

@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { text } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from './columns.js';
 import type { Db, Executor } from './database.js';
-import { claimLeased } from './leased-claim.js';
+import { leaseHeartbeat } from './lease-heartbeat.js';
+import { claimLeased, renewLeased } from './leased-claim.js';
 import { inTransaction } from './transaction.js';
 
 /**
@@ -79,6 +80,28 @@ export async function claimReaders(
   }));
 }
 
+/**
+ * How long a poll leases a reader, renewed every third of it while the pass holds the reader:
+ * shorter than a periodic pass's lease (workers/periodic-passes.ts), so that the first run of a
+ * pass whose node died finds that node's readers free already.
+ */
+export const readerLeaseMs = 20_000;
+
+/** The leases of claimed readers of `table`, renewed (see db/leased-claim.ts `renewLeased`). */
+export const renewReaders = (
+  db: Executor,
+  table: string,
+  readers: readonly ClaimedReader[],
+  lease: { now: Date; leaseMs: number },
+) =>
+  renewLeased(
+    db,
+    { table, key: ['company_id', 'livemode', 'establishment_id'] },
+    readers,
+    (reader) => ({ key: [reader.companyId, reader.livemode, reader.establishmentId], token: reader.token }),
+    lease,
+  );
+
 export interface ReaderPass {
   /** Claims the next readers (the store's `claimReaders` on its table). */
   claim: (
@@ -86,28 +109,55 @@ export interface ReaderPass {
     lease: { now: Date; limit: number; leaseMs: number; token: string },
     done: readonly string[],
   ) => Promise<ClaimedReader[]>;
+  /** Renews the leases of readers in hand (the store's `renewReaders` on its table); returns those still held. */
+  renew: (
+    db: Executor,
+    readers: readonly ClaimedReader[],
+    lease: { now: Date; leaseMs: number },
+  ) => Promise<ClaimedReader[]>;
   /** Polls one claimed reader and releases it; returns what it made or applied. */
   poll: (reader: ClaimedReader) => Promise<number>;
   /** Records a poll that threw, and releases the reader. */
   failed: (reader: ClaimedReader, error: unknown) => Promise<void>;
+  /** How long a reader is leased (ms, default `readerLeaseMs`; tests shorten it). */
+  leaseMs?: number;
 }
 
-/** A polling pass: every due reader once, ten at a time, each leased 5 minutes; the sum of the polls. */
-export async function pollEachReader(db: Db, now: () => Date, pass: ReaderPass): Promise<number> {
+/**
+ * A polling pass: every due reader once, ten at a time, each leased `readerLeaseMs` and renewed
+ * while the pass holds it (a reader lost meanwhile is not polled; one lost while polled stops at
+ * its next step, its lease checked there); the sum of the polls.
+ */
+export async function pollEachReader(
+  deps: { db: Db; clock: { now(): Date }; log: { warn(fields: object, message: string): void } },
+  pass: ReaderPass,
+): Promise<number> {
+  const leaseMs = pass.leaseMs ?? readerLeaseMs;
+  const heartbeat = leaseHeartbeat<ClaimedReader>(
+    { leaseMs, renew: (readers) => pass.renew(deps.db, readers, { now: deps.clock.now(), leaseMs }) },
+    deps.log,
+  );
   let total = 0;
   const done: string[] = [];
   for (;;) {
-    const readers = await inTransaction(db, null, (tx) =>
-      pass.claim(tx, { now: now(), limit: 10, leaseMs: 300_000, token: randomUUID() }, done),
+    const readers = await inTransaction(deps.db, null, (tx) =>
+      pass.claim(tx, { now: deps.clock.now(), limit: 10, leaseMs, token: randomUUID() }, done),
     );
     if (readers.length === 0) return total;
-    for (const reader of readers) {
-      done.push(readerKey(reader));
-      try {
-        total += await pass.poll(reader);
-      } catch (error) {
-        await pass.failed(reader, error);
+    const leases = readers.map((reader) => heartbeat.hold(reader));
+    try {
+      for (const [index, reader] of readers.entries()) {
+        done.push(readerKey(reader));
+        try {
+          if (!leases[index]!.aborted) total += await pass.poll(reader);
+        } catch (error) {
+          await pass.failed(reader, error);
+        }
+        heartbeat.release(reader);
       }
+    } finally {
+      // A pass that ends on an error renews nothing more: what it left leased lapses.
+      for (const reader of readers) heartbeat.release(reader);
     }
   }
 }

@@ -2,8 +2,8 @@ import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
-import { claimLeased } from '../db/leased-claim.js';
-import { claimReaders, type ClaimedReader } from '../db/reader-claim.js';
+import { claimLeased, renewLeased } from '../db/leased-claim.js';
+import { claimReaders, renewReaders, type ClaimedReader } from '../db/reader-claim.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { documentDeposits, platformReaders, platformStatusReceipts } from './schema.js';
 import { depositSourceColumns, depositSourceOf, type DepositSource } from './files-store.js';
@@ -158,6 +158,16 @@ export async function claimDeposits(
   }));
 }
 
+/** The leases of deposit jobs in hand, renewed in one statement; returns the jobs still held. */
+export const renewDeposits = (db: Executor, claims: readonly ClaimedDeposit[], lease: { now: Date; leaseMs: number }) =>
+  renewLeased(
+    db,
+    { table: 'document_deposits', key: ['company_id', 'livemode', 'document_id', 'attempt'] },
+    claims,
+    (claim) => ({ key: [claim.companyId, claim.livemode, claim.documentId, claim.attempt], token: claim.token }),
+    lease,
+  );
+
 const ofClaim = (claim: ClaimedDeposit) =>
   and(
     eq(documentDeposits.companyId, claim.companyId),
@@ -168,11 +178,16 @@ const ofClaim = (claim: ClaimedDeposit) =>
   );
 
 /**
- * The platform's rejection, read while a worker held the job (an acknowledgement `Error` on the
- * flow it had just deposited), is the job's last word: the holder's own end never moves it.
+ * The platform's word on the attempt, read while a worker held the job (an acknowledgement `Error`
+ * on the flow it had just deposited), is the job's last word: `rejected`, or `waiting_directory`
+ * with the time of its next look when the service follows the rejection up (einvoicing.ts). The
+ * holder's own end never moves it; a job claimed while it watched the directory ends as its
+ * holder says.
  */
-const keptIfRejected = (state: string) =>
-  sql`case when ${documentDeposits.state} = 'rejected' then 'rejected' else ${state} end`;
+const ruledByPlatform = (claim: ClaimedDeposit) =>
+  claim.state === 'pending'
+    ? sql`${documentDeposits.state} in ('rejected', 'waiting_directory')`
+    : sql`${documentDeposits.state} = 'rejected'`;
 
 /** Ends a claim: the job's next state; false when the lease was lost (another worker has the row). */
 export async function settleDeposit(
@@ -181,11 +196,20 @@ export async function settleDeposit(
   changes: Partial<Pick<DepositRow, 'state' | 'nextAttemptAt' | 'flowId' | 'lastError' | 'duplicates'>>,
   now: Date,
 ): Promise<boolean> {
+  const ruled = ruledByPlatform(claim);
   const rows = await db
     .update(documentDeposits)
     .set({
       ...changes,
-      ...(changes.state ? { state: keptIfRejected(changes.state) } : {}),
+      ...(changes.state
+        ? { state: sql`case when ${ruled} then ${documentDeposits.state} else ${changes.state} end` }
+        : {}),
+      ...(changes.nextAttemptAt !== undefined
+        ? {
+            nextAttemptAt: sql`case when ${ruled} then ${documentDeposits.nextAttemptAt}
+              else ${changes.nextAttemptAt?.toISOString() ?? null}::timestamptz end`,
+          }
+        : {}),
       lockedUntil: null,
       lockToken: null,
       updated: now,
@@ -258,6 +282,13 @@ export const claimStatusReaders = (
   done: readonly string[],
   companyIds?: readonly string[],
 ) => claimReaders(db, 'platform_readers', lease, done, companyIds);
+
+/** The leases of status readers in hand, renewed (see db/reader-claim.ts). */
+export const renewStatusReaders = (
+  db: Executor,
+  readers: readonly ClaimedReader[],
+  lease: { now: Date; leaseMs: number },
+) => renewReaders(db, 'platform_readers', readers, lease);
 
 const ofReader = (reader: ClaimedReader) =>
   and(
@@ -345,7 +376,8 @@ export interface AcceptedDeposit {
 
 /**
  * The common end of deposits, for many at once in one statement (atomic on its own, one round
- * trip): each job `deposited` under its lease (`rejected` kept, as `settleDeposit` keeps it) and the platform's flow id on its document, when
+ * trip): each job `deposited` under its lease (`rejected` or `waiting_directory` kept, as
+ * `settleDeposit` keeps them) and the platform's flow id on its document, when
  * nothing else changes with it (the document on this attempt, no wait to end). Returns the
  * deposits settled; for the others nothing was written (the lease lost, or the document
  * elsewhere): the caller takes the general path. Committed without waiting for the disk by the
@@ -362,8 +394,9 @@ export async function settleDepositedQuietly(
         select * from unnest($1::text[], $2::bool[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
           as a (company_id, livemode, document_id, attempt, token, tracking_id, flow_id, at)
       ), settled as (
-        update document_deposits d set state = case when d.state = 'rejected' then 'rejected' else 'deposited' end,
-          flow_id = a.flow_id, next_attempt_at = null,
+        update document_deposits d
+          set state = case when d.state in ('rejected', 'waiting_directory') then d.state else 'deposited' end,
+          flow_id = a.flow_id, next_attempt_at = case when d.state = 'waiting_directory' then d.next_attempt_at end,
           last_error = null, locked_until = null, lock_token = null, updated = a.at
         from accepted a
         where d.company_id = a.company_id and d.livemode = a.livemode and d.document_id = a.document_id

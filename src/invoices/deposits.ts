@@ -11,23 +11,15 @@ import { recordEvent } from '../webhooks/service.js';
 import { accessOf, platformFieldsSql, type PlatformFields } from '../establishments/platform-access.js';
 import type { DirectoryLookup, PlatformConnector, PlatformFailure, PlatformResult } from '../platform/connector.js';
 import type { DocumentKind } from './document-axes.js';
-import {
-  axesColumns,
-  axesOf,
-  documentEventData,
-  obligationEventData,
-  obligationOf,
-  type DepositWait,
-  type DocumentRow,
-} from './document-record.js';
-import type { Rejection } from './lifecycle-status.js';
-import { applyReportedStatus } from './reported-status.js';
-import { archiveAttempt } from './submission.js';
+import { obligationEventData, obligationOf, type DepositWait, type DocumentRow } from './document-record.js';
+import { rejectionNoteFor, type Rejection } from './lifecycle-status.js';
+import { rejectAttempt, resumeAttempt } from './einvoicing.js';
+import { directoryRecheckMs, nextDirectoryRecheck, serviceMoves } from './rejection-follow-up.js';
 import { findAnyDocument, updateDocument } from './store.js';
 import {
   claimDeposits,
   depositsChannel,
-  queueDeposit,
+  renewDeposits,
   settleDeposit,
   settleDepositedQuietly,
   type AcceptedDeposit,
@@ -45,19 +37,24 @@ import {
  *    carries on (the rejection archived in `previousSubmissions`);
  * 3. deposits the Factur-X under the attempt's tracking id. A claim after the first (a worker that
  *    died, a lease that lapsed) first searches the platform for that tracking id: exactly one
- *    platform deposit per attempt. The platform's answer goes by its category's next step:
- *    `platform_unavailable` comes back at `retryAt` (durable backoff), `duplicate` searches the
- *    proof of reception, anything else rejects the document with the platform's classification.
+ *    platform deposit per attempt. The platform's answer goes by what the service does for its
+ *    category (rejection-follow-up.ts): `platform_unavailable` comes back at `retryAt` (durable
+ *    backoff), `duplicate` searches the proof of reception, anything else rejects the document
+ *    with the platform's classification (einvoicing.ts), and an addressing error or a buyer the
+ *    platform does not find has the job watch the directory, as the pre-check's rejection does;
+ * 4. a job watching the directory reads it again (never from the remembered answers) when due:
+ *    an active address resumes the document with a new attempt; none, it looks again each hour.
  *
  * The statuses that follow the deposit come by polling or the platform's callback (platform-statuses.ts).
  */
 
-/** Longer than a deposit call; a lapsed lease means the worker died. */
-export const depositLeaseMs = 120_000;
+/**
+ * Renewed every third of it while the worker holds the job (db/lease-heartbeat.ts): a lapsed
+ * lease means the worker died, and its job is taken over within this time.
+ */
+export const depositLeaseMs = 30_000;
 /** Deposits a worker has in flight on the platforms at once. */
 const depositsInFlight = 8;
-/** How often a buyer missing from the directory is looked up again (on the scope's clock). */
-export const directoryRecheckMs = 3_600_000;
 /**
  * How long an active directory address found for a buyer is trusted before it is looked up again:
  * a company sends many invoices to the same buyers, and an address does not vanish between two of
@@ -86,11 +83,13 @@ export interface DepositWorkerOptions {
    * 15): the platform's answers come a few milliseconds apart, and one statement records a batch.
    */
   recordGatherMs?: number;
+  /** How long a job is leased, and renewed (ms, default `depositLeaseMs`; tests shorten it). */
+  leaseMs?: number;
 }
 
 export interface DepositWorker extends ClaimLoop {
   /** Handles one claimed job (tests drive it directly to simulate a crash). */
-  handle(claim: ClaimedDeposit): Promise<void>;
+  handle(claim: ClaimedDeposit, lease?: AbortSignal): Promise<void>;
   /** Claims the due jobs now (tests). */
   claim(limit?: number): Promise<ClaimedDeposit[]>;
 }
@@ -105,9 +104,6 @@ const contextOf = (scope: Scope, now: Date): CallContext => ({
   now,
 });
 
-/** The next hour on the clock after `at` (the directory's re-check). */
-const nextHour = (at: Date) => new Date(Math.floor(at.getTime() / directoryRecheckMs + 1) * directoryRecheckMs);
-
 /** Another worker took the job over (its lease lapsed): this one's outcome is dropped. */
 class LeaseLost extends Error {}
 
@@ -120,9 +116,10 @@ export function buyerLookup(row: Pick<DocumentRow, 'buyer'>): DirectoryLookup | 
 
 /** The rejection fields of a failure the platform answered to a deposit (no life-cycle status). */
 function platformRefusal(failure: PlatformFailure): Rejection {
+  const reason = failure.message.slice(0, 2000);
   return {
-    rejectionReason: failure.message.slice(0, 2000),
-    rejectionNote: null,
+    rejectionReason: reason,
+    rejectionNote: rejectionNoteFor(failure.category, reason, []),
     rejectionCode:
       failure.errorCode ?? (failure.httpStatus !== null ? String(failure.httpStatus) : failure.paErrorCode),
     rejectionSource: 'platform',
@@ -133,18 +130,23 @@ function platformRefusal(failure: PlatformFailure): Rejection {
 export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOptions = {}): DepositWorker {
   const scopeNow = (claim: ClaimedDeposit) => new Date(deps.clock.now().getTime() + claim.offsetMs);
   const retryBudgetMs = options.retryBudgetMs ?? 10_000;
+  const leaseMs = options.leaseMs ?? depositLeaseMs;
   /** Buyers found in the directory, per connection: until when they are trusted (real time). */
   const foundInDirectory = new Map<string, number>();
 
-  /** The pre-check: has the buyer an active address? A recent positive answer stands. */
+  /**
+   * The pre-check: has the buyer an active address? A recent positive answer stands, unless the
+   * directory is to be read again (`fresh`: a watch, where a remembered answer is the stale one).
+   */
   async function inDirectory(
     connector: PlatformConnector,
     connectionKey: string,
     lookup: DirectoryLookup,
+    fresh = false,
   ): Promise<PlatformResult<boolean>> {
     const key = `${connectionKey}|${JSON.stringify(lookup)}`;
     const now = deps.clock.now().getTime();
-    if ((foundInDirectory.get(key) ?? 0) > now) return { ok: true, value: true, attempts: 0 };
+    if (!fresh && (foundInDirectory.get(key) ?? 0) > now) return { ok: true, value: true, attempts: 0 };
     const answer = await connector.lookupDirectory(lookup, { retryBudgetMs });
     if (!answer.ok) return answer;
     const active = answer.value.address?.active === true;
@@ -161,24 +163,17 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
   }
 
   /**
-   * The job comes back at `at`, and the document's obligation says why and when (`depositWait`):
-   * `<kind>.obligation_updated` when that is news (`announce`), silently when only the time of the
-   * next look moves (the directory's hourly re-check).
+   * The job comes back at `at`, and the document's obligation says why and when (`depositWait`),
+   * with `<kind>.obligation_updated` when that is news (`reason`: the platform's words).
    */
-  async function holdBack(
-    claim: ClaimedDeposit,
-    at: Date,
-    lastError: string,
-    wait: DepositWait,
-    announce: { reason: string | null } | null,
-  ) {
+  async function holdBack(claim: ClaimedDeposit, at: Date, lastError: string, wait: DepositWait, reason: string) {
     const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
     const now = scopeNow(claim);
     await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
       if (!(await settleDeposit(tx, claim, { nextAttemptAt: at, lastError }, now))) throw new LeaseLost();
       const row = await findAnyDocument(tx, scope, claim.documentId, true);
       if (!row || row.einvoicing.paTrackingId !== claim.trackingId) return;
-      await changeWait(tx, contextOf(scope, now), row, wait, announce);
+      await changeWait(tx, contextOf(scope, now), row, wait, { reason });
     });
   }
 
@@ -207,49 +202,34 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
 
   /**
    * The document rejected for this attempt, in one transaction with the job's end: the platform's
-   * refusal of the deposit, or the service's own (buyer not in the directory, failed files).
+   * refusal of the deposit, or the service's own (buyer not in the directory, failed files). What
+   * follows is the rejection's (einvoicing.ts): the job watches the directory, or ends `rejected`.
    */
-  async function reject(
-    claim: ClaimedDeposit,
-    rejection: Rejection,
-    paErrorCode: string,
-    jobState: 'rejected' | 'waiting_directory',
-    nextAttemptAt: Date | null,
-  ) {
+  async function reject(claim: ClaimedDeposit, rejection: Rejection, paErrorCode: string) {
     const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
     const now = scopeNow(claim);
-    // Watching the directory, the service tries again on its own: the obligation says when.
-    const wait: DepositWait | null =
-      jobState === 'waiting_directory' && nextAttemptAt && rejection.rejectionCode
-        ? { reasonCode: rejection.rejectionCode, reasonSource: 'service', nextAttemptAt: nextAttemptAt.toISOString() }
-        : null;
-    await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
-      if (
-        !(await settleDeposit(tx, claim, { state: jobState, nextAttemptAt, lastError: rejection.rejectionCode }, now))
-      )
-        throw new LeaseLost();
+    const ctx = contextOf(scope, now);
+    await inTransaction(deps.db, ctx, async (tx) => {
       const row = await findAnyDocument(tx, scope, claim.documentId, true);
-      if (!row || row.transmissionStatus !== 'sending') return;
-      await applyReportedStatus(
-        tx,
-        contextOf(scope, now),
-        { ...row, einvoicing: { ...row.einvoicing, depositWait: wait } },
-        {
-          code: '213',
-          reasonCode: rejection.rejectionCode,
-          reason: rejection.rejectionReason,
-          notes: [],
-          rejection,
-          paErrorCode,
-          // Not a status the platform reported: the rejection fields say it, the history does not.
-          historyStatus: null,
-        },
-      );
+      const onAttempt = row && row.transmissionStatus === 'sending' && row.einvoicing.paTrackingId === claim.trackingId;
+      const { job } = onAttempt
+        ? await rejectAttempt(tx, ctx, row, {
+            code: '213',
+            reasonCode: rejection.rejectionCode,
+            reason: rejection.rejectionReason,
+            notes: [],
+            rejection,
+            paErrorCode,
+            // Not a status the platform reported: the rejection fields say it, the history does not.
+            historyStatus: null,
+          })
+        : { job: null };
+      const end = job ?? { state: 'rejected' as const, nextAttemptAt: null };
+      if (!(await settleDeposit(tx, claim, { ...end, lastError: rejection.rejectionCode }, now))) throw new LeaseLost();
     });
   }
 
   async function notInDirectory(claim: ClaimedDeposit) {
-    const now = scopeNow(claim);
     await reject(
       claim,
       {
@@ -260,54 +240,36 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
         rejectionCategory: 'buyer_not_in_directory',
       },
       'buyer_not_in_directory',
-      'waiting_directory',
-      nextHour(now),
     );
   }
 
-  /** The directory answered at last: the local rejection is archived and a new attempt carries on. */
+  /** The directory answered at last: the rejection is archived and a new attempt carries on (einvoicing.ts). */
   async function resume(claim: ClaimedDeposit, connectionKey: string) {
     const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
-    const now = scopeNow(claim);
-    await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
-      if (!(await settleDeposit(tx, claim, { state: 'resumed', nextAttemptAt: null, lastError: null }, now)))
-        throw new LeaseLost();
+    const ctx = contextOf(scope, scopeNow(claim));
+    await inTransaction(deps.db, ctx, async (tx) => {
       const row = await findAnyDocument(tx, scope, claim.documentId, true);
-      if (!row || row.transmissionStatus !== 'rejected' || row.einvoicing.rejectionCode !== 'buyer_not_in_directory')
-        return;
-      const kind = row.kind as DocumentKind;
-      const before = axesOf(row);
-      // After the rejection it resumes from, whatever the clocks.
-      const at = new Date(Math.max(now.getTime(), row.updated.getTime() + 2));
-      const job = await queueDeposit(
-        tx,
-        scope,
-        {
-          documentId: row.id,
-          documentKind: row.kind,
+      if (!(await settleDeposit(tx, claim, { state: 'resumed', nextAttemptAt: null, lastError: null }, ctx.now)))
+        throw new LeaseLost();
+      if (row)
+        await resumeAttempt(tx, ctx, row, {
+          trackingId: claim.trackingId,
           establishmentId: claim.establishmentId,
           connectionKey,
-        },
-        now,
-      );
-      const sending = await updateDocument(tx, scope, row.id, {
-        ...axesColumns({ ...before, transmissionStatus: 'sending', transmissionDetail: null }, kind),
-        einvoicing: { ...archiveAttempt(row.einvoicing, before, now), paFlowId: null, paTrackingId: job.trackingId },
-        updated: at,
-      });
-      const ctx = contextOf(scope, now);
-      if (kind === 'invoice') await recordEvent(tx, ctx, 'invoice.sending', documentEventData(sending, row.status), at);
-      else {
-        const obligation = obligationOf(sending);
-        if (obligation)
-          await recordEvent(
-            tx,
-            ctx,
-            'credit_note.obligation_updated',
-            obligationEventData(sending, obligation, null),
-            now,
-          );
-      }
+        });
+    });
+  }
+
+  /** Still no active address: the watch looks again at `at`, the document's wait moved silently. */
+  async function lookAgainAt(claim: ClaimedDeposit, at: Date, lastError: string) {
+    const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
+    const ctx = contextOf(scope, scopeNow(claim));
+    await inTransaction(deps.db, ctx, async (tx) => {
+      if (!(await settleDeposit(tx, claim, { nextAttemptAt: at, lastError }, ctx.now))) throw new LeaseLost();
+      const row = await findAnyDocument(tx, scope, claim.documentId, true);
+      const wait = row?.einvoicing.depositWait;
+      if (!row || !wait || row.einvoicing.paTrackingId !== claim.trackingId) return;
+      await changeWait(tx, ctx, row, { ...wait, nextAttemptAt: at.toISOString() }, null);
     });
   }
 
@@ -362,13 +324,17 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
       const row = await findAnyDocument(tx, scope, claim.documentId, true);
       if (!row || row.einvoicing.paTrackingId !== claim.trackingId) return;
       const withFlow = await updateDocument(tx, scope, row.id, { einvoicing: { ...row.einvoicing, paFlowId: flowId } });
-      await changeWait(tx, contextOf(scope, now), withFlow, null, { reason: null });
+      // Rejected meanwhile (its acknowledgement read first), the document's wait is its rejection's.
+      if (withFlow.transmissionStatus === 'sending')
+        await changeWait(tx, contextOf(scope, now), withFlow, null, { reason: null });
     });
   }
 
+  /** The platform did not take the deposit: what the service does for the answer's category (rejection-follow-up.ts). */
   async function failed(claim: ClaimedDeposit, connector: PlatformConnector, failure: PlatformFailure) {
     const now = scopeNow(claim);
-    if (failure.category === 'platform_unavailable') {
+    const move = serviceMoves[failure.category];
+    if (move === 'retry') {
       // The platform's own time (Retry-After, the retry table), else the job's backoff; on the scope's clock.
       // (`retryAt` is on the connector's clock, real time.)
       const wait = failure.retryAt
@@ -385,10 +351,10 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
           reasonSource: 'platform',
           nextAttemptAt: at.toISOString(),
         },
-        { reason: failure.message.slice(0, 2000) },
+        failure.message.slice(0, 2000),
       );
     }
-    if (failure.category === 'duplicate') {
+    if (move === 'search_proof_of_reception') {
       const proof = await connector.findDeposit(claim.trackingId, { retryBudgetMs });
       if (proof.ok && proof.value && proof.value.ackStatus !== 'Error') return deposited(claim, proof.value.flowId);
       if (claim.duplicates + 1 < maxUnprovenDuplicates)
@@ -396,10 +362,10 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
           duplicates: claim.duplicates + 1,
         });
     }
-    return reject(claim, platformRefusal(failure), failure.paErrorCode, 'rejected', null);
+    return reject(claim, platformRefusal(failure), failure.paErrorCode);
   }
 
-  async function handle(claim: ClaimedDeposit): Promise<void> {
+  async function handle(claim: ClaimedDeposit, lease?: AbortSignal): Promise<void> {
     const scope: Scope = { companyId: claim.companyId, livemode: claim.livemode };
     try {
       const row = claim.source;
@@ -414,15 +380,12 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
 
       if (claim.state === 'waiting_directory') {
         if (!lookup) return resume(claim, access.connectionKey);
-        const answer = await inDirectory(connector, access.connectionKey, lookup);
+        const answer = await inDirectory(connector, access.connectionKey, lookup, true);
         if (answer.ok && answer.value) return resume(claim, access.connectionKey);
-        const at = nextHour(scopeNow(claim));
-        return holdBack(
+        return lookAgainAt(
           claim,
-          at,
+          nextDirectoryRecheck(scopeNow(claim)),
           answer.ok ? 'buyer_not_in_directory' : answer.paErrorCode,
-          { reasonCode: 'buyer_not_in_directory', reasonSource: 'service', nextAttemptAt: at.toISOString() },
-          null,
         );
       }
 
@@ -437,8 +400,6 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
             rejectionCategory: 'format_invalid',
           },
           'schematron_validation_failed',
-          'rejected',
-          null,
         );
       if (!row.facturx || row.fileState !== 'ready')
         return reschedule(claim, later(scopeNow(claim), options.filesWaitMs ?? 2000), 'files_pending');
@@ -455,6 +416,8 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
         if (!found.ok) return failed(claim, connector, found);
         if (found.value) return deposited(claim, found.value.flowId);
       }
+      // The lease lost meanwhile: the worker that took the job over deposits it.
+      if (lease?.aborted) throw new LeaseLost();
       const result = await connector.deposit(
         { file: row.facturx, name: `${row.number}.pdf`, syntax: 'Factur-X', trackingId: claim.trackingId },
         { retryBudgetMs },
@@ -503,7 +466,7 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
     // its own: no transaction around it (a round trip for BEGIN and one for COMMIT saved).
     claimDeposits(
       deps.fast.db,
-      { now: deps.clock.now(), limit, leaseMs: depositLeaseMs, token: randomUUID() },
+      { now: deps.clock.now(), limit, leaseMs, token: randomUUID() },
       platformFieldsSql,
       options.companyIds,
     );
@@ -521,13 +484,16 @@ export function createDepositWorker(deps: DepositDeps, options: DepositWorkerOpt
     pollMs: 1000,
     claim,
     handle,
+    // One statement renews every job in hand (no round trip per deposit). A job whose slot freed
+    // while its acceptance is recorded is renewed no more: the record takes far less than the lease.
+    lease: { leaseMs, renew: (claims) => renewDeposits(deps.fast.db, claims, { now: deps.clock.now(), leaseMs }) },
     describe: (item) => ({ document: item.documentId, attempt: item.attempt }),
   });
   return {
     ...loop,
     // Tests see a job once its outcome is recorded.
-    handle: async (claimed) => {
-      await handle(claimed);
+    handle: async (claimed, lease) => {
+      await handle(claimed, lease);
       await recorded();
     },
     claim,

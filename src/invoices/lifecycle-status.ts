@@ -71,13 +71,29 @@ export function rejectionNoteOf(notes: readonly string[] | null | undefined): st
   return kept.length === 0 ? null : kept.join('\n');
 }
 
+/**
+ * The `rejectionNote` of a rejection of this category: its notes; for an uncodified reason (`other`,
+ * `AUTRE`) that came without notes, the platform's words, its only explanation (contract: "`other`
+ * (explanation in `rejectionNote`)"). An acknowledgement `Error` carries no notes, only those words.
+ */
+export function rejectionNoteFor(
+  category: RejectionCategory,
+  reason: string | null | undefined,
+  notes: readonly string[] | null | undefined,
+): string | null {
+  const noted = rejectionNoteOf(notes);
+  if (noted !== null || category !== 'other') return noted;
+  return reason && reason.trim() !== '' ? reason : null;
+}
+
 function rejectionOf(status: IncomingStatus, source: Rejection['rejectionSource']): Rejection {
+  const category = rejectionCategory({ reasonCode: status.reasonCode ?? null, statusCode: status.code });
   return {
     rejectionReason: status.reason ?? null,
-    rejectionNote: rejectionNoteOf(status.notes),
+    rejectionNote: rejectionNoteFor(category, status.reason, status.notes),
     rejectionCode: status.reasonCode ?? null,
     rejectionSource: source,
-    rejectionCategory: rejectionCategory({ reasonCode: status.reasonCode ?? null, statusCode: status.code }),
+    rejectionCategory: category,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Axes } from './document-axes.js';
-import type { DepositWait, RejectionFields, TaxSnapshot } from './document-record.js';
+import type { DepositWait, Einvoicing, RejectionFields, TaxSnapshot } from './document-record.js';
+import { redepositLimitReached, rejectionCodeOf } from './rejection-follow-up.js';
 
 /**
  * The contract's `obligation` object on an invoice or a credit note: where the document stands
@@ -19,6 +20,8 @@ import type { DepositWait, RejectionFields, TaxSnapshot } from './document-recor
  * | `sending`, the platform unavailable        | `waiting`        | the platform's code (`503`...)      | `platform`       | `service`  | `retry`    |
  * | e-invoicing due, rejected by the platform  | `waiting`        | the rejection code (`REJ_SEMAN`...) | `platform`       | `client`   | `resubmit` |
  * | rejected: the buyer not in the directory   | `waiting`        | `buyer_not_in_directory`            | `service`        | `service`  | `retry`    |
+ * | rejected, the service follows it up (an addressing error, a buyer the platform does not find) | `waiting` | the rejection code (`REJ_ADR`, `DEST_INC`...) | `platform` | `service` | `retry` |
+ * | rejected so, the service's new attempts spent (rejection-follow-up.ts) | `waiting` | `redeposit_limit_reached` | `service` | `client` | `resubmit` |
  * | e-invoicing due, deposited or any later status, refused or suspended by the buyer included | `fulfilled` | null | null | null | null |
  * | e-reporting of the transaction due         | `waiting`        | `ereporting_not_enabled`            | `service`        | `client`   | null       |
  * | neither due (an exempt operation)          | `not_applicable` | the axis's reason                   | `service`        | null       | null       |
@@ -27,7 +30,8 @@ import type { DepositWait, RejectionFields, TaxSnapshot } from './document-recor
  * a commercial matter, settled by a credit note with its own obligation. This service does not yet
  * e-report (it is coming): until then an e-reporting obligation stays `waiting` with the contract's
  * `ereporting_not_enabled`, and the company declares by other means. `nextAttemptAt` is set when
- * the service itself tries again (the `retry` rows: the deposit worker's `depositWait`).
+ * the service itself tries again (the `retry` rows: the deposit worker's `depositWait`, which
+ * speaks for a rejected attempt only when it is named by that attempt's rejection code).
  */
 
 export type ObligationState = 'waiting' | 'fulfilled' | 'not_applicable';
@@ -46,9 +50,10 @@ export interface Obligation {
 export interface ObligationFacts {
   axes: Pick<Axes, 'documentStatus' | 'transmissionStatus' | 'transmissionDetail'>;
   obligations: TaxSnapshot['obligations'];
-  einvoicing: Pick<RejectionFields, 'paErrorCode' | 'rejectionCode' | 'rejectionSource'> & {
-    depositWait?: DepositWait | null;
-  };
+  einvoicing: Pick<RejectionFields, 'paErrorCode' | 'rejectionCode' | 'rejectionSource'> &
+    Partial<Pick<Einvoicing, 'rejectionCategory' | 'previousSubmissions'>> & {
+      depositWait?: DepositWait | null;
+    };
 }
 
 const obligation = (
@@ -81,15 +86,13 @@ export function documentObligation({ axes, obligations, einvoicing }: Obligation
         return obligation('waiting', 'awaiting_platform', 'service', 'platform');
       case 'rejected':
         if (axes.transmissionDetail === null) {
-          if (einvoicing.depositWait && einvoicing.rejectionCode === einvoicing.depositWait.reasonCode)
+          const code = rejectionCodeOf(einvoicing);
+          if (einvoicing.depositWait && einvoicing.depositWait.reasonCode === code)
             return retriedByService(einvoicing.depositWait);
-          return obligation(
-            'waiting',
-            einvoicing.rejectionCode ?? einvoicing.paErrorCode ?? 'rejected',
-            einvoicing.rejectionSource ?? 'platform',
-            'client',
-            'resubmit',
-          );
+          const rejection = { ...einvoicing, rejectionCategory: einvoicing.rejectionCategory ?? null };
+          if (redepositLimitReached(rejection))
+            return obligation('waiting', 'redeposit_limit_reached', 'service', 'client', 'resubmit');
+          return obligation('waiting', code, einvoicing.rejectionSource ?? 'platform', 'client', 'resubmit');
         }
         return obligation('fulfilled');
       case 'deposited':

@@ -18,16 +18,15 @@ import {
   type LifecycleEvent,
   type UnreadableFlow,
 } from '../platform/connector.js';
-import { lifecycleCodes, rejectionNoteOf, type LifecycleCode } from './lifecycle-status.js';
-import { applyReportedStatus } from './reported-status.js';
+import { applyPlatformWord } from './einvoicing.js';
 import { invoices } from './schema.js';
 import { findAnyDocument } from './store.js';
 import type { DocumentRow } from './document-record.js';
 import {
   claimStatusReaders,
+  renewStatusReaders,
   depositByTracking,
   latestDeposit,
-  markDeposit,
   readerOf,
   receiveEvent,
   updateReader,
@@ -55,8 +54,6 @@ const contextOf = (scope: Scope, now: Date): CallContext => ({
   apiVersion: currentVersion,
   now,
 });
-
-const isLifecycleCode = (code: string): code is LifecycleCode => (lifecycleCodes as readonly string[]).includes(code);
 
 /** The document's deposit an event reports on. */
 async function depositOfEvent(db: Executor, scope: Scope, event: LifecycleEvent): Promise<DepositRow | undefined> {
@@ -97,9 +94,7 @@ export async function applyPlatformEvent(
     // A late word on an earlier attempt does not move the current one.
     const latest = await latestDeposit(tx, scope, deposit.documentId);
     if (latest && latest.attempt !== deposit.attempt) return false;
-    if (event.kind === 'acknowledgement' && row.documentStatus === 'finalized' && row.transmissionStatus !== 'pending')
-      await markDeposit(tx, scope, deposit, { state: 'rejected', nextAttemptAt: null }, now);
-    return (await applyEventToDocument(tx, ctx, row, event)).changed;
+    return (await applyPlatformWord(tx, ctx, row, event, deposit)).changed;
   });
 }
 
@@ -138,51 +133,17 @@ export async function recordUnreadableFlow(
 }
 
 /**
- * One event of the platform applied to its document (locked by the caller, in its transaction):
- * an acknowledgement `Error` rejects the submission with its classified reason, a life-cycle
- * status moves the axes. The caller has made sure the event is applied once.
+ * One event of the sandbox's platform applied to its document (locked by the caller, in its
+ * transaction, once): the same as a live platform's (einvoicing.ts), without a deposit job to
+ * follow a rejection up.
  */
-export async function applyEventToDocument(
+export function applyEventToDocument(
   tx: Tx,
   ctx: CallContext,
   row: DocumentRow,
   event: LifecycleEvent,
 ): Promise<{ row: DocumentRow; changed: boolean }> {
-  if (row.documentStatus !== 'finalized' || row.transmissionStatus === 'pending') return { row, changed: false };
-  if (event.kind === 'acknowledgement') {
-    if (event.flow.ackStatus !== 'Error') return { row, changed: false };
-    const rejection = event.rejection!;
-    const updated = await applyReportedStatus(tx, ctx, row, {
-      code: '213',
-      reasonCode: rejection.code,
-      reason: rejection.reason,
-      notes: rejection.notes,
-      rejection: {
-        rejectionReason: rejection.reason,
-        rejectionNote: rejectionNoteOf(rejection.notes),
-        rejectionCode: rejection.code,
-        rejectionSource: rejection.source,
-        rejectionCategory: rejection.category,
-      },
-      paErrorCode: rejection.code,
-      // The acknowledgement is not a life-cycle status: the rejection fields carry it.
-      historyStatus: null,
-    });
-    return { row: updated, changed: updated !== row };
-  }
-  const code = event.status.statusCode;
-  if (!isLifecycleCode(code)) return { row, changed: false };
-  const reason = event.status.reasons[0] ?? null;
-  const updated = await applyReportedStatus(tx, ctx, row, {
-    code,
-    reasonCode: reason?.code ?? null,
-    reason: reason?.text ?? null,
-    notes: event.status.notes,
-  });
-  return {
-    row: updated,
-    changed: updated.status !== row.status || updated.transmissionDetail !== row.transmissionDetail,
-  };
+  return applyPlatformWord(tx, ctx, row, event, null);
 }
 
 export interface StatusPollOptions {
@@ -265,8 +226,9 @@ export async function pollPlatformStatuses(
   deps: Pick<Deps, 'db' | 'config' | 'clock' | 'log'>,
   options: StatusPollOptions = {},
 ): Promise<number> {
-  return pollEachReader(deps.db, () => deps.clock.now(), {
+  return pollEachReader(deps, {
     claim: (tx, lease, done) => claimStatusReaders(tx, lease, done, options.companyIds),
+    renew: renewStatusReaders,
     poll: (reader) => pollReader(deps, reader, options),
     failed: async (reader, error) => {
       deps.log.warn({ err: error, establishment: reader.establishmentId }, 'platform statuses not polled');

@@ -9,7 +9,9 @@ import {
   documentEventData,
   obligationEventData,
   obligationOf,
+  type DepositWait,
   type DocumentRow,
+  type Einvoicing,
   type HistoryEntry,
 } from './document-record.js';
 import { applyLifecycleStatus, type LifecycleCode, type Rejection } from './lifecycle-status.js';
@@ -39,6 +41,12 @@ export interface ReportedStatus {
   paErrorCode?: string | null;
   /** The history's label (default `fr:<code>`); null: not a status received, no history entry. */
   historyStatus?: string | null;
+  /**
+   * The document's deposit wait once this report rejects it: what the service does next
+   * (einvoicing.ts), set with the rejection so that its event already tells the obligation;
+   * absent, the wait is left as it is.
+   */
+  waitAfterRejection?: (rejected: Einvoicing) => DepositWait | null;
 }
 
 export async function applyReportedStatus(
@@ -74,6 +82,8 @@ export async function applyReportedStatus(
   if (!applied.changed) return entry ? updateDocument(tx, ctx.scope, row.id, { history }) : row;
   let einvoicing = rejectionAfter(row.einvoicing, applied.axes, rejection, status.code);
   if (rejection && status.paErrorCode !== undefined) einvoicing = { ...einvoicing, paErrorCode: status.paErrorCode };
+  if (rejection && status.waitAfterRejection)
+    einvoicing = { ...einvoicing, depositWait: status.waitAfterRejection(einvoicing) };
   const updated = await updateDocument(tx, ctx.scope, row.id, {
     ...axesColumns(applied.axes, kind),
     einvoicing,

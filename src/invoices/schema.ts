@@ -185,7 +185,9 @@ export const documentFiles = pgTable(
  *
  *   pending             due at `nextAttemptAt` (first try, files not ready yet, platform unavailable)
  *   waiting_directory   the buyer had no active address: the document is rejected locally, and
- *                       the directory is looked at again at `nextAttemptAt` (every hour)
+ *                       the directory is looked at again at `nextAttemptAt` (every hour); so too
+ *                       after the platform's addressing error (looked at at once) or its word that
+ *                       it does not find the buyer (on the next hour): rejection-follow-up.ts
  *   deposited           the platform holds the flow (`flowId`); the statuses come by poll or callback
  *   rejected            the platform refused it (or the files failed): a resubmission opens a new attempt
  *   resumed             the directory answered at last: the next attempt carries on

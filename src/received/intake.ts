@@ -12,7 +12,13 @@ import {
   type PlatformConnector,
   type PlatformFlow,
 } from '../platform/connector.js';
-import { claimReceivedReaders, ensureReceivedReaders, receivedReaderOf, updateReceivedReader } from './reader-store.js';
+import {
+  claimReceivedReaders,
+  ensureReceivedReaders,
+  receivedReaderOf,
+  renewReceivedReaders,
+  updateReceivedReader,
+} from './reader-store.js';
 import { ingestReceivedInvoice, platformContext, receivedFlowKnown } from './service.js';
 
 /**
@@ -184,8 +190,9 @@ export async function pollReceivedInvoices(
   options: ReceivedPollOptions = {},
 ): Promise<number> {
   await ensureReceivedReaders(deps.db, await connectedEstablishments(deps.db, options.companyIds), deps.clock.now());
-  return pollEachReader(deps.db, () => deps.clock.now(), {
+  return pollEachReader(deps, {
     claim: (tx, lease, done) => claimReceivedReaders(tx, lease, done, options.companyIds),
+    renew: renewReceivedReaders,
     poll: (reader) => pollReader(deps, reader, options),
     failed: async (reader, error) => {
       deps.log.warn({ err: error, establishment: reader.establishmentId }, 'received invoices not polled');

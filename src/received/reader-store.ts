@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { claimReaders, type ClaimedReader } from '../db/reader-claim.js';
+import { claimReaders, renewReaders, type ClaimedReader } from '../db/reader-claim.js';
 import { inScope, type Scope } from '../db/scope.js';
 import { receivedReaders } from './schema.js';
 
@@ -34,6 +34,13 @@ export const claimReceivedReaders = (
   done: readonly string[],
   companyIds?: readonly string[],
 ) => claimReaders(db, 'received_readers', lease, done, companyIds);
+
+/** The leases of received invoices' readers in hand, renewed (see db/reader-claim.ts). */
+export const renewReceivedReaders = (
+  db: Executor,
+  readers: readonly ClaimedReader[],
+  lease: { now: Date; leaseMs: number },
+) => renewReaders(db, 'received_readers', readers, lease);
 
 /** Moves a claimed reader; false when its lease was lost (another poll took it over). */
 export async function updateReceivedReader(

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import { leaseHeartbeat, type LeaseRenewal } from '../db/lease-heartbeat.js';
 
 export interface ClaimLoop {
   start(): Promise<void>;
@@ -31,16 +32,23 @@ export interface ClaimLoopOptions<T> {
   pollMs: number;
   /** Claims up to `limit` due items (rows locked for a while, so a dead worker's items come back). */
   claim(limit: number): Promise<T[]>;
-  handle(item: T): Promise<void>;
+  /**
+   * The renewal of the items' leases while they are in hand (db/lease-heartbeat.ts): the lease
+   * can then be short, a dead worker's items coming back within it. An item found lost while it
+   * waits is not handled; one found lost while handled has its `lease` signal aborted.
+   */
+  lease?: LeaseRenewal<T>;
+  handle(item: T, lease: AbortSignal): Promise<void>;
   /** Log fields naming an item whose handling failed. */
   describe(item: T): Record<string, unknown>;
 }
 
 /**
  * The loop of every PostgreSQL-backed worker: rows are the jobs; a worker claims due rows
- * (`FOR UPDATE SKIP LOCKED` and a lock that lapses), handles a bounded number at a time, and
- * looks again when a notification says new work committed, when a handled item frees a slot,
- * and every `pollMs`, which is also the recovery pass for anything planned but not picked up.
+ * (`FOR UPDATE SKIP LOCKED` and a lock that lapses, renewed while in hand with `lease`), handles
+ * a bounded number at a time, and looks again when a notification says new work committed, when
+ * a handled item frees a slot, and every `pollMs`, which is also the recovery pass for anything
+ * planned but not picked up.
  */
 export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
   const inFlight = new Set<Promise<void>>();
@@ -57,6 +65,16 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
   /** The last claim found less than it asked for: a freed slot alone is no reason to look again. */
   let dry = false;
   const held = () => inFlight.size + waiting.length;
+  const heartbeat = options.lease ? leaseHeartbeat(options.lease, options.log) : null;
+  /** The lease of each item in hand, while the heartbeat renews it. */
+  const leases = new Map<T, AbortSignal>();
+  const neverLost = new AbortController().signal;
+
+  async function claim(limit: number): Promise<T[]> {
+    const claimed = await options.claim(limit);
+    if (heartbeat) for (const item of claimed) leases.set(item, heartbeat.hold(item));
+    return claimed;
+  }
   const pumpLogged = () =>
     void pump().catch((error: unknown) =>
       options.log.error({ err: error, channel: options.channel }, 'claim failed; the next pass claims again'),
@@ -69,10 +87,17 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
     pumpLogged();
   };
 
-  const handle = (item: T) =>
-    options
-      .handle(item)
-      .catch((error: unknown) => options.log.error({ err: error, ...options.describe(item) }, 'worker item failed'));
+  const handle = (item: T) => {
+    const lease = leases.get(item) ?? neverLost;
+    // Lost while it waited in hand: another worker has it, and handles it.
+    const work = lease.aborted ? Promise.resolve() : options.handle(item, lease);
+    return work
+      .catch((error: unknown) => options.log.error({ err: error, ...options.describe(item) }, 'worker item failed'))
+      .finally(() => {
+        leases.delete(item);
+        heartbeat?.release(item);
+      });
+  };
 
   /** Starts waiting items while slots are free (also once stopping: what was claimed is handled). */
   function startWaiting(): void {
@@ -106,7 +131,7 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
         while (running && held() < capacity && (eager || held() <= refillAt)) {
           eager = false;
           const wanted = capacity - held();
-          const claimed = await options.claim(wanted);
+          const claimed = await claim(wanted);
           dry = claimed.length < wanted;
           waiting.push(...claimed);
           startWaiting();
@@ -172,7 +197,7 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
     async drain() {
       let total = 0;
       for (;;) {
-        const claimed = await options.claim(options.concurrency);
+        const claimed = await claim(options.concurrency);
         if (claimed.length === 0 && held() === 0) return total;
         total += claimed.length;
         await Promise.all([...claimed.map(handle), settled()]);

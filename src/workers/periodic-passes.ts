@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
-import { claimLeased } from '../db/leased-claim.js';
+import { claimLeased, renewLeased } from '../db/leased-claim.js';
 import { inTransaction } from '../db/transaction.js';
 import { createClaimLoop, type ClaimLoop } from './claim-loop.js';
 import { periodicPasses } from './schema.js';
@@ -11,7 +11,7 @@ import { periodicPasses } from './schema.js';
  * A periodic pass of a capability: work that falls due with time rather than with a request
  * (overdue invoices, expiring quotes, purges). Each pass is a row leased to one worker at a
  * time, so with several nodes a pass runs once per period, and a pass whose node died is run
- * by another once its lease lapses.
+ * by another once its lease lapses. A node that starts runs every pass at once, then each period.
  */
 export interface PeriodicPass {
   /** Unique across capabilities: `<capability>.<what>`. */
@@ -23,15 +23,27 @@ export interface PeriodicPass {
   run(deps: Deps, companyIds?: string[]): Promise<number>;
 }
 
-/** A pass is leased longer than any pass should run; a lapsed lease means its node died. */
-const passLeaseMs = 10 * 60_000;
+/**
+ * A pass's lease, renewed every third of it while its node runs it: a lapsed lease means the node
+ * died. Its last renewal (at most a third before the death) outlasts the readers' lease
+ * (db/reader-claim.ts): the first run of a polling pass after a death finds the readers free.
+ */
+export const passLeaseMs = 40_000;
+const passLease = { table: 'periodic_passes', key: ['name'] };
 
 async function registerPasses(db: Executor, passes: readonly PeriodicPass[], now: Date): Promise<void> {
   if (passes.length === 0) return;
   await db
     .insert(periodicPasses)
     .values(passes.map((pass) => ({ name: pass.name, everyMs: pass.everyMs, nextRunAt: now })))
-    .onConflictDoUpdate({ target: periodicPasses.name, set: { everyMs: sql`excluded.every_ms` } });
+    // Due at once on a start: a node that (re)starts does not wait a period for its first run.
+    .onConflictDoUpdate({
+      target: periodicPasses.name,
+      set: {
+        everyMs: sql`excluded.every_ms`,
+        nextRunAt: sql`least(${periodicPasses.nextRunAt}, excluded.next_run_at)`,
+      },
+    });
 }
 
 async function settlePass(
@@ -48,7 +60,7 @@ async function settlePass(
 
 /**
  * How long the sandbox clock's runs wait, in all, for background runs of the same passes: longer
- * than a pass runs, far shorter than the lease a dead node leaves behind.
+ * than a pass runs, shorter than the lease a dead node leaves behind.
  */
 export const followerWaitMs = 10_000;
 
@@ -131,6 +143,14 @@ export function createPassRunner(deps: Deps, passes: readonly PeriodicPass[]): C
         lastRunAt: now,
         lastError,
       });
+    },
+    lease: {
+      leaseMs: passLeaseMs,
+      renew: (held) =>
+        renewLeased(deps.db, passLease, held, (item) => ({ key: [item.name], token: item.token }), {
+          now: deps.clock.now(),
+          leaseMs: passLeaseMs,
+        }),
     },
     describe: ({ name }) => ({ pass: name }),
   });

@@ -1,14 +1,14 @@
 /**
  * `kill -9` of a deposit worker between the platform's answer and the service's commit: the
- * platform holds the flow, nothing is recorded; once the lease lapses, the next worker finds the
- * flow by the attempt's tracking id and records it. One deposit on the platform, one event.
+ * platform holds the flow, nothing is recorded; once the lease lapses (30 s after its last
+ * renewal: a live worker renews it), the next worker finds the flow by the attempt's tracking id
+ * and records it. One deposit on the platform, one event.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startScript } from '../support/processes.js';
 import { startCheckedSimulator } from '../platform/support.js';
-import { depositLeaseMs } from '../../src/invoices/deposits.js';
 import {
   buyerSiren,
   connectedSeller,
@@ -61,10 +61,17 @@ test(
     const [left] = await depositRows(world, seller.companyId, invoice.id);
     assert.deepEqual([left!.state, left!.tries, left!.flow_id], ['pending', 1, null], 'nothing recorded');
     assert.equal((await read(world, seller, invoice.id)).transmissionStatus, 'sending');
+    const { rows } = await world.h.deps.pool.query(
+      'select locked_until from document_deposits where company_id = $1 and document_id = $2',
+      [seller.companyId, invoice.id],
+    );
+    const leftFor = (rows[0].locked_until as Date).getTime() - world.h.clock.now().getTime();
+    assert.ok(leftFor > 0 && leftFor <= 30_000, `the dead worker left a lease of at most 30 s: ${leftFor} ms`);
 
     const survivor = world.depositWorker();
     assert.equal(await survivor.drain(), 0, "the dead worker's lease holds the job");
-    world.h.clock.advance(depositLeaseMs + 1000);
+    // A restarted service takes the job back once the short lease lapsed (it was 120 s).
+    world.h.clock.advance(31_000);
     assert.equal(await survivor.drain(), 1, 'the lease lapsed: taken over');
     const [job] = await depositRows(world, seller.companyId, invoice.id);
     assert.equal(job!.state, 'deposited');

@@ -172,13 +172,7 @@ const outcomes: [string, Scenario, string[], Partial<ReturnType<typeof fields>>,
     },
     'invoice.rejected',
   ],
-  [
-    'routing error (221)',
-    { outcome: 'reject', reason: { code: 'ROUTAGE_ERR' } },
-    ['rejected', 'rejected', null as never],
-    { category: 'addressing_error', code: 'ROUTAGE_ERR', source: 'platform', paErrorCode: 'ROUTAGE_ERR' },
-    'invoice.rejected',
-  ],
+  // The routing error (221), an addressing error the service follows up: next-steps.test.ts.
   [
     'irrecevable (501)',
     { outcome: 'reject', reason: { code: 'IRR_SYNTAX' } },

@@ -13,6 +13,7 @@ import { summaryStatus } from '../../src/invoices/summary-status.js';
 import {
   applyLifecycleStatus,
   lifecycleCodes,
+  rejectionNoteFor,
   rejectionNoteOf,
   type LifecycleCode,
 } from '../../src/invoices/lifecycle-status.js';
@@ -283,6 +284,26 @@ test('rejectionNote: the notes one per line, blank ones dropped; null when there
     [['  kept as written  '], '  kept as written  '],
   ];
   for (const [notes, expected] of rows) assert.equal(rejectionNoteOf(notes), expected, JSON.stringify(notes));
+});
+
+test('rejectionNote of an uncodified reason (other): its notes, else the words that explain it; other categories keep only notes', () => {
+  const rows: [Parameters<typeof rejectionNoteFor>, string | null][] = [
+    [['other', 'Le destinataire a clos son compte', []], 'Le destinataire a clos son compte'],
+    [['other', 'Rejet', ['Joindre le bon de commande.']], 'Joindre le bon de commande.'],
+    [['other', null, []], null],
+    [['other', '  ', null], null],
+    [['semantic_error', 'BR-FR-08', []], null],
+    [['format_invalid', 'XML mal formé', ['ligne 3']], 'ligne 3'],
+  ];
+  for (const [input, expected] of rows) assert.equal(rejectionNoteFor(...input), expected, JSON.stringify(input));
+  // A CDAR 213 of an uncodified reason, without notes: the same rule as an acknowledgement.
+  const rejected = applyLifecycleStatus(axes({ transmissionStatus: 'deposited' }), 'invoice', {
+    code: '213',
+    reasonCode: 'REJ_CONT_B2G',
+    reason: 'Contrôle B2G : engagement juridique absent',
+  });
+  assert.equal(rejected.rejection?.rejectionCategory, 'other');
+  assert.equal(rejected.rejection?.rejectionNote, 'Contrôle B2G : engagement juridique absent');
 });
 
 // The rejection classification's table test is test/platform/rejection-classification.test.ts.

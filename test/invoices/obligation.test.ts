@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { documentObligation, type Obligation, type ObligationFacts } from '../../src/invoices/obligation.js';
+import { maxAutomaticRedeposits } from '../../src/invoices/rejection-follow-up.js';
 
 const b2b = {
   einvoicing: { state: 'due', reason: 'domestic_b2b' },
@@ -83,6 +84,38 @@ const rows: [string, ObligationFacts, Obligation | null][] = [
       depositWait: directoryWatch,
     }),
     o('waiting', 'REJ_SEMAN', 'platform', 'client', 'resubmit'),
+  ],
+  [
+    'rejected by the platform for its address: the service reads the directory again and redeposits',
+    facts('rejected', null, b2b, {
+      paErrorCode: 'REJ_ADR',
+      rejectionCode: 'REJ_ADR',
+      rejectionSource: 'platform',
+      rejectionCategory: 'addressing_error',
+      depositWait: { reasonCode: 'REJ_ADR', reasonSource: 'platform', nextAttemptAt: platformDown.nextAttemptAt },
+    }),
+    { ...o('waiting', 'REJ_ADR', 'platform', 'service', 'retry'), nextAttemptAt: platformDown.nextAttemptAt },
+  ],
+  [
+    "rejected so again, the service's new attempts spent: the client, told why",
+    facts('rejected', null, b2b, {
+      paErrorCode: 'REJ_ADR',
+      rejectionCode: 'REJ_ADR',
+      rejectionSource: 'platform',
+      rejectionCategory: 'addressing_error',
+      previousSubmissions: Array.from({ length: maxAutomaticRedeposits }, () => ({
+        paErrorCode: 'DEST_INC',
+        rejectionReason: null,
+        rejectionNote: null,
+        rejectionCode: 'DEST_INC',
+        rejectionSource: 'platform' as const,
+        rejectionCategory: 'buyer_not_in_directory' as const,
+        transmissionStatus: 'rejected' as const,
+        transmissionDetail: null,
+        archivedAt: platformDown.nextAttemptAt,
+      })),
+    }),
+    o('waiting', 'redeposit_limit_reached', 'service', 'client', 'resubmit'),
   ],
   ['deposited: met', facts('deposited'), fulfilled],
   ['transmitted: met', facts('transmitted'), fulfilled],

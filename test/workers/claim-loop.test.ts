@@ -133,3 +133,55 @@ test('items finished during a claim wait for the hand to fall to refillAt before
   await stopped;
   assert.equal(run.handled.length, run.claimed());
 });
+
+test('leases renewed while in hand: one renewal per beat for every item, a lost item dropped, the beat stopped at the end', async () => {
+  const renewals: number[][] = [];
+  /** Items another worker took over: renewals no longer find them. */
+  const lost = new Set<number>();
+  const handled: number[] = [];
+  const signals = new Map<number, AbortSignal>();
+  const gates = new Map<number, () => void>();
+  let next = 0;
+  const loop = createClaimLoop<number>({
+    pool: h.deps.pool,
+    channel: 'facteur_claim_loop_lease_test',
+    log: pino({ level: 'silent' }),
+    concurrency: 1,
+    prefetch: 1,
+    pollMs: 60_000,
+    claim: async (limit) => Array.from({ length: Math.min(limit, 2 - next) }, () => next++),
+    // A 60 ms lease: a beat every 20 ms.
+    lease: {
+      leaseMs: 60,
+      renew: async (items) => {
+        renewals.push([...items].sort());
+        return items.filter((item) => !lost.has(item));
+      },
+    },
+    handle: async (item, lease) => {
+      handled.push(item);
+      signals.set(item, lease);
+      await new Promise<void>((resolve) => gates.set(item, resolve));
+    },
+    describe: (item) => ({ item }),
+  });
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await loop.start();
+  await sleep(100);
+  assert.deepEqual(handled, [0], 'one slot: item 1 waits in hand');
+  assert.ok(renewals.length >= 2, `renewed every beat: ${renewals.length}`);
+  assert.deepEqual(renewals.at(-1), [0, 1], 'one renewal for the item handled and the one waiting');
+  lost.add(1);
+  await sleep(60);
+  assert.equal(signals.get(0)!.aborted, false, 'item 0 still held');
+  lost.add(0);
+  await sleep(60);
+  assert.equal(signals.get(0)!.aborted, true, "item 0's handler learns its lease was lost");
+  const stopped = loop.stop();
+  gates.get(0)!();
+  await stopped;
+  assert.deepEqual(handled, [0], 'item 1, lost while it waited, is never handled');
+  const beats = renewals.length;
+  await sleep(80);
+  assert.equal(renewals.length, beats, 'nothing in hand: no more beats');
+});

@@ -33,9 +33,8 @@ const worker = createDepositWorker(deps, {
     await new Promise(() => undefined);
   },
 });
-const [claim] = await worker.claim(1);
-if (!claim) {
+// Through the claim loop, as a service's worker: its heartbeat renews the job's lease until the kill.
+if ((await worker.drain()) === 0) {
   process.stdout.write('NOTHING TO DEPOSIT\n');
   process.exit(3);
 }
-await worker.handle(claim);
