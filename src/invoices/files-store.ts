@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
-import { claimLeased } from '../db/leased-claim.js';
+import { claimLeased, renewLeased } from '../db/leased-claim.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import { documentFiles, invoices } from './schema.js';
 import type { FileFailure, FileKind, StoredFiles } from './document-files.js';
@@ -220,6 +220,20 @@ export async function documentRow(db: Executor, scope: Scope, id: string): Promi
     .where(and(eq(invoices.companyId, scope.companyId), eq(invoices.livemode, scope.livemode), eq(invoices.id, id)));
   return row;
 }
+
+/** The leases of generations in hand, renewed in one statement; returns those still held. */
+export const renewGenerations = (
+  db: Executor,
+  claims: readonly ClaimedGeneration[],
+  lease: { now: Date; leaseMs: number },
+) =>
+  renewLeased(
+    db,
+    { table: 'document_files', key: ['company_id', 'document_id'] },
+    claims,
+    (claim) => ({ key: [claim.companyId, claim.documentId], token: claim.token }),
+    lease,
+  );
 
 const ofClaim = (claim: ClaimedGeneration) =>
   and(

@@ -20,6 +20,7 @@ import { documentSourceOf } from './issue-conformance.js';
 import type { FileFailure, FileKind, StoredFiles } from './document-files.js';
 import {
   claimGenerations,
+  renewGenerations,
   documentRow,
   filesChannel,
   settleFailure,
@@ -35,13 +36,15 @@ import {
  * for a live document, appends its legal archive entry, in one short transaction. A document the
  * validators refuse is never deposited: its files are `failed` with the rule ids, and an
  * operational alert goes out (log, e-mail, metric). Any other error is retried; a worker that
- * dies leaves its lease to lapse, and another takes the row over.
+ * dies leaves its lease to lapse, and another takes the row over: the lease is short and renewed
+ * while the worker generates (db/lease-heartbeat.ts), so a document finalized just before a crash
+ * has its files, then its deposit, within seconds of a restart.
  */
 
 /** Attempts at generating one document's files before they are marked failed. */
 export const maxGenerationAttempts = 5;
-/** Longer than a generation, so only a dead worker's rows are taken over. */
-const leaseMs = 120_000;
+/** Renewed every third of it while the worker holds the row: a lapsed lease means the worker died. */
+export const generationLeaseMs = 30_000;
 
 /** Seconds before a failed attempt is tried again: 10, 60, 300, 1800. */
 export function generationRetryDelayMs(attempts: number): number {
@@ -245,8 +248,16 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
     pollMs: 2000,
     claim: (limit) =>
       inTransaction(deps.db, null, (tx) =>
-        claimGenerations(tx, { now: deps.clock.now(), limit, leaseMs, token: randomUUID() }, options.companyIds),
+        claimGenerations(
+          tx,
+          { now: deps.clock.now(), limit, leaseMs: generationLeaseMs, token: randomUUID() },
+          options.companyIds,
+        ),
       ),
+    lease: {
+      leaseMs: generationLeaseMs,
+      renew: (claims) => renewGenerations(deps.db, claims, { now: deps.clock.now(), leaseMs: generationLeaseMs }),
+    },
     handle: generate,
     describe: (claim) => ({ document: claim.documentId }),
   });
