@@ -68,12 +68,18 @@ test('a statement whose holder died after the platform took it is found by its t
   });
   assert.ok(deposited.ok);
   const depositsBefore = platform.simulator.stats().deposits;
+  const requestsBefore = platform.simulator.stats().depositRequests;
 
   // Its lease holds: nothing is taken meanwhile.
   assert.equal(await sendDueStatements(h.deps, { companyIds }), 0);
   h.clock.advance(flowLeaseMs + 1000);
   assert.equal(await sendDueStatements(h.deps, { companyIds }), 1, 'taken back once the lease lapsed');
   assert.equal(platform.simulator.stats().deposits, depositsBefore, 'found by its tracking id, not deposited again');
+  assert.equal(
+    platform.simulator.stats().depositRequests,
+    requestsBefore,
+    'searched before any deposit: not even a request the platform refuses as a duplicate',
+  );
   const payment = (await h.call('GET', `/v1/payments/${paymentId}`, { key: seller.key })).data;
   assert.equal(payment.fr212.state, 'sent');
   assert.equal(await sendDueStatements(h.deps, { companyIds }), 0, 'nothing due after');
