@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { encryptionKeyOf, openSecret } from '../kernel/sealed-secret.js';
 import { sealContext, sealedColumns } from '../db/sealed-columns.js';
-import { AfnorConnector } from '../platform/afnor-connector.js';
+import { connectionKeyOf, connectorOf } from '../platform/connections.js';
 import type { PlatformConnection, PlatformConnector } from '../platform/connector.js';
-import type { ResolveHost } from '../kernel/outbound-address.js';
 import { platformAddressPolicy, type PlatformDeps } from './platform-connection.js';
 import { findBySiret, findDefault, findEstablishment, type EstablishmentRow } from './store.js';
 
@@ -15,8 +13,7 @@ import { findBySiret, findDefault, findEstablishment, type EstablishmentRow } fr
  * The ONE answer to "which platform does this establishment talk to": its own connection (live,
  * or a test establishment pointed at a `facteur pa-simulator`), the sandbox (a test establishment
  * without one: each capability plays its platform in its own way), or none. Deposits, e-reporting
- * and received invoices all ask here; one connector per connection is kept by the process (its
- * OAuth2 token cache and keep-alive pool), renewed when the connection changes.
+ * and received invoices all ask here; the connectors themselves are built by `platform/connections.ts`.
  */
 
 export type PlatformAccess =
@@ -37,9 +34,6 @@ export type PlatformAccess =
 
 /** Which establishment: by id, by SIRET (a document's frozen seller), else the scope's default. */
 export type EstablishmentRef = { establishmentId: string } | { siret: string | null };
-
-/** The process's connectors, by the resolver and setting they were made under, then by connection. */
-const connectors = new WeakMap<ResolveHost, Map<string, PlatformConnector>>();
 
 /** What an establishment says of its platform: all `platformAccess` reads of it. */
 export type PlatformFields = Pick<
@@ -81,26 +75,11 @@ export function connectionOf(deps: Pick<Deps, 'config'>, scope: Scope, row: Plat
   };
 }
 
-export function connectionKeyOf(connection: PlatformConnection): string {
-  const secret = createHash('sha256').update(connection.clientSecret).digest('base64url').slice(0, 16);
-  return `${connection.baseUrl}|${connection.clientId}|${connection.tokenUrl ?? ''}|${secret}`;
-}
+export { connectionKeyOf };
 
-/**
- * The process's connector of a connection (one token cache and pool per connection). Its pool
- * dials only addresses the platform rule allows, checked again at every connection (DNS changes).
- */
+/** The process's connector of a connection, under the operator's address rule (platform/connections.ts). */
 export function connectorFor(deps: PlatformDeps, connection: PlatformConnection): PlatformConnector {
-  const addressPolicy = platformAddressPolicy(deps);
-  let ofResolver = connectors.get(addressPolicy.resolve);
-  if (!ofResolver) connectors.set(addressPolicy.resolve, (ofResolver = new Map()));
-  const key = `${addressPolicy.allowPrivate ? 'private' : 'public'}|${connectionKeyOf(connection)}`;
-  let connector = ofResolver.get(key);
-  if (!connector) {
-    connector = new AfnorConnector({ connection, addressPolicy });
-    ofResolver.set(key, connector);
-  }
-  return connector;
+  return connectorOf(connection, platformAddressPolicy(deps));
 }
 
 async function establishmentOf(db: Executor, scope: Scope, ref: EstablishmentRef) {

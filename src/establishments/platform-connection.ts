@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { refuse, ApiError } from '../kernel/errors.js';
 import { encryptionKeyOf, sealSecret } from '../kernel/sealed-secret.js';
 import { sealContext, sealedColumns } from '../db/sealed-columns.js';
-import { AfnorConnector } from '../platform/afnor-connector.js';
+import { trialConnector } from '../platform/connections.js';
 import { hostRefusal, systemResolveHost, type OutboundPolicy } from '../kernel/outbound-address.js';
 import { isNotAnAfnorAnswer, type PlatformConnection, type PlatformFailure } from '../platform/connector.js';
 import type { EstablishmentRow } from './store.js';
@@ -130,7 +130,7 @@ export async function verifiedConnection(
     ...(input.tokenUrl ? { tokenUrl: await publicHttpsUrl(input.tokenUrl, 'platform.tokenUrl', addressPolicy) } : {}),
   };
   // The check above is told at once; the trial's own pinned lookup is what keeps DNS from changing between.
-  const trial = new AfnorConnector({ connection, addressPolicy, connectTimeoutMs: 5_000, requestTimeoutMs: 10_000 });
+  const trial = trialConnector(connection, addressPolicy);
   try {
     const facility = await trial.lookupFacility(siret, { retryBudgetMs: 0 });
     if (!facility.ok) throw trialRefusal(facility);

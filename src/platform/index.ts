@@ -12,6 +12,7 @@ export const platformCapability: Capability = {
   published: [
     'connector.ts',
     'afnor-connector.ts',
+    'connections.ts',
     'rejection-classification.ts',
     'next-step.ts',
     'retry-policy.ts',
