@@ -6,7 +6,7 @@ import { registry as everyCapability } from './capabilities.js';
 import { newId } from './kernel/ids.js';
 import { httpRequestDuration } from './kernel/metrics.js';
 import { currentVersion } from './kernel/api-version.js';
-import { listenForAuthChanges } from './api-keys/key-cache.js';
+import { listenForAuthChanges } from './api-keys/service.js';
 import { compileValidator } from './http/validation.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installInputGuard } from './http/input-rules.js';

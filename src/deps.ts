@@ -5,7 +5,7 @@ import { systemClock, type Clock } from './kernel/clock.js';
 import type { Connection, Db } from './db/database.js';
 import { createMailer, type Mailer } from './notifications/mailer.js';
 import { systemResolveHost, type ResolveHost } from './kernel/outbound-address.js';
-import { KeyCache } from './api-keys/key-cache.js';
+import { KeyCache } from './api-keys/service.js';
 import { SandboxPlatform } from './pa-simulator/sandbox-platform.js';
 
 /** What every service needs from the outside world, passed explicitly. */

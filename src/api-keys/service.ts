@@ -19,6 +19,9 @@ import { inTransaction } from '../db/transaction.js';
 
 export type { ApiKey, KeyWithCompany } from './store.js';
 
+/** The process's cache of keys, and how every node hears a key's revocation (a notification in the revoking transaction). */
+export { KeyCache, announceAuthChange, forgetInThisProcess, listenForAuthChanges } from './key-cache.js';
+
 export interface NewApiKey {
   companyId: string;
   env: string;

@@ -20,7 +20,7 @@ import {
 } from './store.js';
 import type { Executor } from '../db/database.js';
 import type { Lookup } from '../db/lookup.js';
-import { announceAuthChange, forgetInThisProcess } from '../api-keys/key-cache.js';
+import { announceAuthChange, forgetInThisProcess } from '../api-keys/service.js';
 import { inTransaction } from '../db/transaction.js';
 import { openSubscription } from '../subscriptions/service.js';
 

@@ -35,6 +35,7 @@ import {
   pageEstablishments,
   updateEstablishmentRow,
   type EstablishmentRow,
+  connectedRows,
 } from './store.js';
 
 /**
@@ -366,4 +367,9 @@ export async function countConnectedEstablishments(db: Executor, scope: Scope): 
 }
 
 /** The establishments connected to a platform, across tenants (a worker's pass), or these companies'. */
-export { connectedRows as connectedEstablishments } from './store.js';
+export function connectedEstablishments(
+  db: Executor,
+  companyIds?: readonly string[],
+): Promise<{ companyId: string; livemode: boolean; id: string }[]> {
+  return connectedRows(db, companyIds);
+}

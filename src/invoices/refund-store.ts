@@ -45,6 +45,9 @@ export async function updateRefundFr212(
 }
 
 /** Refund statements not sent that wait on their invoice, or are due to the platform (as the payments'). */
+/** The states a refund's statement is claimed in. */
+export type RefundStatementState = keyof typeof statementsOf;
+
 const statementsOf = {
   waiting: sql`${refunds.fr212} is not null and ${refunds.fr212}->>'sentAt' is null
     and ${refunds.fr212}->>'lastErrorCode' in ('awaiting_pa_deposit', 'pa_lifecycle_not_ready')`,
@@ -58,7 +61,7 @@ const statementsOf = {
  */
 export async function claimRefundStatements(
   tx: Executor,
-  which: keyof typeof statementsOf,
+  which: RefundStatementState,
   limit: number,
   after: string | null,
   companyIds?: readonly string[],

@@ -34,6 +34,10 @@ import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFi
 import { deleteScopeFiles, filesSummaries } from './files-store.js';
 import { releaseStorage } from '../subscriptions/service.js';
 import { deleteScopeDeposits } from './deposit-store.js';
+import * as reportable from './ereporting-store.js';
+import type { EreportableDocumentRow, EreportableRefundRow, PaymentInvoiceFactsRow } from './ereporting-store.js';
+import * as refundStatements from './refund-store.js';
+import type { RefundRow, RefundStatementState } from './refund-store.js';
 
 /**
  * The invoices capability: invoices and, through the same documents, what the credit notes,
@@ -357,15 +361,56 @@ export {
 
 // E-reporting: the issued documents, refunds and paid invoices whose decision made a report due.
 
-export {
-  pageEreportableDocuments,
-  pageEreportableRefunds,
-  paymentInvoiceFacts,
-  type EreportableDocumentRow,
-  type EreportableRefundRow,
-  type PaymentInvoiceFactsRow,
-} from './ereporting-store.js';
+export type { EreportableDocumentRow, EreportableRefundRow, PaymentInvoiceFactsRow } from './ereporting-store.js';
+
+/** A page of the documents issued from a day on whose decision made a report due (keyset by day, time, id). */
+export function pageEreportableDocuments(
+  db: Executor,
+  scope: Scope,
+  fromDay: string,
+  after: { day: string; at: string; id: string } | null,
+  limit: number,
+): Promise<EreportableDocumentRow[]> {
+  return reportable.pageEreportableDocuments(db, scope, fromDay, after, limit);
+}
+
+/** A page of the refunds made from an instant on whose credit note made a report due. */
+export function pageEreportableRefunds(
+  db: Executor,
+  scope: Scope,
+  fromInstant: string,
+  after: { at: string; id: string } | null,
+  limit: number,
+): Promise<EreportableRefundRow[]> {
+  return reportable.pageEreportableRefunds(db, scope, fromInstant, after, limit);
+}
+
+/** What e-reporting reads of the invoices these payments settled (number, VAT breakdown, obligations). */
+export function paymentInvoiceFacts(db: Executor, scope: Scope, ids: string[]): Promise<PaymentInvoiceFactsRow[]> {
+  return reportable.paymentInvoiceFacts(db, scope, ids);
+}
 
 // The refunds' negative payment statements (status 212): the payments capability moves and sends them.
 
-export { claimRefundStatements, lockRefund, updateRefundFr212, type RefundRow } from './refund-store.js';
+export type { RefundRow } from './refund-store.js';
+
+/** The refunds whose statement is in this state (`due`, …), locked past `after`, with their company's sandbox clock offset. */
+export function claimRefundStatements(
+  tx: Executor,
+  which: RefundStatementState,
+  limit: number,
+  after: string | null,
+  companyIds?: readonly string[],
+): Promise<{ row: RefundRow; sandboxClockOffsetMs: number }[]> {
+  return refundStatements.claimRefundStatements(tx, which, limit, after, companyIds);
+}
+
+/** A refund locked for its statement's change, in the caller's transaction. */
+export function lockRefund(tx: Executor, scope: Scope, id: string): Promise<RefundRow | undefined> {
+  return refundStatements.lockRefund(tx, scope, id);
+}
+
+/** Records a refund's statement (`fr212`), in the caller's transaction (the payments capability owns its meaning). */
+export function updateRefundFr212(tx: Executor, scope: Scope, id: string, fr212: RefundRow['fr212']): Promise<void> {
+  return refundStatements.updateRefundFr212(tx, scope, id, fr212);
+}

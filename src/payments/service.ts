@@ -18,7 +18,12 @@ import {
   type AccountingPeriod,
   type InstantKey,
 } from '../invoices/service.js';
-import { countAccountingPayments, pageAccountingPayments } from './accounting-store.js';
+import {
+  countAccountingPayments,
+  pageAccountingPayments,
+  pageEreportablePayments as ereportablePayments,
+  type AccountingPaymentRow,
+} from './accounting-store.js';
 import { euros } from '../kernel/money.js';
 import { fixtureId } from '../identifiers/fixture-id.js';
 import { deleteScopePayments, findPayment, insertPayments, pagePayments, type PaymentRow } from './store.js';
@@ -381,4 +386,15 @@ export async function accountingPaymentCount(db: Executor, scope: Scope, period:
 
 // E-reporting: the payments received from an instant on.
 
-export { pageEreportablePayments, type AccountingPaymentRow } from './accounting-store.js';
+export type { AccountingPaymentRow } from './accounting-store.js';
+
+/** A page of the payments received from an instant on whose invoice made a report due (keyset by time and id). */
+export function pageEreportablePayments(
+  db: Executor,
+  scope: Scope,
+  fromInstant: string,
+  after: { at: string; id: string } | null,
+  limit: number,
+): Promise<AccountingPaymentRow[]> {
+  return ereportablePayments(db, scope, fromInstant, after, limit);
+}

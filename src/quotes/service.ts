@@ -28,10 +28,10 @@ import {
   deleteScopeQuotes,
   findQuote,
   findQuoteByViewToken,
-  insertQuotes,
   pageQuotes,
   updateQuote,
   type QuoteRow,
+  insertQuotes as insertQuoteRows,
 } from './store.js';
 
 /** Quotes (devis): drafts, numbered in their own series, sent, accepted or refused, expired, converted into a draft invoice. */
@@ -165,7 +165,7 @@ export async function createQuote(deps: Needs, ctx: CallContext, input: QuoteInp
     updated: ctx.now,
   };
   await inTransaction(deps.db, ctx, async (tx) => {
-    await insertQuotes(tx, [row]);
+    await insertQuoteRows(tx, [row]);
     await recordEvent(tx, ctx, 'quote.created', quoteEventData(row), ctx.now);
   });
   return toQuote(row, deps.config.publicUrl);
@@ -380,7 +380,12 @@ export async function purgeTestQuotes(tx: Executor, scope: Scope): Promise<numbe
   return deleteScopeQuotes(tx, scope);
 }
 
-export { insertQuotes, type QuoteRow } from './store.js';
+export type { QuoteRow } from './store.js';
+
+/** Quotes written as given, in the caller's transaction (the sandbox's fixtures, an import): no number taken, no event. */
+export function insertQuotes(tx: Executor, rows: QuoteRow[]): Promise<void> {
+  return insertQuoteRows(tx, rows);
+}
 
 /** The sandbox's fixture quotes: a draft and a sent one (numbered; the quote series moves beyond it). No event. */
 export async function seedQuoteFixtures(tx: Executor, ctx: CallContext): Promise<number> {
@@ -440,7 +445,7 @@ export async function seedQuoteFixtures(tx: Executor, ctx: CallContext): Promise
       updated: fixtureCreated(1),
     },
   ];
-  await insertQuotes(tx, rows);
+  await insertQuoteRows(tx, rows);
   await moveCounterBeyond(tx, scope, series, 1);
   return rows.length;
 }

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Executor, Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
+import type { Lookup } from '../db/lookup.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { currentVersion } from '../kernel/api-version.js';
@@ -15,7 +16,7 @@ import {
 } from '../kernel/plans.js';
 import { parseIsoInstant } from '../kernel/iso-date.js';
 import { later } from '../kernel/clock.js';
-import { announceAuthChange, forgetInThisProcess } from '../api-keys/key-cache.js';
+import { announceAuthChange, forgetInThisProcess } from '../api-keys/service.js';
 import { recordEvent } from '../webhooks/service.js';
 import { countWebhookEndpoints } from '../webhooks/service.js';
 import { countConnectedEstablishments } from '../establishments/service.js';
@@ -39,6 +40,7 @@ import {
   storedBytes,
   updateSubscription,
   type SubscriptionRow,
+  storedBytesLookup as storageUsageLookup,
 } from './store.js';
 
 /**
@@ -401,7 +403,10 @@ export async function checkStorageRoom(tx: Executor, scope: Scope, plan?: PlanNa
   checkStorageBytes(name, await storedBytes(tx, scope));
 }
 
-export { storedBytesLookup } from './store.js';
+/** The company's stored bytes, read inside a caller's bigger statement (one round trip): `checkStorageRoom` then judges them. */
+export function storedBytesLookup(scope: Scope): Lookup<number> {
+  return storageUsageLookup(scope);
+}
 
 /** `checkStorageRoom` on the bytes a lookup read (`storedBytesLookup`) in a bigger statement. */
 export function checkStorageBytes(name: PlanName, bytes: number): void {

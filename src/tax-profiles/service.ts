@@ -25,6 +25,7 @@ import {
   pageTaxProfiles,
   updateTaxProfile,
   type TaxProfileRow,
+  lookedUpProfileSiret as profileSiretColumn,
 } from './store.js';
 
 /**
@@ -294,7 +295,8 @@ export async function profileCovering(db: Executor, scope: Scope, date: string):
 export function profileCoveringLookup(scope: Scope, date: SQL): Lookup<TaxProfile | null> {
   return mapLookup(coveringLookup(scope, date), (row) => row && toTaxProfile(row));
 }
-export { lookedUpProfileSiret } from './store.js';
+/** The SIRET of the profile a `profileCoveringLookup` found, as a column of the caller's statement (null when none covers). */
+export const lookedUpProfileSiret: SQL = profileSiretColumn;
 
 /** Sandbox reset: every test revision goes. */
 export async function purgeTestTaxProfiles(tx: Executor, scope: Scope): Promise<number> {

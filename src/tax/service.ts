@@ -20,9 +20,9 @@ import {
   insertDecision,
   pageDecisions,
   type DecisionRow,
+  lookedUpDecisionDate as decisionDateColumn,
 } from './store.js';
 import { mapLookup, type Lookup } from '../db/lookup.js';
-export { lookedUpDecisionDate } from './store.js';
 import { isUniqueViolation } from '../db/errors.js';
 
 export type { TaxDecision } from './decision-record.js';
@@ -328,3 +328,6 @@ export async function purgeTestDecisions(tx: Executor, scope: Scope): Promise<nu
   if (scope.livemode) throw new Error('refusing to purge live tax decisions');
   return deleteScopeDecisions(tx, scope);
 }
+
+/** The date of the decision a lookup found, as a column of the caller's statement (the operation's date). */
+export const lookedUpDecisionDate = decisionDateColumn;
