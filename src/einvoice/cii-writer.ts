@@ -27,6 +27,8 @@ import {
  *   scheme FC), which BR-E-02 asks of an exempt invoice.
  * - A document with a line not subject to VAT (O) carries no VAT identifier (BR-O-02): the PDF
  *   still prints the seller's.
+ * - A credit note (381) carries no payment instructions (BG-16, BT-83): the money goes to the
+ *   buyer; BT-20 says how (BR-CO-25), and it has no due date (BT-9).
  */
 
 export const ciiNamespaces = {
@@ -215,9 +217,11 @@ export function writeCii(model: DocumentModel): string {
   dateTime(delivery.ele('ram:ActualDeliverySupplyChainEvent'), 'ram:OccurrenceDateTime', model.deliveryDate);
 
   const settlement = transaction.ele('ram:ApplicableHeaderTradeSettlement');
-  text(settlement, 'ram:PaymentReference', model.number);
+  // A credit note asks the buyer for no payment: no remittance reference, no seller account (BG-16).
+  const paymentInstructions = model.typeCode !== '381';
+  if (paymentInstructions) text(settlement, 'ram:PaymentReference', model.number);
   text(settlement, 'ram:InvoiceCurrencyCode', model.currency);
-  if (present(model.seller.iban)) {
+  if (paymentInstructions && present(model.seller.iban)) {
     const means = settlement.ele('ram:SpecifiedTradeSettlementPaymentMeans');
     text(means, 'ram:TypeCode', model.paymentMeansCode);
     text(means.ele('ram:PayeePartyCreditorFinancialAccount'), 'ram:IBANID', model.seller.iban);

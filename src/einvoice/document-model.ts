@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { frenchDecimal, groupedIdentifier } from './french-format.js';
+import { frenchDate, frenchDecimal, groupedIdentifier } from './french-format.js';
 
 /**
  * The document model: everything the e-invoice writers (CII, PDF, Factur-X), the service's own
@@ -192,11 +192,11 @@ export interface DocumentModel {
   number: string;
   /** BT-2, `YYYY-MM-DD`. */
   issueDate: string;
-  /** BT-9. */
+  /** BT-9; none on a credit note (nothing is due from the buyer). */
   dueDate: string | null;
   /**
-   * BT-72, the date of supply. French law names it only when it differs from the issue date: fill
-   * it with the invoice's delivery date, else its issue date.
+   * BT-72, the date of supply: the document's delivery date, else the operation date its tax
+   * decision states (the tax point), else its issue date.
    */
   deliveryDate: string;
   /** BT-5 (the API invoices in euros). */
@@ -245,17 +245,36 @@ export function rateDecimal(rate: string): string {
 }
 
 /**
+ * The seller's own clause on the discount for early payment, when its payment terms state one: the
+ * sentence naming the "escompte" ("Escompte de 2 % pour paiement sous 8 jours."). It is then the
+ * document's AAB note, so the terms and the note never say two things.
+ */
+export function discountClauseOf(terms: string | null): string | null {
+  if (!terms) return null;
+  const sentence = terms.split(/(?<=[.;!?])\s+|\n+/).find((part) => /escompte/i.test(part));
+  return sentence?.trim() || null;
+}
+
+/**
  * The late-payment notes BR-FR-05 requires (PMT, PMD, AAB), with the usual legal texts
  * (Code de commerce L441-10 and D441-5). Between professionals the penalty is at least three times
  * the legal interest rate and the fixed recovery indemnity is EUR 40; neither applies to a consumer.
+ * A credit note is money owed to the buyer: the rules still want the three notes, which say so.
  */
 export function paymentNotes(options: {
   buyerType: 'company' | 'individual';
+  kind?: 'invoice' | 'credit_note';
   /** The penalty clause, when the seller sets its own rate. */
   latePenalty?: string | null;
   /** The discount for early payment, when the seller grants one. */
   earlyPaymentDiscount?: string | null;
 }): DocumentNote[] {
+  if (options.kind === 'credit_note')
+    return [
+      { subject: 'PMD', text: 'Pénalités de retard : sans objet (avoir, aucune somme n’est due par le client).' },
+      { subject: 'PMT', text: 'Indemnité forfaitaire pour frais de recouvrement : sans objet (avoir).' },
+      { subject: 'AAB', text: 'Escompte pour paiement anticipé : sans objet (avoir).' },
+    ];
   const business = options.buyerType === 'company';
   return [
     {
@@ -279,6 +298,13 @@ export function paymentNotes(options: {
   ];
 }
 
+/** BT-20 of a credit note: what the buyer is owed, and how it is settled. */
+export function creditNoteTerms(precedingInvoice: { number: string; issueDate: string } | null): string {
+  return precedingInvoice
+    ? `Avoir en faveur du client : à déduire de la facture ${precedingInvoice.number} du ${frenchDate(precedingInvoice.issueDate)}, ou remboursé si elle est déjà réglée.`
+    : 'Avoir en faveur du client : à déduire d’un prochain règlement, ou remboursé.';
+}
+
 /**
  * What a finalized invoice or credit note holds, as the invoices capability stores it (structurally
  * its DocumentLine, BuyerSnapshot and TaxSnapshot), plus the frozen seller block.
@@ -289,10 +315,15 @@ export interface DocumentSource {
   issueDate: string;
   dueDate: string | null;
   deliveryDate: string | null;
+  /** The operation date of the tax decision (its tax point): BT-72 when there is no delivery date. */
+  operationDate?: string | null;
   paymentTerms: string | null;
   /** Free notes of the document (`notes`), printed and written as a note without subject. */
   notes: string | null;
-  /** Cents collected before issue (BT-113); 0 for a credit note. */
+  /**
+   * Cents the document itself states as paid before issue (BT-113); 0 for a credit note. Never
+   * the payments recorded on the resource: they come after the document is issued.
+   */
   amountPaid: number;
   /** For a credit note: the invoice it corrects. */
   precedingInvoice: { number: string; issueDate: string } | null;
@@ -378,34 +409,31 @@ export function documentModelOf(source: DocumentSource): DocumentModel {
   const goods = source.lines.some((line) => line.nature === 'goods');
   const services = source.lines.some((line) => line.nature !== 'goods');
   const category: OperationCategory = goods && services ? 'mixed' : goods ? 'goods' : 'services';
+  const creditNote = source.kind === 'credit_note';
   const notes: DocumentNote[] = [
     ...paymentNotes({
       buyerType: source.buyer.type,
+      kind: source.kind,
       latePenalty: source.latePenalty ?? null,
-      earlyPaymentDiscount: source.earlyPaymentDiscount ?? null,
+      earlyPaymentDiscount: source.earlyPaymentDiscount ?? discountClauseOf(source.paymentTerms),
     }),
     ...source.tax.mentions.map((mention) => ({ subject: 'REG' as const, text: mention.text })),
     ...(source.notes && source.notes.trim() !== '' ? [{ subject: null, text: source.notes }] : []),
   ];
   return {
-    typeCode: source.kind === 'credit_note' ? '381' : '380',
+    typeCode: creditNote ? '381' : '380',
     number: source.number,
     issueDate: source.issueDate,
-    dueDate: source.dueDate,
-    deliveryDate: source.deliveryDate ?? source.issueDate,
+    // A credit note has no due date, even one stored by an older version.
+    dueDate: creditNote ? null : source.dueDate,
+    deliveryDate: source.deliveryDate ?? source.operationDate ?? source.issueDate,
     currency: 'EUR',
     precedingInvoice: source.precedingInvoice,
     billingFrame: billingFrameOf(category),
     vatOnDebits: source.tax.mentions.some((mention) => mention.code === 'vat_on_debits'),
     processing: processingOf(source.tax.obligations?.einvoicing ?? null, source.buyer.type),
     // A credit note is an amount due to the buyer: EN 16931 (BR-CO-25) wants terms or a due date.
-    paymentTerms:
-      source.paymentTerms ??
-      (source.kind === 'credit_note' && source.dueDate === null
-        ? source.precedingInvoice
-          ? `Avoir à déduire de la facture ${source.precedingInvoice.number} ou à rembourser.`
-          : 'Avoir à déduire ou à rembourser.'
-        : null),
+    paymentTerms: source.paymentTerms ?? (creditNote ? creditNoteTerms(source.precedingInvoice) : null),
     paymentMeansCode: source.paymentMeansCode ?? '58',
     notes,
     seller: source.seller,

@@ -41,7 +41,7 @@ export function facturxXmp(conformanceLevel = facturxConformanceLevel): string {
 export function buildFacturX(model: DocumentModel, xml: string, options: PdfOptions = {}): Promise<Buffer> {
   const creationDate = options.creationDate ?? new Date();
   const doc = newPdfDocument(model, { creationDate });
-  drawDocument(doc, model);
+  drawDocument(doc, model, options);
   doc.file(Buffer.from(xml, 'utf8'), {
     name: facturxFileName,
     type: 'text/xml',

@@ -79,7 +79,12 @@ export interface PdfOptions {
    * document and date give the same bytes. Default: now.
    */
   creationDate?: Date;
+  /** A test document: every page carries the specimen mark (`specimenMark`). */
+  specimen?: boolean;
 }
+
+/** The mark of a test document's every page: it looks like an invoice, it is none. */
+export const specimenMark = 'SPÉCIMEN – document de test, sans valeur';
 
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -129,7 +134,7 @@ export function pdfBytes(doc: PDFKit.PDFDocument): Promise<Buffer> {
 /** The readable PDF of a document (PDF/A-3b, no attachment). */
 export function renderPdf(model: DocumentModel, options: PdfOptions = {}): Promise<Buffer> {
   const doc = newPdfDocument(model, options);
-  drawDocument(doc, model);
+  drawDocument(doc, model, options);
   return pdfBytes(doc);
 }
 
@@ -196,14 +201,14 @@ const columns: Column[] = [
 ];
 const cellPadding = 4;
 
-/** Draws the whole document on `doc`, from the first page to the footers of every page. */
-export function drawDocument(doc: PDFKit.PDFDocument, model: DocumentModel): void {
+/** Draws the whole document on `doc`, from the first page to the footers (and marks) of every page. */
+export function drawDocument(doc: PDFKit.PDFDocument, model: DocumentModel, options: PdfOptions = {}): void {
   let y = drawHeader(doc, model);
   y = drawParties(doc, model, y);
   y = drawLines(doc, model, y + 14);
   y = drawTotals(doc, model, y + 12);
   drawNotes(doc, model, y + 14);
-  drawFooters(doc, model);
+  drawFooters(doc, model, options.specimen === true);
 }
 
 function bottomLimit(doc: PDFKit.PDFDocument): number {
@@ -392,7 +397,7 @@ function drawTotals(doc: PDFKit.PDFDocument, model: DocumentModel, top: number):
   ];
   if (model.totals.paid !== 0) totalRows.push(['Déjà réglé', `-${frenchEuros(model.totals.paid)}`, false]);
   totalRows.push([
-    model.typeCode === '381' ? 'Montant à créditer' : 'Net à payer',
+    model.typeCode === '381' ? 'Montant dû au client' : 'Net à payer',
     frenchEuros(model.totals.due),
     true,
   ]);
@@ -471,7 +476,15 @@ function drawTotals(doc: PDFKit.PDFDocument, model: DocumentModel, top: number):
   return Math.max(vatY, totalY);
 }
 
-function drawNotes(doc: PDFKit.PDFDocument, model: DocumentModel, top: number): void {
+/**
+ * How the document is settled. An invoice: its due date, its terms, the seller's account, then the
+ * late-payment conditions (the AAB note once: when it is the seller's own clause, its terms
+ * already print it). A credit note: only what the buyer is owed and how (BT-20); no due date, no
+ * account to pay into, no late-payment clause.
+ */
+function settlementBlocks(model: DocumentModel): { title: string; lines: string[] }[] {
+  if (model.typeCode === '381')
+    return model.paymentTerms ? [{ title: 'Règlement de l’avoir', lines: [model.paymentTerms] }] : [];
   const blocks: { title: string; lines: string[] }[] = [];
   const payment: string[] = [];
   if (model.dueDate) payment.push(`Échéance : ${frenchDate(model.dueDate)}`);
@@ -486,9 +499,16 @@ function drawNotes(doc: PDFKit.PDFDocument, model: DocumentModel, top: number): 
   if (payment.length > 0) blocks.push({ title: 'Paiement', lines: payment });
   // The texts name what they are about ("Pénalités de retard : ..."), in the order PMD, PMT, AAB.
   const conditions = (['PMD', 'PMT', 'AAB'] as const).flatMap((subject) =>
-    model.notes.filter((note) => note.subject === subject).map((note) => note.text),
+    model.notes
+      .filter((note) => note.subject === subject && !model.paymentTerms?.includes(note.text))
+      .map((note) => note.text),
   );
   if (conditions.length > 0) blocks.push({ title: 'Conditions de règlement', lines: conditions });
+  return blocks;
+}
+
+function drawNotes(doc: PDFKit.PDFDocument, model: DocumentModel, top: number): void {
+  const blocks = settlementBlocks(model);
   const mentions = model.notes
     .filter((note) => note.subject === 'REG' || note.subject === 'TXD')
     .map((note) => note.text);
@@ -515,7 +535,20 @@ function drawNotes(doc: PDFKit.PDFDocument, model: DocumentModel, top: number): 
   }
 }
 
-function drawFooters(doc: PDFKit.PDFDocument, model: DocumentModel): void {
+/** The specimen mark of a test document: a line above the header and a pale diagonal across the page. */
+function drawSpecimenMark(doc: PDFKit.PDFDocument): void {
+  doc.save();
+  doc.font('bold').fontSize(9).fillColor('#c62828');
+  doc.text(specimenMark, left, 18, { width, align: 'center', lineBreak: false });
+  const centerX = doc.page.width / 2;
+  const centerY = doc.page.height / 2;
+  doc.rotate(-50, { origin: [centerX, centerY] });
+  doc.fontSize(30).fillOpacity(0.14);
+  doc.text(specimenMark, centerX - 380, centerY - 18, { width: 760, align: 'center', lineBreak: false });
+  doc.restore();
+}
+
+function drawFooters(doc: PDFKit.PDFDocument, model: DocumentModel, specimen: boolean): void {
   const range = doc.bufferedPageRange();
   const seller = model.seller;
   const identity = [
@@ -542,5 +575,6 @@ function drawFooters(doc: PDFKit.PDFDocument, model: DocumentModel): void {
     doc.text(identity, left, y, { width: width - 70 });
     doc.text(`Page ${index + 1} / ${range.count}`, right - 70, y, { width: 70, align: 'right', lineBreak: false });
     doc.page.margins.bottom = margin;
+    if (specimen) drawSpecimenMark(doc);
   }
 }

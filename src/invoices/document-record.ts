@@ -94,6 +94,15 @@ export interface HistoryEntry {
   event: string | null;
 }
 
+/**
+ * What the finalization's answer says will block the document's deposit, with the code `send`
+ * would refuse it with: the number is taken all the same. Only on that answer.
+ */
+export interface DocumentWarning {
+  code: 'pa_not_configured' | 'deposit_not_enabled';
+  message: string;
+}
+
 export interface DocumentResource {
   id: string;
   object: DocumentKind;
@@ -140,6 +149,7 @@ export interface DocumentResource {
   relatedInvoiceNumber?: string | null;
   quoteId?: string | null;
   recurringInvoiceId?: string | null;
+  warnings?: DocumentWarning[];
 }
 
 export function axesOf(
@@ -187,10 +197,11 @@ export function obligationOf(
 
 /**
  * The resource; `files` is the state of the document's generated files (files-store.ts), null
- * when it has none yet (a draft, or a document finalized before its row was read).
+ * when it has none yet (a draft, or a document finalized before its row was read). A row the
+ * finalization returns carries its `warnings`, which only that answer shows.
  */
 export function toDocument(
-  row: DocumentRow,
+  row: DocumentRow & { warnings?: DocumentWarning[] },
   publicUrl: string,
   files: { state: string; files: StoredFiles | null } | null = null,
 ): DocumentResource {
@@ -243,6 +254,8 @@ export function toDocument(
     resource.quoteId = row.quoteId;
     resource.recurringInvoiceId = row.recurringInvoiceId;
   }
+  // The finalization's answer: what will block the deposit (the row it returns carries them).
+  if (row.warnings) resource.warnings = row.warnings;
   return resource;
 }
 

@@ -21,7 +21,7 @@ import {
   type CustomerFacts,
 } from './buyer.js';
 import { addDays, dayOf, defaultPaymentTermsDays, endOfDay } from '../kernel/calendar.js';
-import { axesColumns, documentEventData, type DocumentRow } from './document-record.js';
+import { axesColumns, documentEventData, type DocumentRow, type DocumentWarning } from './document-record.js';
 import { customerFactsOf, notEditable, notFound } from './drafts.js';
 import { formatNumber, seriesOf } from '../numbering/series.js';
 import {
@@ -43,6 +43,7 @@ import { numberingStatementDuration } from '../kernel/metrics.js';
 import { explained } from './refusals.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { queueGenerationInsert } from './files-store.js';
+import { platformAccess } from '../establishments/platform-access.js';
 
 /**
  * `POST /v1/invoices/:id/finalize` (and a credit note's): the document is checked against its
@@ -73,8 +74,11 @@ function finalizedOnly(row: DocumentRow): ApiError {
   );
 }
 
-/** The dates the document carries once issued: today, and the due date from the terms. */
-function issuedDates(row: DocumentRow, now: Date): { issueDate: string; dueDate: string } {
+/**
+ * The dates the document carries once issued: today, and for an invoice the due date from its
+ * terms; a credit note is owed to the buyer, it has no due date.
+ */
+function issuedDates(row: DocumentRow, now: Date): { issueDate: string; dueDate: string | null } {
   const today = dayOf(now);
   if (row.issueDate !== null && row.issueDate !== today) {
     throw refuse(
@@ -83,6 +87,7 @@ function issuedDates(row: DocumentRow, now: Date): { issueDate: string; dueDate:
       { param: 'issueDate' },
     );
   }
+  if (row.kind === 'credit_note') return { issueDate: today, dueDate: null };
   const dueDate = row.dueDate ?? addDays(today, row.paymentTermsDays ?? defaultPaymentTermsDays);
   if (dueDate < today)
     throw refuse('invalid_field_value', `\`dueDate\` ${dueDate} is before the issue date ${today}.`, {
@@ -103,17 +108,48 @@ async function precedingOf(
   return { number: invoice.number, issueDate: invoice.issueDate };
 }
 
+/**
+ * What will block the deposit of a document routed to e-invoicing, told by the finalization's
+ * answer before anything is deposited: the send operation is where the contract refuses with these
+ * codes (a platform may be connected after the number is taken, and `send` then deposits it), so
+ * the finalization numbers the document and warns.
+ */
+async function depositWarnings(
+  deps: Pick<Deps, 'config'>,
+  tx: Tx,
+  scope: Scope,
+  siret: string | null,
+): Promise<DocumentWarning[]> {
+  const access = await platformAccess(deps, tx, scope, { siret });
+  if (access.state === 'not_configured')
+    return [
+      {
+        code: 'pa_not_configured',
+        message:
+          'No approved platform is connected for the issuing establishment: this document is due on the e-invoicing network, and `send` will refuse it with `pa_not_configured` until one is (`POST /v1/establishments/:id` with `platform`).',
+      },
+    ];
+  if (access.state === 'connected' && !access.depositEnabled)
+    return [
+      {
+        code: 'deposit_not_enabled',
+        message: `Establishment ${access.establishmentId} has a platform but its deposits are off: \`send\` will refuse this document with \`deposit_not_enabled\` until \`depositEnabled\` is set on it.`,
+      },
+    ];
+  return [];
+}
+
 /** A number the series could give, with the longest counter: BR-FR-01/02 look at its length and characters. */
 const longestCounter = 9_999_999_999;
 
 export async function finalizeDocument(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'config'>,
   ctx: CallContext,
   kind: DocumentKind,
   id: string,
   seller: Seller,
   options: FinalizeOptions = {},
-): Promise<DocumentRow> {
+): Promise<DocumentRow & { warnings: DocumentWarning[] }> {
   let decisionId: string | null = null;
   try {
     // Everything runs on the transaction's connection: a second connection taken inside it could starve the pool.
@@ -176,13 +212,25 @@ export async function finalizeDocument(
       const issuer = sellerFactsOf(read.identity, read.profile, read.establishment);
       // The own checks before anything is consumed or numbered: a document that would fail keeps its number free.
       const issues = issueConformance(
-        documentSourceOf(
-          { ...draft, ...dates, number: formatNumber(series, longestCounter), seller: issuer.block, buyer, lines, tax },
-          await precedingOf(tx, ctx.scope, draft),
-        ),
+        {
+          ...documentSourceOf(
+            {
+              ...draft,
+              ...dates,
+              number: formatNumber(series, longestCounter),
+              seller: issuer.block,
+              buyer,
+              lines,
+              tax,
+            },
+            await precedingOf(tx, ctx.scope, draft),
+          ),
+          operationDate: tax.date,
+        },
         issuer.missing,
       );
       if (issues.length > 0) throw conformanceRefusal(kind, issues);
+      const warnings = einvoicingDue(decision) ? await depositWarnings(deps, tx, ctx.scope, issuer.block.siret) : [];
 
       await consumeLedgerShare(tx, ctx.scope, decision, ctx.now);
       await consumeMonthlyQuota(tx, ctx.scope, seller.plan, 'documents', ctx.now);
@@ -208,7 +256,7 @@ export async function finalizeDocument(
         total: totals.gross,
         tax,
         portalToken: kind === 'invoice' ? randomBytes(24).toString('base64url') : null,
-        dueAt: kind === 'invoice' ? endOfDay(dates.dueDate) : null,
+        dueAt: dates.dueDate !== null ? endOfDay(dates.dueDate) : null,
         finalizedAt: ctx.now,
         updated: ctx.now,
       };
@@ -233,7 +281,7 @@ export async function finalizeDocument(
       if (!isDeepStrictEqual({ ...announced, number: finalized.number }, documentEventData(finalized, draft.status)))
         throw new Error(`the ${kind}.finalized event of ${id} differs from the document`);
       await options.afterNumber?.(finalized.number);
-      return finalized;
+      return { ...finalized, warnings };
     });
   } catch (error) {
     // Two finalizations racing on one decision: the unique index lets one through.

@@ -69,14 +69,24 @@ type FrozenDocument = DocumentRow & {
   tax: NonNullable<DocumentRow['tax']>;
 };
 
-/** The model of a finalized document: what its CII and PDF say (a credit note names its invoice). */
+/**
+ * The model of a finalized document: what its CII and PDF say (a credit note names its invoice),
+ * read from what the finalization froze and from nothing that moves after it. The payments, refunds
+ * and statuses recorded since are the resource's: a payment recorded before this worker runs leaves
+ * the files as issued. BT-113 is what the document itself declares paid before issue, and the API
+ * has no field to declare it: none. BT-72 without a delivery date is the operation date of the
+ * decision frozen with the document.
+ */
 async function documentModel(deps: Pick<Deps, 'db'>, scope: Scope, row: FrozenDocument) {
   let preceding: { number: string; issueDate: string } | null = null;
   if (row.kind === 'credit_note' && row.relatedInvoiceId) {
     const invoice = await documentRow(deps.db, scope, row.relatedInvoiceId);
     if (invoice?.number && invoice.issueDate) preceding = { number: invoice.number, issueDate: invoice.issueDate };
   }
-  return documentModelOf(documentSourceOf(row, preceding));
+  return documentModelOf({
+    ...documentSourceOf({ ...row, amountPaid: 0 }, preceding),
+    operationDate: row.tax.date,
+  });
 }
 
 /**
@@ -148,10 +158,9 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
       });
     // Dated by the finalization: a generation run again after a crash gives the same bytes.
     const creationDate = row.finalizedAt ?? deps.clock.now();
-    const [pdf, facturx] = await Promise.all([
-      renderPdf(model, { creationDate }),
-      buildFacturX(model, xml, { creationDate }),
-    ]);
+    // A test document carries the specimen mark on every page; a live one never.
+    const options = { creationDate, specimen: !row.livemode };
+    const [pdf, facturx] = await Promise.all([renderPdf(model, options), buildFacturX(model, xml, options)]);
     return { facturx, xml: Buffer.from(xml, 'utf8'), pdf };
   }
 

@@ -159,7 +159,10 @@ const documentFields = {
   documentStatus: oneOf(documentStatuses),
   transmissionStatus: oneOf(transmissionStatuses),
   transmissionDetail: nullable(oneOf(transmissionDetails)),
-  paymentStatus: oneOf(paymentStatuses),
+  paymentStatus: oneOf(
+    paymentStatuses,
+    'An invoice: what the buyer paid (`unpaid`, `partially_paid`, `paid`, then `partially_refunded`, `refunded` once a credit note gives money back). A credit note is money owed to the buyer, and its axis says whether it was given back: `unpaid` (nothing refunded: deducted from what the invoice still owes, or to refund), `partially_refunded`, `refunded`; never `paid`.',
+  ),
   customerId: nullable(Type.String()),
   buyer: nullable(buyerSchema),
   seller: nullable(
@@ -185,8 +188,13 @@ const documentFields = {
     }),
   ),
   issueDate: nullable(Type.String()),
-  dueDate: nullable(Type.String()),
-  deliveryDate: nullable(Type.String()),
+  dueDate: nullable(Type.String({ description: 'An invoice: when it is due. Always null on a credit note.' })),
+  deliveryDate: nullable(
+    Type.String({
+      description:
+        'BT-72 as given. Null: the files state the operation date of the tax decision (its tax point) as the date of supply.',
+    }),
+  ),
   paymentTermsDays: nullable(Type.Integer()),
   paymentTerms: nullable(Type.String()),
   notes: nullable(Type.String()),
@@ -230,6 +238,18 @@ const documentFields = {
   finalizedAt: nullable(Type.String()),
   created: Type.String(),
   updated: Type.String(),
+  warnings: Type.Optional(
+    Type.Array(
+      Type.Object({
+        code: oneOf(['pa_not_configured', 'deposit_not_enabled']),
+        message: Type.String(),
+      }),
+      {
+        description:
+          'Only on the answer of the finalization: what will block the deposit of a document due on the e-invoicing network (no platform connected for the establishment, its deposits off), with the code `send` will refuse it with. The number is taken all the same; empty when nothing blocks it.',
+      },
+    ),
+  ),
 };
 
 export const invoiceSchema = Type.Object(

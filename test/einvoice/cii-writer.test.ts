@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { XMLParser } from 'fast-xml-parser';
 import { writeCii } from '../../src/einvoice/cii-writer.js';
-import { centsToDecimal, documentModelOf, decimalToCents } from '../../src/einvoice/document-model.js';
+import {
+  centsToDecimal,
+  discountClauseOf,
+  documentModelOf,
+  decimalToCents,
+  type DocumentSource,
+} from '../../src/einvoice/document-model.js';
 import { buyers, engineDocument, sampleInvoice, sellers } from './support.js';
 
 /** The CII writer: each field of the model lands in its business term, as the norms place it. */
@@ -170,6 +176,68 @@ test('a credit note names the invoice it corrects (BT-25, BT-26) and has payment
     },
   );
   assert.match(String(at(settlement, 'ram:SpecifiedTradePaymentTerms', 'ram:Description')), /F2026-000001/);
+});
+
+test('a credit note asks for no payment: no due date, no seller account, no remittance reference; the notes say so', () => {
+  const model = engineDocument({
+    kind: 'credit_note',
+    number: 'A2026-000005',
+    issueDate: '2026-10-15',
+    seller: sellers.paris,
+    buyer: buyers.domestic,
+    lines: [{ description: 'Audit', quantity: '1', unitPrice: '100', unit: 'C62', nature: 'services' }],
+  });
+  // Even a due date stored by an older version is not the credit note's.
+  const stale = documentModelOf({ ...creditNoteSource(), dueDate: '2026-11-14' });
+  assert.equal(stale.dueDate, null);
+  const cii = parse(writeCii(model));
+  const settlement = at(cii, 'rsm:SupplyChainTradeTransaction', 'ram:ApplicableHeaderTradeSettlement') as Node;
+  assert.equal(settlement['ram:SpecifiedTradeSettlementPaymentMeans'], undefined, 'no IBAN to pay into (BG-16)');
+  assert.equal(settlement['ram:PaymentReference'], undefined, 'no remittance information (BT-83)');
+  assert.equal(at(settlement, 'ram:SpecifiedTradePaymentTerms', 'ram:DueDateDateTime'), undefined);
+  assert.equal(
+    at(settlement, 'ram:SpecifiedTradePaymentTerms', 'ram:Description'),
+    'Avoir en faveur du client : à déduire de la facture F2026-000001 du 15/01/2026, ou remboursé si elle est déjà réglée.',
+  );
+  // BR-FR-05 wants the three notes on every document: on a credit note they say there is nothing to pay late.
+  const notes = list(at(cii, 'rsm:ExchangedDocument', 'ram:IncludedNote')).map((note): [string, string] => [
+    String(note['ram:SubjectCode']),
+    String(note['ram:Content']),
+  ]);
+  for (const subject of ['PMT', 'PMD', 'AAB'])
+    assert.match(notes.find(([code]) => code === subject)![1], /sans objet \(avoir/, subject);
+  assert.ok(!notes.some(([, text]) => /40 €|trois fois/.test(text)), 'no late-payment clause');
+});
+
+test('BT-72 without a delivery date: the operation date of the tax decision, not the issue date', () => {
+  const model = documentModelOf({ ...creditNoteSource(), kind: 'invoice', operationDate: '2026-10-01' });
+  assert.equal(model.deliveryDate, '2026-10-01');
+  const delivery = at(
+    parse(writeCii(model)),
+    'rsm:SupplyChainTradeTransaction',
+    'ram:ApplicableHeaderTradeDelivery',
+    'ram:ActualDeliverySupplyChainEvent',
+    'ram:OccurrenceDateTime',
+    'udt:DateTimeString',
+    '#text',
+  );
+  assert.equal(delivery, '20261001');
+  // A delivery date given on the document wins; with neither, the issue date.
+  assert.equal(
+    documentModelOf({ ...creditNoteSource(), deliveryDate: '2026-09-30', operationDate: '2026-10-01' }).deliveryDate,
+    '2026-09-30',
+  );
+  assert.equal(documentModelOf(creditNoteSource()).deliveryDate, '2026-10-15');
+});
+
+test("one source for the early-payment discount: the seller's own clause in its terms is the AAB note", () => {
+  const terms = 'Paiement à 30 jours. Escompte de 2 % pour paiement sous 8 jours.';
+  const model = documentModelOf({ ...creditNoteSource(), kind: 'invoice', paymentTerms: terms });
+  const aab = model.notes.filter((note) => note.subject === 'AAB');
+  assert.deepEqual(aab, [{ subject: 'AAB', text: 'Escompte de 2 % pour paiement sous 8 jours.' }]);
+  assert.equal(discountClauseOf('Paiement à réception.'), null);
+  const plain = documentModelOf({ ...creditNoteSource(), kind: 'invoice', paymentTerms: 'Paiement à réception.' });
+  assert.equal(plain.notes.find((note) => note.subject === 'AAB')!.text, 'Escompte pour paiement anticipé : néant.');
 });
 
 test('the VAT-on-debits option: BT-8 5 with it; 72 for services without it; nothing for goods', () => {
@@ -353,3 +421,38 @@ test('documentModelOf: lines numbered, frame from the natures, debits from the m
   );
   assert.match(writeCii(model), /<ram:TotalPrepaidAmount>10.00<\/ram:TotalPrepaidAmount>/);
 });
+
+/** A finalized credit note of one 20 % service line, as the invoices capability hands it over. */
+function creditNoteSource(): DocumentSource {
+  return {
+    kind: 'credit_note',
+    number: 'A2026-000006',
+    issueDate: '2026-10-15',
+    dueDate: null,
+    deliveryDate: null,
+    paymentTerms: null,
+    notes: null,
+    amountPaid: 0,
+    precedingInvoice: { number: 'F2026-000001', issueDate: '2026-01-15' },
+    seller: sampleInvoice().seller,
+    buyer: { ...sampleInvoice().buyer, routingCode: undefined },
+    lines: [
+      {
+        description: 'Audit',
+        quantity: '1',
+        unitPrice: '100',
+        unit: 'C62',
+        nature: 'services',
+        netAmount: 10000,
+        vatCode: 'S',
+        vatRate: '20.00',
+        vatexCode: null,
+      },
+    ],
+    tax: {
+      vatBreakdown: [{ vatCode: 'S', vatRate: '20.00', vatexCode: null, taxableAmount: 10000, taxAmount: 2000 }],
+      mentions: [],
+      obligations: { einvoicing: { state: 'due', reason: 'domestic_b2b' } },
+    },
+  };
+}

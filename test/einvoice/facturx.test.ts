@@ -18,7 +18,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { writeCii } from '../../src/einvoice/cii-writer.js';
 import type { DocumentModel } from '../../src/einvoice/document-model.js';
 import { buildFacturX } from '../../src/einvoice/facturx.js';
-import { renderPdf, uncoveredCharacters } from '../../src/einvoice/pdf-renderer.js';
+import { renderPdf, specimenMark, uncoveredCharacters } from '../../src/einvoice/pdf-renderer.js';
 import { buyers, engineDocument, sampleInvoice, sellers } from './support.js';
 
 /**
@@ -247,7 +247,7 @@ test('glyph coverage: characters DejaVu Sans lacks are reported', () => {
   assert.deepEqual(uncoveredCharacters('Société 株式会社 Ωμέγα'), ['株', '式', '会', '社']);
 });
 
-test('a credit note prints AVOIR, the invoice it corrects and the amount to credit', async () => {
+test('a credit note prints AVOIR, the invoice it corrects, what the buyer is owed, and no payment instruction', async () => {
   const model = engineDocument({
     kind: 'credit_note',
     number: 'A2026-000004',
@@ -256,13 +256,74 @@ test('a credit note prints AVOIR, the invoice it corrects and the amount to cred
     buyer: buyers.domestic,
     lines: [{ description: 'Remise', quantity: '1', unitPrice: '100', unit: 'C62', nature: 'services' }],
   });
-  const [page] = await pageTexts(await buildFacturX(model, writeCii(model), { creationDate: created }));
-  for (const expected of [
-    'AVOIR',
-    'A2026-000004',
-    'F2026-000001 du 15/01/2026',
-    'Montant à créditer',
-    'TVA non applicable, art. 293 B du CGI',
-  ])
-    assert.ok(page!.includes(expected), `"${expected}" in the text layer`);
+  for (const bytes of [
+    await buildFacturX(model, writeCii(model), { creationDate: created }),
+    await renderPdf(model, { creationDate: created }),
+  ]) {
+    const [page] = await pageTexts(bytes);
+    for (const expected of [
+      'AVOIR',
+      'A2026-000004',
+      'Facture d’origine : F2026-000001 du 15/01/2026',
+      'Montant dû au client',
+      'Avoir en faveur du client : à déduire de la facture F2026-000001 du 15/01/2026, ou remboursé si elle est déjà réglée.',
+      'TVA non applicable, art. 293 B du CGI',
+    ])
+      assert.ok(page!.includes(expected), `"${expected}" in the text layer`);
+    // The seller's IBAN, a due date and the late-payment clauses belong to an invoice the buyer pays.
+    for (const absent of ['IBAN', 'échéance', 'Pénalités', '40 €', 'Escompte', 'Montant à créditer', 'Net à payer'])
+      assert.ok(!page!.includes(absent), `no "${absent}" on a credit note`);
+  }
+});
+
+test('a test document carries the specimen mark on every page; a live one never', async () => {
+  const model = engineDocument({
+    kind: 'invoice',
+    number: 'TEST-F2026-000079',
+    issueDate: '2026-10-15',
+    seller: sellers.paris,
+    buyer: buyers.domestic,
+    lines: Array.from({ length: 60 }, (_, index) => ({
+      description: `Article n° ${index}`,
+      quantity: '1',
+      unitPrice: '10',
+      unit: 'C62',
+      nature: 'goods' as const,
+    })),
+  });
+  for (const bytes of [
+    await renderPdf(model, { creationDate: created, specimen: true }),
+    await buildFacturX(model, writeCii(model), { creationDate: created, specimen: true }),
+  ]) {
+    const pages = await pageTexts(bytes);
+    assert.ok(pages.length >= 2, `${pages.length} pages`);
+    pages.forEach((page, index) => assert.ok(page.includes(specimenMark), `the mark on page ${index + 1}`));
+  }
+  const live = await pageTexts(await renderPdf(model, { creationDate: created }));
+  assert.ok(live.every((page) => !page.includes('SPÉCIMEN')));
+});
+
+test('the seller\'s own discount clause is printed once, and no automatic "néant" beside it', async () => {
+  const terms = 'Paiement à 30 jours. Escompte de 2 % pour paiement sous 8 jours.';
+  const source = engineDocument({
+    kind: 'invoice',
+    number: 'F2026-000080',
+    issueDate: '2026-10-15',
+    seller: sellers.paris,
+    buyer: buyers.domestic,
+    lines: [{ description: 'Audit', quantity: '1', unitPrice: '100', unit: 'C62', nature: 'services' }],
+  });
+  const model = {
+    ...source,
+    paymentTerms: terms,
+    notes: source.notes.map((note) =>
+      note.subject === 'AAB' ? { ...note, text: 'Escompte de 2 % pour paiement sous 8 jours.' } : note,
+    ),
+  };
+  const [page] = await pageTexts(await renderPdf(model, { creationDate: created }));
+  assert.equal(page!.split('Escompte').length - 1, 1, page);
+  assert.ok(!page!.includes('néant'));
+  // Without a clause of its own, the automatic one is printed.
+  const [plain] = await pageTexts(await renderPdf(source, { creationDate: created }));
+  assert.ok(plain!.includes('Escompte pour paiement anticipé : néant.'));
 });
