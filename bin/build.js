@@ -23,6 +23,8 @@ const completeMark = '.complete';
 /** Older builds are removed once a day old, past the newest few: a process started from one may still load from it. */
 const keepOldBuildsMs = 86_400_000;
 const keptBuilds = 3;
+/** `build/validators/`: the compiled validators (compile-validators.js), kept across builds. */
+const validatorsFolder = 'validators';
 
 function filesUnder(dir) {
   const found = [];
@@ -47,7 +49,7 @@ function fingerprint(files, projectRoot) {
 
 function pruneOldBuilds(buildRoot, current) {
   const builds = readdirSync(buildRoot)
-    .filter((name) => name !== current && !name.startsWith('.'))
+    .filter((name) => name !== current && !name.startsWith('.') && name !== validatorsFolder)
     .map((name) => {
       try {
         return { path: join(buildRoot, name), at: statSync(join(buildRoot, name)).mtimeMs };

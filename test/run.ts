@@ -14,7 +14,7 @@ import { migrateDatabase } from '../src/db/database.js';
 import { loadCertificate } from '../src/http/tls.js';
 import { loadConfig } from '../src/config.js';
 import { compileAll } from '../src/einvoice/sef-cache.js';
-import { cdarValidation, officialStylesheets } from '../src/einvoice/validation-pool.js';
+import { registryStylesheets, validatorCacheDir } from '../src/einvoice/validation-pool.js';
 
 async function testFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -42,14 +42,15 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const files = args.length > 0 ? args : (await testFiles(join(root, 'test'))).map((file) => relative(root, file));
 
-  // The einvoice and platform tests run the official schematrons: their SEFs are compiled once (the first run on
-  // a machine takes a minute; later runs find them in the cache) before the test processes start,
-  // which would otherwise each compile them at the same time.
-  const sefCache = process.env.FACTEUR_TEST_SEF_CACHE ?? join(tmpdir(), 'facteur-sef-cache');
+  // The einvoice and platform tests run the official schematrons, from the installation's one
+  // cache (`npm ci` compiled it; the service under test reads the same one): what it lacks is
+  // compiled once before the test processes start, which would otherwise each compile it at the
+  // same time. The test processes get its path as FACTEUR_TEST_SEF_CACHE (test/einvoice/support.ts).
+  const sefCache = validatorCacheDir(join(tmpdir(), 'facteur-test-data'));
   const stylesheetsReady = files.some((file) =>
     ['einvoice', 'platform', 'files', 'archive'].some((part) => file.includes(part)),
   )
-    ? compileAll(sefCache, [...officialStylesheets, ...cdarValidation.stylesheets])
+    ? compileAll(sefCache, registryStylesheets)
     : Promise.resolve();
   stylesheetsReady.catch(() => undefined);
 

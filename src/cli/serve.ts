@@ -10,11 +10,13 @@ import { loadCertificate, tlsServerOptions } from '../http/tls.js';
 import { createRedirectServer, redirectOrigin } from '../http/https-redirect.js';
 import { registry } from '../capabilities.js';
 import { createBackgroundWork } from '../workers/background.js';
-import { createDemoAccountIfEmpty } from './demo-account.js';
+import { createDemoAccountIfEmpty, type DemoAccount } from './demo-account.js';
 import { sealStoredSecrets } from './encryption-key.js';
 import { encryptionKeyWarning } from '../kernel/sealed-secret.js';
 import { createLogger } from './logger.js';
 import { companyList } from '../companies/service.js';
+import { validatorCacheDir } from '../einvoice/validation-pool.js';
+import { compileValidatorsAtStart } from './validators-at-start.js';
 
 /** `all` (the default): the API and the workers in one process; `api` and `worker` split them for scale. */
 export type Role = 'all' | 'api' | 'worker';
@@ -122,6 +124,24 @@ export async function serve(
   }
 }
 
+/** The banner's account part: the demo account of a first start, else how to make a key. */
+async function accountLines(
+  deps: Deps,
+  config: Config,
+  demo: DemoAccount | null,
+  api: { app: FastifyInstance } | null,
+): Promise<string[]> {
+  if (!demo) return [howToMakeAKey(await companyList(deps, 2))];
+  const port = api ? (api.app.server.address() as { port: number }).port : config.port;
+  return [
+    'First start: a demo company and a test API key were created, with a dashboard user.',
+    `  company: ${demo.companyId}`,
+    `  test key (shown once): ${demo.testKey}`,
+    `  try: curl --cacert ${join(config.dataDir, 'tls', 'cert.pem')} -H "Authorization: Bearer ${demo.testKey}" https://localhost:${port}/v1/account`,
+    `  dashboard: https://localhost:${port}/dashboard  user: ${demo.user.email}  password (shown once): ${demo.user.password}`,
+  ];
+}
+
 async function start(config: Config, role: Role, step: (stage: string) => void): Promise<RunningService> {
   const log = createLogger(config.logLevel, 'stdout');
   const say = (message: string) => log.info(message);
@@ -164,19 +184,12 @@ async function start(config: Config, role: Role, step: (stage: string) => void):
     lines.push(
       `role: ${role}; database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
     );
-    if (demo) {
-      const port = api ? (api.app.server.address() as { port: number }).port : config.port;
-      lines.push(
-        'First start: a demo company and a test API key were created, with a dashboard user.',
-        `  company: ${demo.companyId}`,
-        `  test key (shown once): ${demo.testKey}`,
-        `  try: curl --cacert ${join(config.dataDir, 'tls', 'cert.pem')} -H "Authorization: Bearer ${demo.testKey}" https://localhost:${port}/v1/account`,
-        `  dashboard: https://localhost:${port}/dashboard  user: ${demo.user.email}  password (shown once): ${demo.user.password}`,
-      );
-    } else {
-      lines.push(howToMakeAKey(await companyList(deps, 2)));
-    }
+    lines.push(...(await accountLines(deps, config, demo, api)));
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
+    // After the banner, beside the start: a missing validator is said, and compiled meanwhile.
+    await compileValidatorsAtStart(validatorCacheDir(config.dataDir), (line) =>
+      process.stdout.write(`${line}\n`),
+    ).catch((error: unknown) => log.warn({ err: error }, 'the compiled validators could not be checked'));
 
     const opened = { database, api };
     let stopping: Promise<void> | null = null;

@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stylesheets, type Stylesheet, type StylesheetName } from './standards.js';
 
 /**
  * The schematrons' XSLT compiled to SEF (the form saxon-js executes) by the `xslt3` compiler, at
- * first use, and kept in a cache folder under a name that carries a hash of the XSLT and of the
+ * install (`npm ci`: bin/compile-validators.js) or else at first use, and kept in a cache folder under a name that carries a hash of the XSLT and of the
  * compiler's version: a changed stylesheet or compiler never reuses a stale SEF. The SEFs weigh
  * 3 to 5 MB each and take 10 to 30 s to compile, so they are never committed. Before it is
  * compiled, the XSLT's walks of the document are rewritten (schematron-walk.xsl: the same rules,
@@ -89,6 +89,22 @@ async function compile(xslt: string, target: string, form: CompiledForm): Promis
   }
 }
 
+/** Where the stylesheet's SEF is (or would be) in `cacheDir`: its name carries the key. */
+async function sefPath(name: StylesheetName, cacheDir: string, form: CompiledForm): Promise<string> {
+  const file = `${name}${form === 'entered' ? '' : `-${form}`}-${await cacheKey(stylesheets[name], form)}.sef.json`;
+  return join(cacheDir, 'sef', file);
+}
+
+/** The stylesheets among `names` with no SEF of their current text in `cacheDir` (missing, or stale). */
+export async function stylesheetsToCompile(
+  cacheDir: string,
+  names: StylesheetName[],
+  form: CompiledForm = 'entered',
+): Promise<StylesheetName[]> {
+  const found = await Promise.all(names.map(async (name) => exists(await sefPath(name, cacheDir, form))));
+  return names.filter((_name, index) => !found[index]);
+}
+
 /** The path of the stylesheet's SEF in `cacheDir`, compiling it first when it is not there. */
 export function compiledStylesheet(
   name: StylesheetName,
@@ -100,10 +116,9 @@ export function compiledStylesheet(
   const running = pending.get(key);
   if (running) return running;
   const work = (async () => {
-    const dir = join(cacheDir, 'sef');
-    const path = join(dir, `${name}${form === 'entered' ? '' : `-${form}`}-${await cacheKey(sheet, form)}.sef.json`);
+    const path = await sefPath(name, cacheDir, form);
     if (await exists(path)) return path;
-    await mkdir(dir, { recursive: true });
+    await mkdir(dirname(path), { recursive: true });
     // Written beside, then renamed: another process compiling at the same time never reads half a file.
     const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {

@@ -30,9 +30,9 @@ let idleTimer: NodeJS.Timeout | null = null;
 /** An idle pool is closed: received invoices come now and then, and its threads would keep a process alive. */
 const idleCloseMs = 30_000;
 
-/** Where compiled stylesheets are cached: the test suite's shared cache, else the installation's one. */
+/** Where compiled stylesheets are cached: the installation's one cache, the documents' files' too. */
 export function cacheDir(dataDir: string): string {
-  return process.env.FACTEUR_TEST_SEF_CACHE ?? validatorCacheDir(dataDir);
+  return validatorCacheDir(dataDir);
 }
 
 function openPool(dataDir: string): Promise<ValidationPool> {

@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeCii } from '../../src/einvoice/cii-writer.js';
+import { sampleInvoice } from './support.js';
 import { waitUntil } from '../support/processes.js';
 
 /** The pids of the processes whose command line names `text`. */
@@ -53,16 +56,57 @@ test(
   },
 );
 
-test('the received invoices and the documents files share one cache of compiled validators', async () => {
-  const { cacheDir } = await import('../../src/received/official-validation.js');
-  const { validatorCacheDir } = await import('../../src/einvoice/validation-pool.js');
-  const suiteCache = process.env.FACTEUR_TEST_SEF_CACHE;
-  delete process.env.FACTEUR_TEST_SEF_CACHE;
-  try {
-    // One folder, `<dataDir>/cache` (the SEFs in its `sef/`): a second one compiled them all again.
-    assert.equal(cacheDir('/srv/facteur'), validatorCacheDir('/srv/facteur'));
-    assert.equal(validatorCacheDir('/srv/facteur'), join('/srv/facteur', 'cache'));
-  } finally {
-    if (suiteCache !== undefined) process.env.FACTEUR_TEST_SEF_CACHE = suiteCache;
+/** The SEFs of a cache folder and their modification times: what a compilation would change. */
+async function sefFiles(cacheDir: string): Promise<Record<string, number>> {
+  const dir = join(cacheDir, 'sef');
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.sef.json')).sort();
+  return Object.fromEntries(
+    await Promise.all(names.map(async (name) => [name, (await stat(join(dir, name))).mtimeMs])),
+  );
+}
+
+test('the install step compiles every stylesheet of the registry into the one cache; the service, the received invoices and the CDAR checks read it, whatever their data directory', async (t) => {
+  const { compileInstalledValidators } = await import('../../bin/compile-validators.js');
+  const pool = await import('../../src/einvoice/validation-pool.js');
+  const { cacheDir, closeValidation, validateIncoming } = await import('../../src/received/official-validation.js');
+  // What `npm ci` runs (the `prepare` script); here it finds the cache made by the install.
+  const installed = await compileInstalledValidators(() => undefined);
+  assert.equal(installed.cacheDir, pool.installedValidatorCache);
+  assert.equal(
+    pool.installedValidatorCache,
+    join(fileURLToPath(new URL('../..', import.meta.url)), 'build', 'validators'),
+  );
+  assert.deepEqual(await pool.validatorsToCompile(installed.cacheDir), [], 'every registry stylesheet is compiled');
+  const before = await sefFiles(installed.cacheDir);
+  for (const name of pool.registryStylesheets)
+    assert.ok(
+      Object.keys(before).some(
+        (file) => file.startsWith(`${name}-`) && /^[0-9a-f]{24}\.sef\.json$/.test(file.slice(name.length + 1)),
+      ),
+      `${name} is in the cache`,
+    );
+
+  // Two installations' data directories, fresh: both read the installation's cache, nothing of their own.
+  const dataDirs = [await mkdtemp(join(tmpdir(), 'facteur-data-')), await mkdtemp(join(tmpdir(), 'facteur-data-'))];
+  t.after(() => Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+  for (const dataDir of dataDirs) {
+    assert.equal(pool.validatorCacheDir(dataDir), installed.cacheDir, 'the documents files');
+    assert.equal(cacheDir(dataDir), installed.cacheDir, 'the received invoices');
   }
+  const verdict = await validateIncoming(
+    { syntax: 'CII', contentType: 'application/xml', xml: writeCii(sampleInvoice()), document: {} as never },
+    dataDirs[0]!,
+  );
+  await closeValidation();
+  assert.equal(verdict.conformant, true, JSON.stringify(verdict.validationErrors));
+  const cdar = await pool.ValidationPool.open({
+    cacheDir: pool.validatorCacheDir(dataDirs[1]!),
+    size: 1,
+    stylesheets: pool.cdarValidation.stylesheets,
+    xsd: pool.cdarValidation.xsd,
+  });
+  await cdar.close();
+  // Nothing compiled again: the same files, untouched, and no cache in the data directories.
+  assert.deepEqual(await sefFiles(installed.cacheDir), before);
+  for (const dataDir of dataDirs) assert.deepEqual(await readdir(dataDir), []);
 });
