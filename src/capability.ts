@@ -8,7 +8,8 @@ import type { DataExportSource } from './exports/data-source.js';
 import type { ClaimLoop } from './workers/claim-loop.js';
 import type { PeriodicPass } from './workers/periodic-passes.js';
 import type { FlowKind } from './platform/flows.js';
-import { outboxPass } from './platform/service.js';
+import { inboxOf, type Inbox, type InboxDeclaration } from './platform/inbox.js';
+import { inboxPass, outboxPass } from './platform/service.js';
 
 /**
  * What a business capability brings to the service, in one descriptor (its `index.ts`). The
@@ -46,6 +47,11 @@ export interface Capability {
   passes?: readonly PeriodicPass[];
   /** The kinds of flows it sends to the platforms, through the one outbox (platform/flows.ts). */
   flows?: readonly FlowKind[];
+  /**
+   * What it takes from the platforms through the one inbox (platform/inbox.ts): the statuses of
+   * the flows it owns, the incoming flows of its kind, the connections to read.
+   */
+  inbox?: InboxDeclaration;
   /** Workers that claim this capability's queued rows (deliveries, jobs, e-mails). */
   workers?: readonly ((deps: Deps, registry: Registry) => ClaimLoop)[];
   /** Called when a company's sandbox clock moved (after the passes that follow it ran). */
@@ -63,6 +69,8 @@ export interface Registry {
   passes: readonly PeriodicPass[];
   /** Every capability's data-export sources, in the list's order. */
   dataExport: readonly DataExportSource[];
+  /** Every capability's inbox declarations, gathered (the callback route and the inbox pass). */
+  inbox: Inbox;
 }
 
 export function registryOf(capabilities: readonly Capability[]): Registry {
@@ -77,13 +85,16 @@ export function registryOf(capabilities: readonly Capability[]): Registry {
   const flowKinds = capabilities.flatMap((capability) => capability.flows ?? []);
   if (new Set(flowKinds.map((kind) => kind.kind)).size !== flowKinds.length)
     throw new Error('two capabilities declare the same flow kind');
+  const inbox = inboxOf(capabilities.flatMap((capability) => (capability.inbox ? [capability.inbox] : [])));
   return {
     capabilities,
     jobKinds,
     passes: [
       ...capabilities.flatMap((capability) => capability.passes ?? []),
       ...(flowKinds.length > 0 ? [outboxPass(flowKinds)] : []),
+      ...(inbox.connections ? [inboxPass(inbox)] : []),
     ],
     dataExport,
+    inbox,
   };
 }

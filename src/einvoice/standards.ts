@@ -51,7 +51,8 @@ export type StylesheetName =
   | 'FACTUR-X_EN16931'
   | 'BR-FR-Flux2-Schematron-CII'
   | 'BR-FR-Flux2-Schematron-CII_WARNING'
-  | 'BR-FR-CDV-Schematron-CDAR';
+  | 'BR-FR-CDV-Schematron-CDAR'
+  | 'PPF_Flux10_v1_0';
 
 /** A schematron in its XSLT form, and the documents its `document()` calls read. */
 export interface Stylesheet {
@@ -87,6 +88,12 @@ export const stylesheets: Record<StylesheetName, Stylesheet> = {
   'BR-FR-CDV-Schematron-CDAR': {
     name: 'BR-FR-CDV-Schematron-CDAR',
     xslt: join(standardsDir, 'cdar', 'BR-FR-CDV-Schematron-CDAR.xslt'),
+    documents: [],
+  },
+  // The PPF flow 10 schematron: e-reporting carries it (src/ereporting/standards/, its PROVENANCE.md).
+  PPF_Flux10_v1_0: {
+    name: 'PPF_Flux10_v1_0',
+    xslt: join(standardsDir, '..', '..', 'ereporting', 'standards', 'flux10', 'PPF_Flux10_v1_0.xslt'),
     documents: [],
   },
 };

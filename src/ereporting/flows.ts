@@ -37,6 +37,8 @@ type Obligations = Record<string, { state: string; reason: string }> | null;
 export interface VatEntry {
   vatCode: string;
   vatRate: string | null;
+  /** The VATEX exemption code of a category other than S (the tax snapshot carries it). */
+  vatexCode?: string | null;
   taxableAmount: number;
   taxAmount: number;
 }
@@ -50,6 +52,8 @@ export interface DocumentFacts {
   currency: string;
   buyerCountry: string | null;
   buyerVatNumber: string | null;
+  /** The invoice a credit note corrects (flow 10.1 carries it, rule G1.32), when known. */
+  precedingInvoice?: { number: string; issueDate: string } | null;
   lines: { nature: string; vatCode: string | null; vatRate: string | null; netAmount: number }[];
   vatBreakdown: VatEntry[];
   obligations: Obligations;
@@ -64,6 +68,8 @@ export interface PaymentFacts {
   amount: number;
   currency: string;
   invoiceNumber: string | null;
+  /** The issue date of that invoice (or credit note): flow 10.2 names it (TT-102). */
+  invoiceIssueDate?: string | null;
   vatBreakdown: VatEntry[];
   obligations: Obligations;
 }
@@ -91,8 +97,19 @@ export interface TransactionPart {
   category: Category;
   vatCode: string;
   vatRate: string | null;
+  /** Absent on lines stored before it was kept. */
+  vatexCode?: string | null;
   taxableAmount: number;
   taxAmount: number;
+}
+
+/** The billing framework of flow 10.1 (TT-28): goods, services or both. */
+export type BillingFramework = 'B1' | 'S1' | 'M1';
+
+export function billingFrameworkOf(natures: string[]): BillingFramework {
+  const goods = natures.filter((nature) => nature === 'goods').length;
+  if (natures.length === 0) return 'M1';
+  return goods === natures.length ? 'B1' : goods === 0 ? 'S1' : 'M1';
 }
 
 /** Splits `total` over `weights` in proportion, cents exact (largest remainder, first wins ties). */
@@ -139,6 +156,7 @@ export function transactionParts(document: DocumentFacts): TransactionPart[] {
         category,
         vatCode: entry.vatCode,
         vatRate: entry.vatRate,
+        ...(entry.vatexCode ? { vatexCode: entry.vatexCode } : {}),
         taxableAmount: sign * taxable[i]!,
         taxAmount: sign * tax[i]!,
       }),
@@ -178,10 +196,21 @@ export type ReportLine =
       typeCode: '380' | '381';
       buyerCountry: string | null;
       buyerVatNumber: string | null;
+      /** Absent on lines stored before they were kept. */
+      billingFramework?: BillingFramework;
+      precedingInvoice?: { number: string; issueDate: string } | null;
       parts: TransactionPart[];
     }
   | { kind: 'aggregated_payment'; date: string; vatRate: string; amount: number; count: number }
-  | { kind: 'payment'; invoiceNumber: string | null; date: string; vatRate: string; amount: number };
+  | {
+      kind: 'payment';
+      invoiceNumber: string | null;
+      /** Absent on lines stored before it was kept. */
+      invoiceIssueDate?: string | null;
+      date: string;
+      vatRate: string;
+      amount: number;
+    };
 
 /** Accumulates operations into the lines of one declaration, in constant memory per group. */
 export class ReportBuilder {
@@ -208,6 +237,8 @@ export class ReportBuilder {
         typeCode: document.kind === 'credit_note' ? '381' : '380',
         buyerCountry: document.buyerCountry,
         buyerVatNumber: document.buyerVatNumber,
+        billingFramework: billingFrameworkOf(document.lines.map((line) => line.nature)),
+        precedingInvoice: document.precedingInvoice ?? null,
         parts,
       });
     } else {
@@ -246,6 +277,7 @@ export class ReportBuilder {
         this.unitary.push({
           kind: 'payment',
           invoiceNumber: payment.invoiceNumber,
+          invoiceIssueDate: payment.invoiceIssueDate ?? null,
           date: payment.date,
           vatRate: part.vatRate,
           amount: part.amount,

@@ -35,6 +35,11 @@ export const ereportingDeclarations = pgTable(
     taxAmount: bigint('tax_amount', { mode: 'number' }).notNull(),
     /** When it may leave: the day after its period, 00:00 UTC (the sandbox clock for test ones). */
     dueAt: instant('due_at').notNull(),
+    /**
+     * The platform's key of this attempt (`<id>-<attempt>`), set when it is first claimed; its
+     * deposit is a flow of the platform's outbox (`platform_flows`, kind `ereporting.declaration`),
+     * whose lease says whether a submission is under way.
+     */
     trackingId: text('tracking_id'),
     flowId: text('flow_id'),
     paRejectionCode: text('pa_rejection_code'),
@@ -44,9 +49,6 @@ export const ereportingDeclarations = pgTable(
      * platform connection or does not allow e-reporting), or null. Kept up to date by the pass.
      */
     transmissionBlock: text('transmission_block'),
-    /** A submission in progress: who holds it, until when. */
-    lockToken: text('lock_token'),
-    lockedUntil: instant('locked_until'),
     submittedAt: instant('submitted_at'),
     acceptedAt: instant('accepted_at'),
     rejectedAt: instant('rejected_at'),

@@ -9,12 +9,15 @@ import { newId } from '../kernel/ids.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import { recordEvent } from '../webhooks/service.js';
-import { companiesOf, getCompany } from '../companies/service.js';
+import { companiesOf, companySeller } from '../companies/service.js';
 import { taxProfileFor } from '../tax-profiles/service.js';
 import { pageEreportableDocuments, pageEreportableRefunds, paymentInvoiceFacts } from '../invoices/service.js';
 import { pageEreportablePayments } from '../payments/service.js';
-import type { PlatformConnector, PlatformResult } from '../platform/connector.js';
+import type { PlatformConnector } from '../platform/connector.js';
+import type { OutgoingFlow } from '../platform/flows.js';
+import { deliverDueFlows, deliverFlow, flowLeaseMs, flowUnderWay, queuePlatformFlow } from '../platform/service.js';
 import { reportingChannel } from './channel.js';
+import { declarationFlow, declarationFlowInput, declarationTrackingId, recordOnce } from './declaration-flow.js';
 import { ereportingTransmits } from '../establishments/platform-access.js';
 import {
   paymentFlow,
@@ -26,9 +29,8 @@ import {
   type VatEntry,
 } from './flows.js';
 import { dueAtOf, paymentPeriodicity, periodOf, type Periodicity } from './periods.js';
-import { reportProblems, reportXml } from './report-xml.js';
+import { reportProblemsAsync, reportXml } from './report-xml.js';
 import {
-  submittedEventData,
   obligationEventData,
   toDeclaration,
   verdictEventData,
@@ -46,8 +48,6 @@ import {
   operationsOf,
   pageDeclarations,
   reportedSources,
-  setEventKeyEvent,
-  takeEventKey,
   reservedDeclarations,
   updateDeclaration,
   type DeclarationRow,
@@ -59,20 +59,18 @@ import {
  * declaration of their establishment, flow and period; submitting them through the platform;
  * recording the platform's verdict; retrying a rejected one.
  *
- * Submission is three short transactions around the platform call: claim (a lease on the
- * declaration, so two passes and the route never transmit it twice), confirm (`submitted`, and
- * `ereporting.submitted` under its identity: declaration and attempt), verdict (`accepted` or
- * `rejected` likewise). Each event is recorded by whichever transaction takes its key first.
+ * Submission goes through the platform's outbox (declaration-flow.ts): the claim builds the file
+ * and queues its flow under the claimer's lease (so two passes and the route never transmit it
+ * twice), the outbox deposits it outside any transaction and records `submitted` with
+ * `ereporting.submitted` under its identity (declaration and attempt); then the verdict
+ * (`accepted` or `rejected` likewise). Each event is recorded by whichever transaction takes its
+ * key first.
  */
 
 /** Operations are looked for this far back (days): late ones go to the open period. */
 export const lookbackDays = 100;
 /** A declaration is retried at most this many times in all (the first attempt included). */
 export const maxAttempts = 3;
-/** A submission is leased this long (ms): longer than a platform call with its retries. */
-export const submissionLeaseMs = 2 * 60_000;
-/** The platform calls of one submission retry within this budget (ms), well inside the lease. */
-const platformRetryBudgetMs = 45_000;
 /** The route waits this long (ms) for a submission another holds (a pass), then answers `pa_unavailable`. */
 const routeWaitMs = 10_000;
 
@@ -174,8 +172,6 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
             paRejectionCode: null,
             paRejectionReason: null,
             transmissionBlock: await blockOf(seller.establishment),
-            lockToken: null,
-            lockedUntil: null,
             submittedAt: null,
             acceptedAt: null,
             rejectedAt: null,
@@ -185,7 +181,12 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
           // Written at once (empty), so its operations can be written page by page; the totals follow at the end.
           await insertDeclaration(tx, row);
           targets.set(key, { row, builder: new ReportBuilder(flow), operations: [], added: 0 });
-        } else if (found.state === 'reserved' && found.lockToken === null && found.currency === currency) {
+        } else if (
+          found.state === 'reserved' &&
+          found.currency === currency &&
+          // Its file is on its way to the platform: what it reports is fixed.
+          !(await flowUnderWay(tx, scope, declarationFlow.kind, found.id))
+        ) {
           const builder = new ReportBuilder(flow);
           builder.addLines(found.lines ?? []);
           builder.operationCount = found.operationCount;
@@ -249,6 +250,10 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
         currency: row.currency,
         buyerCountry: row.buyer_country,
         buyerVatNumber: row.buyer_vat_number,
+        precedingInvoice:
+          row.related_invoice_number && row.related_invoice_issue_date
+            ? { number: row.related_invoice_number, issueDate: row.related_invoice_issue_date }
+            : null,
         lines: row.lines,
         vatBreakdown: (row.vat_breakdown ?? []) as VatEntry[],
         obligations: row.obligations,
@@ -283,6 +288,7 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
             amount: Number(row.amount),
             currency: row.currency,
             invoiceNumber: invoice.number,
+            invoiceIssueDate: invoice.issue_date,
             vatBreakdown: (invoice.vat_breakdown ?? []) as VatEntry[],
             obligations: invoice.obligations,
           });
@@ -300,6 +306,7 @@ export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise
             amount: Number(row.amount),
             currency: row.currency,
             invoiceNumber: row.credit_note_number,
+            invoiceIssueDate: row.credit_note_issue_date,
             vatBreakdown: (row.vat_breakdown ?? []) as VatEntry[],
             obligations: row.obligations,
           });
@@ -386,98 +393,118 @@ export async function getDeclaration(deps: Pick<Deps, 'db'>, scope: Scope, id: s
 // Submitting.
 
 type Claim =
-  /** `resumed`: an earlier claim of this attempt may have deposited it without recording the flow. */
-  | { kind: 'claimed'; row: DeclarationRow; token: string; xml: string; resumed: boolean }
+  /** `resumed`: an earlier try of this attempt may have reached the platform (its tracking id was set). */
+  | { kind: 'queued'; row: DeclarationRow; flow: OutgoingFlow; resumed: boolean }
   | { kind: 'settled'; row: DeclarationRow }
+  /** Its flow is on its way under another holder's lease (a pass, another request). */
   | { kind: 'busy'; row: DeclarationRow };
 
-async function claimSubmission(deps: Pick<Deps, 'db' | 'clock'>, ctx: CallContext, id: string, siren: string) {
-  return inTransaction(deps.db, ctx, async (tx): Promise<Claim> => {
+/** Who declares: the company (flow 10 names it by SIREN, its legal name and its VAT number). */
+export interface Declarant {
+  siren: string;
+  name: string;
+  vatNumber: string | null;
+}
+
+/**
+ * The declaration's report, built from its lines and checked against the official flow 10 XSD
+ * and the PPF schematron (in a worker thread: never inside a transaction).
+ */
+async function checkedReport(
+  deps: Pick<Deps, 'config'>,
+  row: DeclarationRow,
+  declarant: Declarant,
+  now: Date,
+): Promise<string> {
+  if (!row.lines || row.lines.length === 0)
+    throw refuse(
+      'ereporting_declaration_incomplete',
+      `Declaration ${row.id} holds no operation line: nothing can be transmitted.`,
+      { param: 'id' },
+    );
+  const xml = reportXml({
+    id: row.id,
+    attempt: row.attempt,
+    flow: row.flow as Flow,
+    issuedAt: now,
+    siren: declarant.siren,
+    sellerName: declarant.name,
+    sellerVatNumber: declarant.vatNumber,
+    siret: row.establishment,
+    periodStart: row.periodStart,
+    periodEnd: row.periodEnd,
+    currency: row.currency,
+    lines: row.lines,
+    operationCount: row.operationCount,
+    taxableAmount: row.taxableAmount,
+    taxAmount: row.taxAmount,
+  });
+  const problems = await reportProblemsAsync(xml, deps.config.dataDir);
+  if (problems.length > 0)
+    throw refuse(
+      'ereporting_declaration_incomplete',
+      `Declaration ${row.id} does not pass the official flow 10 rules: ${problems.slice(0, 3).join('; ')}.`,
+      { param: 'id' },
+    );
+  return xml;
+}
+
+/**
+ * Claims a reserved declaration for its deposit: its file built and checked, and its flow queued
+ * in the outbox under this caller's lease, in the transaction that sets its tracking id. The
+ * caller deposits it (`deliverFlow`), outside the transaction. Under the scope's lock, as the
+ * gathering: a declaration whose flow is under way takes no new operation.
+ */
+export async function claimSubmission(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  ctx: CallContext,
+  id: string,
+  declarant: Declarant | string,
+): Promise<Claim> {
+  const seller = typeof declarant === 'string' ? { siren: declarant, name: '', vatNumber: null } : declarant;
+  // The file is built and checked outside the transaction (the schematron runs in a worker
+  // thread); the claim then takes it only if the declaration's content is still what was checked.
+  for (let tries = 1; ; tries++) {
+    const read = await inTransaction(deps.db, ctx, (tx) => findDeclaration(tx, ctx.scope, id));
+    if (!read) throw notFound(id);
+    if (read.state !== 'reserved') return { kind: 'settled', row: read };
+    const xml = await checkedReport(deps, read, seller, ctx.now);
+    const claim = await claimChecked(deps, ctx, read, xml);
+    if (claim !== 'changed') return claim;
+    // Operations were added between the check and the claim: the file is built again.
+    if (tries >= 3) return { kind: 'busy', row: read };
+  }
+}
+
+/** The claim of a file checked outside: `changed` when the declaration moved on since it was read. */
+async function claimChecked(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  ctx: CallContext,
+  read: DeclarationRow,
+  xml: string,
+): Promise<Claim | 'changed'> {
+  const id = read.id;
+  return inTransaction(deps.db, ctx, async (tx): Promise<Claim | 'changed'> => {
     await lockScopeReporting(tx, ctx.scope);
     const row = await findDeclaration(tx, ctx.scope, id, true);
     if (!row) throw notFound(id);
     if (row.state !== 'reserved') return { kind: 'settled', row };
-    const realNow = deps.clock.now();
-    if (row.lockToken && row.lockedUntil && row.lockedUntil > realNow) return { kind: 'busy', row };
-    if (!row.lines || row.lines.length === 0)
-      throw refuse(
-        'ereporting_declaration_incomplete',
-        `Declaration ${id} holds no operation line: nothing can be transmitted.`,
-        { param: 'id' },
-      );
-    const xml = reportXml({
-      id: row.id,
-      attempt: row.attempt,
-      flow: row.flow as Flow,
-      issuedAt: ctx.now,
-      siren,
-      siret: row.establishment,
-      periodStart: row.periodStart,
-      periodEnd: row.periodEnd,
-      currency: row.currency,
-      lines: row.lines,
-      operationCount: row.operationCount,
-      taxableAmount: row.taxableAmount,
-      taxAmount: row.taxAmount,
-    });
-    const problems = reportProblems(xml);
-    if (problems.length > 0)
-      throw refuse(
-        'ereporting_declaration_incomplete',
-        `Declaration ${id} does not pass the flow 10 schema: ${problems.slice(0, 3).join('; ')}.`,
-        { param: 'id' },
-      );
-    const token = randomUUID();
+    if (await flowUnderWay(tx, ctx.scope, declarationFlow.kind, id)) return { kind: 'busy', row };
+    if (row.operationCount !== read.operationCount || row.updated.getTime() !== read.updated.getTime())
+      return 'changed';
     const claimed = (await updateDeclaration(
       tx,
       ctx.scope,
       id,
-      {
-        lockToken: token,
-        lockedUntil: new Date(realNow.getTime() + submissionLeaseMs),
-        trackingId: `${row.id}-${row.attempt}`,
-      },
+      { trackingId: declarationTrackingId(row) },
       { state: 'reserved' },
     ))!;
-    return { kind: 'claimed', row: claimed, token, xml, resumed: row.trackingId !== null };
+    const lease = { token: randomUUID(), until: new Date(deps.clock.now().getTime() + flowLeaseMs) };
+    const flow = await queuePlatformFlow(tx, ctx.scope, declarationFlowInput(claimed, xml, ctx), ctx.now, lease);
+    // Not pending (checked above, under the lock), not deposited (the declaration would be submitted).
+    if (!flow) throw new Error(`declaration ${id} queued while its flow is recorded deposited`);
+    return { kind: 'queued', row: claimed, flow, resumed: row.trackingId !== null };
   });
-}
-
-/** Records an event of the declaration once: under its identity (declaration, attempt, type). */
-async function recordOnce(tx: Tx, ctx: CallContext, row: DeclarationRow, type: string, data: Record<string, unknown>) {
-  const key = { declarationId: row.id, attempt: row.attempt, type };
-  if (!(await takeEventKey(tx, ctx.scope, key, ctx.now))) return;
-  const event = await recordEvent(tx, ctx, type, data, ctx.now);
-  await setEventKeyEvent(tx, ctx.scope, key, event.id);
-}
-
-/** Confirms the platform holds the declaration: `submitted`, once, whoever confirms first. */
-async function confirmSubmission(
-  deps: Pick<Deps, 'db'>,
-  ctx: CallContext,
-  row: DeclarationRow,
-  token: string,
-  flowId: string,
-): Promise<DeclarationRow> {
-  return inTransaction(deps.db, ctx, async (tx) => {
-    const confirmed = await updateDeclaration(
-      tx,
-      ctx.scope,
-      row.id,
-      { state: 'submitted', flowId, submittedAt: ctx.now, lockToken: null, lockedUntil: null, updated: ctx.now },
-      { state: 'reserved', lockToken: token },
-    );
-    const current = confirmed ?? (await findDeclaration(tx, ctx.scope, row.id))!;
-    if (current.state !== 'reserved' && current.attempt === row.attempt && current.flowId === flowId)
-      await recordOnce(tx, ctx, current, 'ereporting.submitted', submittedEventData(current));
-    return current;
-  });
-}
-
-async function releaseClaim(deps: Pick<Deps, 'db'>, ctx: CallContext, id: string, token: string): Promise<void> {
-  await inTransaction(deps.db, ctx, (tx) =>
-    updateDeclaration(tx, ctx.scope, id, { lockToken: null, lockedUntil: null }, { lockToken: token }),
-  );
 }
 
 /** Reads the platform's verdict on a submitted declaration and records it (once); undefined while pending. */
@@ -520,43 +547,45 @@ export interface SubmitOutcome {
   row: DeclarationRow;
   /** Why it did not leave, for the route to answer (the pass leaves it for its next run). */
   refusal: ApiError | null;
+  /** Another holder has its flow on the way: the route waits for it, the pass leaves it. */
+  busy: boolean;
 }
 
 /**
- * Deposits the declaration's file, unless the claim before this one already did: that claim may
- * have died after the platform took the file, so a resumed claim looks for its tracking id first
- * and one attempt is never transmitted twice.
+ * Deposits a claimed declaration through the outbox (outside any transaction), recorded with
+ * its `submitted` state; then reads the verdict. A claim that follows an earlier try of the
+ * attempt (`resumed`) has the platform searched for its tracking id first.
  */
-async function depositOnce(
+async function depositClaimed(
+  deps: Deps,
+  ctx: CallContext,
   connector: PlatformConnector,
-  row: DeclarationRow,
-  xml: string,
-  resumed: boolean,
-): Promise<PlatformResult<{ flowId: string }>> {
-  const options = { retryBudgetMs: platformRetryBudgetMs };
-  if (resumed) {
-    const earlier = await connector.findDeposit(row.trackingId!, options);
-    if (!earlier.ok || earlier.value) return earlier.ok ? { ...earlier, value: earlier.value! } : earlier;
-  }
-  return connector.deposit(
-    {
-      file: Buffer.from(xml, 'utf8'),
-      name: `${row.id}-${row.attempt}.xml`,
-      syntax: 'FRR',
-      trackingId: row.trackingId!,
-      processingRule: row.flow === '10.1' || row.flow === '10.2' ? 'B2BInt' : 'B2C',
-    },
-    options,
-  );
+  claim: Extract<Claim, { kind: 'queued' }>,
+): Promise<SubmitOutcome> {
+  const outcome = await deliverFlow(deps, declarationFlow, claim.flow, { lapsed: claim.resumed, ctx });
+  const row = (await inTransaction(deps.db, ctx, (tx) => findDeclaration(tx, ctx.scope, claim.row.id)))!;
+  if (outcome.state === 'failed')
+    return {
+      row,
+      busy: false,
+      refusal: refuse(
+        'pa_unavailable',
+        `The platform did not take declaration ${row.id}: ${outcome.failure.message}. It stays reserved and leaves at the next pass.`,
+      ),
+    };
+  // Lost: its lease lapsed during the try and another holder took the flow (its outcome is that one's).
+  if (outcome.state !== 'deposited' && row.state === 'reserved') return { row, busy: true, refusal: null };
+  return { row: await settleVerdict(deps, ctx, connector, row), refusal: null, busy: false };
 }
 
 /** Transmits one declaration now (the route) or as it falls due (the pass). */
-export async function transmit(
-  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'sandboxPlatform'>,
-  ctx: CallContext,
-  id: string,
-): Promise<SubmitOutcome> {
-  const company = await getCompany(deps, ctx.scope.companyId);
+export async function transmit(deps: Deps, ctx: CallContext, id: string): Promise<SubmitOutcome> {
+  const company = await companySeller(deps.db, ctx.scope.companyId);
+  const declarant: Declarant = {
+    siren: company.siren,
+    name: company.legalName ?? company.name,
+    vatNumber: company.vatNumber,
+  };
   const first = await inTransaction(deps.db, ctx, (tx) => findDeclaration(tx, ctx.scope, id));
   if (!first) throw notFound(id);
   const channel = await reportingChannel(deps, deps.db, ctx.scope, first.establishment);
@@ -564,51 +593,46 @@ export async function transmit(
     const row = await inTransaction(deps.db, ctx, (tx) =>
       setTransmissionBlock(tx, ctx, first.id, 'ereporting_not_enabled', channel.detail),
     );
-    return { row: row ?? first, refusal: refuse('ereporting_not_enabled', channel.detail, { param: 'id' }) };
-  }
-
-  const claim = await claimSubmission(deps, ctx, id, company.siren);
-  if (claim.kind === 'busy') return { row: claim.row, refusal: null };
-  if (claim.kind === 'settled') {
-    const row = await settleVerdict(deps, ctx, channel.connector, claim.row);
-    return { row, refusal: null };
-  }
-  const { row, token, xml } = claim;
-  const receipt = await depositOnce(channel.connector, row, xml, claim.resumed);
-  if (!receipt.ok) {
-    await releaseClaim(deps, ctx, row.id, token);
     return {
-      row,
-      refusal: refuse(
-        'pa_unavailable',
-        `The platform did not take declaration ${row.id}: ${receipt.message}. It stays reserved and leaves at the next pass.`,
-      ),
+      row: row ?? first,
+      refusal: refuse('ereporting_not_enabled', channel.detail, { param: 'id' }),
+      busy: false,
     };
   }
-  const confirmed = await confirmSubmission(deps, ctx, row, token, receipt.value.flowId);
-  return { row: await settleVerdict(deps, ctx, channel.connector, confirmed), refusal: null };
+  const claim = await claimSubmission(deps, ctx, id, declarant);
+  if (claim.kind === 'busy') return { row: claim.row, refusal: null, busy: true };
+  if (claim.kind === 'settled')
+    return { row: await settleVerdict(deps, ctx, channel.connector, claim.row), refusal: null, busy: false };
+  return depositClaimed(deps, ctx, channel.connector, claim);
 }
 
+/**
+ * The flows of the company's declarations whose holder died (its lease lapsed), taken back and
+ * deposited: the outbox searches for each by its tracking id first, so none leaves twice.
+ */
+function takeBackLapsedFlows(deps: Deps, companyId: string): Promise<number> {
+  return deliverDueFlows(deps, [declarationFlow], { companyIds: [companyId] });
+}
+
+/** How often the route looks again at a declaration another holder is transmitting. */
+const routePollMs = 250;
+
 /** `POST /v1/ereporting/declarations/:id/submit`. */
-export async function submitDeclaration(
-  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'sandboxPlatform'>,
-  ctx: CallContext,
-  id: string,
-): Promise<Declaration> {
+export async function submitDeclaration(deps: Deps, ctx: CallContext, id: string): Promise<Declaration> {
   let outcome = await transmit(deps, ctx, id);
-  // Another submission holds it (a pass). Once its lease is gone, this one goes on from where the
-  // pass left it: the verdict still to read if it confirmed, the deposit if it let go.
-  const pollMs = 100;
-  for (let waited = 0; !outcome.refusal && isBusy(outcome.row, deps.clock.now()); waited += pollMs) {
+  // Another holder has its flow on the way (a pass). Once that flow is recorded, this one goes on
+  // from there: the verdict to read if it was deposited, the deposit again if it was not; once the
+  // holder's lease lapsed (it died), this one takes the flow back.
+  for (let waited = 0; !outcome.refusal && outcome.busy; waited += routePollMs) {
     if (waited >= routeWaitMs)
       throw refuse(
         'pa_unavailable',
         `Declaration ${id} is being transmitted by the scheduled pass and the platform has not answered it yet. It stays reserved: read it again, or submit it again, in a minute.`,
         { param: 'id', headers: { 'Retry-After': '60' } },
       );
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-    const row = (await inTransaction(deps.db, ctx, (tx) => findDeclaration(tx, ctx.scope, id)))!;
-    outcome = isBusy(row, deps.clock.now()) ? { row, refusal: null } : await transmit(deps, ctx, id);
+    await new Promise((resolve) => setTimeout(resolve, routePollMs));
+    await takeBackLapsedFlows(deps, ctx.scope.companyId);
+    outcome = await transmit(deps, ctx, id);
   }
   if (outcome.refusal) throw outcome.refusal;
   if (outcome.row.state === 'rejected')
@@ -619,9 +643,6 @@ export async function submitDeclaration(
     );
   return toDeclaration(outcome.row);
 }
-
-const isBusy = (row: DeclarationRow, now: Date) =>
-  row.state === 'reserved' && row.lockToken !== null && row.lockedUntil !== null && row.lockedUntil > now;
 
 // Retrying.
 
@@ -685,8 +706,6 @@ export async function retryDeclaration(
       flowId: null,
       paRejectionCode: null,
       paRejectionReason: null,
-      lockToken: null,
-      lockedUntil: null,
       submittedAt: null,
       acceptedAt: null,
       rejectedAt: null,
@@ -740,6 +759,8 @@ async function refreshTransmissionBlocks(tx: Tx, ctx: CallContext): Promise<numb
     if (!transmits.has(key)) transmits.set(key, await ereportingTransmits(tx, ctx.scope, row.establishment));
     const block = transmits.get(key) ? null : 'ereporting_not_enabled';
     if (block === row.transmissionBlock) continue;
+    // One on its way to the platform was claimed as it was: what its deposit says of it comes first.
+    if (await flowUnderWay(tx, ctx.scope, declarationFlow.kind, row.id)) continue;
     const reason =
       block === null
         ? `Establishment ${row.establishment ?? '(default)'} transmits e-reporting now: the declaration leaves once its period is over.`
@@ -752,14 +773,16 @@ async function refreshTransmissionBlocks(tx: Tx, ctx: CallContext): Promise<numb
 // The pass.
 
 /**
- * Per company and environment: gathers the new operations, then submits the declarations that
- * fell due (on the sandbox clock for test ones) and reads the verdicts still awaited. A
+ * Per company: takes back the declaration flows whose holder died (their lease lapsed); then per
+ * environment gathers the new operations, submits the declarations that fell due (on the sandbox
+ * clock for test ones) and reads the verdicts still awaited. A
  * declaration whose establishment does not transmit (no connection, `ereportingEnabled: false`)
  * stays reserved: `transmit` answers the refusal without writing anything.
  */
 export async function runEreportingPass(deps: Deps, companyIds?: string[]): Promise<number> {
   let handled = 0;
   for (const company of await companiesOf(deps.db, companyIds)) {
+    handled += await takeBackLapsedFlows(deps, company.id);
     for (const livemode of [false, true]) {
       const scope = { companyId: company.id, livemode };
       const now = scopeTime(deps.clock.now(), livemode, company.sandboxClockOffsetMs);

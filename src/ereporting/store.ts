@@ -62,19 +62,12 @@ export async function updateDeclaration(
   scope: Scope,
   id: string,
   changes: Partial<DeclarationRow>,
-  when?: { state?: string; lockToken?: string },
+  when?: { state?: string },
 ): Promise<DeclarationRow | undefined> {
   const [row] = await db
     .update(d)
     .set(changes)
-    .where(
-      and(
-        inScope(d, scope),
-        eq(d.id, id),
-        when?.state !== undefined ? eq(d.state, when.state) : undefined,
-        when?.lockToken !== undefined ? eq(d.lockToken, when.lockToken) : undefined,
-      ),
-    )
+    .where(and(inScope(d, scope), eq(d.id, id), when?.state !== undefined ? eq(d.state, when.state) : undefined))
     .returning();
   return row;
 }
@@ -108,12 +101,12 @@ export async function actionableDeclarations(db: Executor, scope: Scope, now: Da
     .limit(100);
 }
 
-/** The scope's reserved declarations no submission holds (the pass refreshes what keeps them back). */
+/** The scope's reserved declarations (the pass refreshes what keeps them back). */
 export async function reservedDeclarations(db: Executor, scope: Scope): Promise<DeclarationRow[]> {
   return db
     .select()
     .from(d)
-    .where(and(inScope(d, scope), eq(d.state, 'reserved'), sql`${d.lockToken} is null`))
+    .where(and(inScope(d, scope), eq(d.state, 'reserved')))
     .orderBy(asc(d.id))
     .limit(1000);
 }

@@ -3,16 +3,14 @@ import type pg from 'pg';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { claimLeased, renewLeased } from '../db/leased-claim.js';
-import { claimReaders, renewReaders, type ClaimedReader } from '../db/reader-claim.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
-import { documentDeposits, platformReaders, platformStatusReceipts } from './schema.js';
+import { documentDeposits } from './schema.js';
 import { depositSourceColumns, depositSourceOf, type DepositSource } from './files-store.js';
 import { notifyOnCommit } from '../db/commit-notice.js';
 
-/** The deposit jobs, the platform readers (cursor, subscription) and the receipts of the statuses applied. */
+/** The deposit jobs (the platform's readers and the receipts of its events are the inbox's: platform/inbox-store.ts). */
 
 export type DepositRow = typeof documentDeposits.$inferSelect;
-export type ReaderRow = typeof platformReaders.$inferSelect;
 
 /** Wakes the deposit workers of every node once a send that queued a deposit commits. */
 export const depositsChannel = 'facteur_document_deposits';
@@ -25,7 +23,6 @@ export const trackingIdOf = (documentId: string, attempt: number) => `${document
 /**
  * A new attempt's deposit job, in the send's transaction: the attempt after the last one; the
  * earlier attempt's job stops (a resubmission replaces a deposit that waits for the directory).
- * The establishment's reader is made on its first deposit, so that its statuses are polled.
  */
 export async function queueDeposit(
   db: Executor,
@@ -65,27 +62,8 @@ export async function queueDeposit(
       updated: now,
     })
     .returning();
-  await ensureReader(db, scope, job.establishmentId, job.connectionKey, now);
   await notifyOnCommit(db, depositsChannel);
   return queued!;
-}
-
-/** The establishment's reader; a changed connection reads its platform from the beginning. */
-export async function ensureReader(
-  db: Executor,
-  scope: Scope,
-  establishmentId: string,
-  connectionKey: string,
-  now: Date,
-): Promise<void> {
-  await db
-    .insert(platformReaders)
-    .values({ ...scope, establishmentId, connectionKey, created: now })
-    .onConflictDoUpdate({
-      target: [platformReaders.companyId, platformReaders.livemode, platformReaders.establishmentId],
-      set: { connectionKey, cursor: null, webhookId: null, signingKey: null },
-      setWhere: sql`${platformReaders.connectionKey} <> ${connectionKey}`,
-    });
 }
 
 const ofScope = (scope: Scope) =>
@@ -259,86 +237,9 @@ export async function markDeposit(
     );
 }
 
-/** True the first time this event is seen in the scope: it is to be applied; false for a repeat. */
-export async function receiveEvent(
-  db: Executor,
-  scope: Scope,
-  eventKey: string,
-  documentId: string | null,
-  now: Date,
-): Promise<boolean> {
-  const rows = await db
-    .insert(platformStatusReceipts)
-    .values({ ...scope, eventKey, documentId, created: now })
-    .onConflictDoNothing()
-    .returning({ key: platformStatusReceipts.eventKey });
-  return rows.length > 0;
-}
-
-/** The readers of the deposits' statuses to poll (see db/reader-claim.ts). */
-export const claimStatusReaders = (
-  db: Executor,
-  lease: { now: Date; limit: number; leaseMs: number; token: string },
-  done: readonly string[],
-  companyIds?: readonly string[],
-) => claimReaders(db, 'platform_readers', lease, done, companyIds);
-
-/** The leases of status readers in hand, renewed (see db/reader-claim.ts). */
-export const renewStatusReaders = (
-  db: Executor,
-  readers: readonly ClaimedReader[],
-  lease: { now: Date; leaseMs: number },
-) => renewReaders(db, 'platform_readers', readers, lease);
-
-const ofReader = (reader: ClaimedReader) =>
-  and(
-    eq(platformReaders.companyId, reader.companyId),
-    eq(platformReaders.livemode, reader.livemode),
-    eq(platformReaders.establishmentId, reader.establishmentId),
-    eq(platformReaders.lockToken, reader.token),
-  );
-
-/** Moves a claimed reader (its cursor after a page applied, its subscription); false when the lease was lost. */
-export async function updateReader(
-  db: Executor,
-  reader: ClaimedReader,
-  changes: Partial<Pick<ReaderRow, 'cursor' | 'webhookId' | 'signingKey' | 'lastPolledAt' | 'lastError'>>,
-  release = false,
-): Promise<boolean> {
-  const rows = await db
-    .update(platformReaders)
-    .set({ ...changes, ...(release ? { lockedUntil: null, lockToken: null } : {}) })
-    .where(ofReader(reader))
-    .returning({ id: platformReaders.establishmentId });
-  return rows.length > 0;
-}
-
-/** An establishment's reader (the callback reads its signing key). */
-export async function readerOf(db: Executor, scope: Scope, establishmentId: string): Promise<ReaderRow | undefined> {
-  const [found] = await db
-    .select()
-    .from(platformReaders)
-    .where(
-      and(
-        eq(platformReaders.companyId, scope.companyId),
-        eq(platformReaders.livemode, scope.livemode),
-        eq(platformReaders.establishmentId, establishmentId),
-      ),
-    );
-  return found;
-}
-
-/** Sandbox reset: the scope's deposits, readers and receipts go with its documents. */
+/** Sandbox reset: the scope's deposits go with its documents (its readers and receipts with the platform's). */
 export async function deleteScopeDeposits(db: Executor, scope: Scope): Promise<void> {
   await db.delete(documentDeposits).where(ofScope(scope));
-  await db
-    .delete(platformReaders)
-    .where(and(eq(platformReaders.companyId, scope.companyId), eq(platformReaders.livemode, scope.livemode)));
-  await db
-    .delete(platformStatusReceipts)
-    .where(
-      and(eq(platformStatusReceipts.companyId, scope.companyId), eq(platformStatusReceipts.livemode, scope.livemode)),
-    );
 }
 
 /** The deposit jobs of a scope in the order of their tracking id (the data-protection export). */
@@ -351,20 +252,29 @@ export async function depositRowsAfter(db: Executor, scope: Scope, after: string
     .limit(limit);
 }
 
-/** The receipts of the statuses applied, in the order of their key (the data-protection export). */
+/**
+ * The receipts of the platform's events, in the order of their key (the data-protection export):
+ * the inbox's table (platform/schema.ts `inboxReceipts`), read here by its name, as the export
+ * has always listed it with the invoices' records.
+ */
 export async function statusReceiptsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
-  return db
-    .select()
-    .from(platformStatusReceipts)
-    .where(
-      and(
-        eq(platformStatusReceipts.companyId, scope.companyId),
-        eq(platformStatusReceipts.livemode, scope.livemode),
-        after === null ? undefined : gt(platformStatusReceipts.eventKey, after),
-      ),
-    )
-    .orderBy(asc(platformStatusReceipts.eventKey))
-    .limit(limit);
+  const result = await db.execute<{
+    livemode: boolean;
+    event_key: string;
+    document_id: string | null;
+    created: Date | string;
+  }>(
+    sql`select livemode, event_key, document_id, created from platform_status_receipts
+      where company_id = ${scope.companyId} and livemode = ${scope.livemode}
+        ${after === null ? sql`` : sql`and event_key > ${after}`}
+      order by event_key limit ${limit}`,
+  );
+  return result.rows.map((found) => ({
+    livemode: found.livemode,
+    eventKey: found.event_key,
+    documentId: found.document_id,
+    created: new Date(found.created),
+  }));
 }
 
 /** A deposit the platform accepted, to record: its claim, the flow id and the time on the scope's clock. */

@@ -18,6 +18,9 @@ export interface EreportableDocumentRow {
   currency: string;
   buyer_country: string | null;
   buyer_vat_number: string | null;
+  /** A credit note's invoice (its number frozen at creation, its issue date): flow 10.1 names it. */
+  related_invoice_number: string | null;
+  related_invoice_issue_date: string | null;
   lines: { nature: string; vatCode: string | null; vatRate: string | null; netAmount: number }[];
   vat_breakdown: { vatCode: string; vatRate: string | null; taxableAmount: number; taxAmount: number }[] | null;
   obligations: Record<string, { state: string; reason: string }> | null;
@@ -34,7 +37,10 @@ export async function pageEreportableDocuments(
     select i.id, i.kind, i.number, i.issue_date, i.currency,
       i.buyer->'address'->>'country' as buyer_country, i.buyer->>'vatNumber' as buyer_vat_number,
       i.lines, to_char(i.finalized_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as finalized_at,
-      i.tax->'vatBreakdown' as vat_breakdown, i.tax->'obligations' as obligations
+      i.tax->'vatBreakdown' as vat_breakdown, i.tax->'obligations' as obligations,
+      i.related_invoice_number,
+      (select r.issue_date from invoices r where r.company_id = i.company_id and r.livemode = i.livemode
+        and r.id = i.related_invoice_id) as related_invoice_issue_date
     from invoices i
     where i.company_id = ${scope.companyId} and i.livemode = ${scope.livemode} and i.number is not null
       and i.issue_date >= ${from}
@@ -51,6 +57,7 @@ export interface EreportableRefundRow {
   currency: string;
   refunded_at: string;
   credit_note_number: string | null;
+  credit_note_issue_date: string | null;
   vat_breakdown: EreportableDocumentRow['vat_breakdown'];
   obligations: EreportableDocumentRow['obligations'];
 }
@@ -65,7 +72,7 @@ export async function pageEreportableRefunds(
   const result = await db.execute(sql`
     select r.id, r.amount, r.currency,
       to_char(r.refunded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at,
-      c.number as credit_note_number, c.tax->'vatBreakdown' as vat_breakdown, c.tax->'obligations' as obligations
+      c.number as credit_note_number, c.issue_date as credit_note_issue_date, c.tax->'vatBreakdown' as vat_breakdown, c.tax->'obligations' as obligations
     from refunds r
     join invoices c on c.company_id = r.company_id and c.livemode = r.livemode and c.id = r.credit_note_id
     where r.company_id = ${scope.companyId} and r.livemode = ${scope.livemode}
@@ -80,6 +87,7 @@ export async function pageEreportableRefunds(
 export interface PaymentInvoiceFactsRow {
   id: string;
   number: string | null;
+  issue_date: string | null;
   vat_breakdown: EreportableDocumentRow['vat_breakdown'];
   obligations: EreportableDocumentRow['obligations'];
 }
@@ -92,7 +100,7 @@ export async function paymentInvoiceFacts(
 ): Promise<PaymentInvoiceFactsRow[]> {
   if (ids.length === 0) return [];
   const result = await db.execute(sql`
-    select i.id, i.number, i.tax->'vatBreakdown' as vat_breakdown, i.tax->'obligations' as obligations
+    select i.id, i.number, i.issue_date, i.tax->'vatBreakdown' as vat_breakdown, i.tax->'obligations' as obligations
     from invoices i
     where i.company_id = ${scope.companyId} and i.livemode = ${scope.livemode} and i.id = any(${sql.param(ids)}::text[])`);
   return result.rows as unknown as PaymentInvoiceFactsRow[];

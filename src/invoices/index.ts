@@ -16,8 +16,7 @@ import { archiveVerificationSchema, documentFileRoutes } from './files-routes.js
 import { createFileWorker } from './generation.js';
 import { purgeTestDocuments } from './service.js';
 import { createDepositWorker } from './deposits.js';
-import { pollPlatformStatuses } from './platform-statuses.js';
-import { statusCallbackRoutes } from './platform-callback-routes.js';
+import { depositStatuses } from './platform-statuses.js';
 
 /**
  * Invoices and credit notes: invoice-type documents sharing one table, the three axes and the
@@ -32,7 +31,6 @@ export const invoicesCapability: Capability = {
     await creditNoteRoutes(app, options);
     await documentFileRoutes(app, options);
   },
-  pages: { routes: statusCallbackRoutes },
   schemas: [invoiceSchema, creditNoteSchema, refundSchema, archiveVerificationSchema],
   published: ['buyer.ts', 'lines.ts', 'document-fields.ts', 'resource-schema.ts', 'document-axes.ts'],
   purgeTestData: async (tx, ctx) => ({
@@ -48,18 +46,9 @@ export const invoicesCapability: Capability = {
       followsSandboxClock: true,
       run: (deps, companyIds) => markOverdueInvoices(deps, companyIds ? { companyIds } : {}),
     },
-    {
-      // The statuses of the deposits, read from each establishment's platform (callbacks come at once).
-      name: 'invoices.platform_statuses',
-      everyMs: 60_000,
-      followsSandboxClock: true,
-      run: (deps, companyIds) =>
-        pollPlatformStatuses(deps, {
-          ...(companyIds ? { companyIds } : {}),
-          callbackBaseUrl: deps.config.publicUrlSet ? deps.config.publicUrl : null,
-        }),
-    },
   ],
+  // The statuses of the deposits, from each connection's inbox (platform/inbox.ts).
+  inbox: { statuses: depositStatuses },
   dataExport: [
     { name: 'invoices', page: invoiceRecords },
     { name: 'credit_notes', page: creditNoteRecords },

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from '../db/columns.js';
-import { readerColumns } from '../db/reader-claim.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { DocumentLine } from './lines.js';
 import type { SellerBlock } from '../einvoice/document-model.js';
@@ -222,26 +221,4 @@ export const documentDeposits = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`state in ('pending', 'waiting_directory')`),
   ],
-);
-
-/**
- * Where the reading of an establishment's platform stands: the life-cycle cursor (polling), the
- * webhook subscription (its signing key sealed), leased so that one reader at a time moves it. A
- * connection that changes (`connectionKey`) starts again from the beginning: events are applied
- * once whatever is read again (`platform_status_receipts`).
- */
-export const platformReaders = pgTable('platform_readers', readerColumns(), (t) => [
-  primaryKey({ columns: [t.companyId, t.livemode, t.establishmentId] }),
-]);
-
-/** Each life-cycle event the platform reported (its stable `key`), applied once whatever its repeats. */
-export const platformStatusReceipts = pgTable(
-  'platform_status_receipts',
-  {
-    ...tenantColumns(),
-    eventKey: text('event_key').notNull(),
-    documentId: text('document_id'),
-    created: instant('created').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.companyId, t.livemode, t.eventKey] })],
 );

@@ -501,13 +501,18 @@ async function invoiceFactsOf(file: Buffer, syntax: string): Promise<InvoiceFact
   }
 }
 
-/** The id and flow type of a flow 10 report (facteur's format), or null when the file is not one. */
+/** The id and flow type of a flow 10 report (the official AIFE/PPF format), or null when the file is not one. */
 function reportFacts(file: Buffer): { id: string; flowType: string } | null {
   const xml = file.toString('utf8');
-  if (!xml.includes('<rep:Report')) return null;
-  const id = /<rep:Id>([^<]+)<\/rep:Id>/.exec(xml)?.[1];
-  const flowType = /<rep:FlowType>([^<]+)<\/rep:FlowType>/.exec(xml)?.[1];
-  return id && flowType ? { id, flowType } : null;
+  const id = /^(?:<\?xml[^>]*\?>\s*)?<Report>\s*<ReportDocument>\s*<Id>([^<]+)<\/Id>/.exec(xml)?.[1];
+  // The part after the period: one per invoice (10.1, 10.2) or per day (10.3, 10.4).
+  const part =
+    /<(TransactionsReport|PaymentsReport)>\s*<ReportPeriod>[\s\S]*?<\/ReportPeriod>\s*<(Invoice|Transactions)>/.exec(
+      xml,
+    );
+  if (!id || !part) return null;
+  const what = part[1] === 'TransactionsReport' ? 'Transaction' : 'Payment';
+  return { id, flowType: `${part[2] === 'Invoice' ? 'Unitary' : 'Aggregated'}Customer${what}Report` };
 }
 
 function defaultErrorCode(status: number): string {

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
-import type { CallOptions, FlowSyntax, PlatformConnector, PlatformFailure } from './connector.js';
+import type { CallOptions, FlowSyntax, PlatformConnector, PlatformFailure, ProcessingRule } from './connector.js';
 
 /**
  * What a capability declares of each kind of flow it sends to a platform (its descriptor's
@@ -57,6 +57,8 @@ export interface FlowKind {
   afterLapse: 'deposit' | 'abandon';
   /** How long one deposit may wait between the connector's own attempts before the flow fails for now. */
   call?: Pick<CallOptions, 'retryBudgetMs'>;
+  /** The AFNOR `processingRule` its deposit states (an e-reporting declaration's B2C or B2BInt); none: the platform's default. */
+  processingRule?(flow: OutgoingFlow): ProcessingRule | undefined;
   /** The connection that carries the flow, resolved outside any transaction; null: none is configured. */
   connector(deps: Deps, scope: Scope, flow: OutgoingFlow): Promise<PlatformConnector | null>;
   /** The platform holds the flow: in the transaction that records it. */

@@ -1,5 +1,7 @@
 import type { Capability } from '../capability.js';
+import { inboxCallbackRoutes } from './callback-routes.js';
 import { deleteTestFlows } from './flow-store.js';
+import { deleteScopeInbox } from './inbox-store.js';
 
 /**
  * Platform: the approved platform (PA) the service deposits to. One connector interface
@@ -20,6 +22,13 @@ export const platformCapability: Capability = {
     'callback-signature.ts',
     'openapi-validator.ts',
     'flows.ts',
+    'inbox.ts',
   ],
-  purgeTestData: async (tx, ctx) => ({ platformFlows: await deleteTestFlows(tx, ctx.scope) }),
+  // The one callback route of every connection (and the two paths of the readers before it).
+  pages: { routes: inboxCallbackRoutes },
+  purgeTestData: async (tx, ctx) => {
+    // The readers and receipts of the scope's connections go too (not counted: the reset's counts are the records').
+    await deleteScopeInbox(tx, ctx.scope);
+    return { platformFlows: await deleteTestFlows(tx, ctx.scope) };
+  },
 };

@@ -74,8 +74,15 @@ async function attempt(deps: Deps, kind: FlowKind, flow: OutgoingFlow, lapsed: b
     if (earlier.receipt) return { state: 'deposited', receipt: earlier.receipt };
     if (lapsed && kind.afterLapse === 'abandon') return { state: 'abandoned' };
   }
+  const processingRule = kind.processingRule?.(flow);
   const result = await connector.deposit(
-    { file: flow.file, name: flow.name, syntax: flow.syntax, trackingId: flow.trackingId },
+    {
+      file: flow.file,
+      name: flow.name,
+      syntax: flow.syntax,
+      trackingId: flow.trackingId,
+      ...(processingRule ? { processingRule } : {}),
+    },
     kind.call ?? {},
   );
   if (result.ok)

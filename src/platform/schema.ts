@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { customType, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from '../db/columns.js';
+import { readerColumns } from '../db/reader-claim.js';
 
 const bytes = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -51,4 +52,34 @@ export const platformFlows = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`state = 'pending'`),
   ],
+);
+
+/**
+ * The inbox's reader of each connection (an establishment's platform): one cursor over every flow
+ * the service reads (the invoices it deposited and their life cycle, the invoices it receives),
+ * one webhook subscription (its signing key sealed), leased so that one poll at a time moves the
+ * cursor. A connection that changes (`connectionKey`) is read from the start again: every event
+ * is applied once whatever is read again (`platform_status_receipts`). The table kept the name of
+ * the deposits' readers it was; migration 0029 brought the received invoices' readers into it.
+ */
+export const platformReaders = pgTable('platform_readers', readerColumns(), (t) => [
+  primaryKey({ columns: [t.companyId, t.livemode, t.establishmentId] }),
+]);
+
+/**
+ * The receipt of each event the inbox handed to its owner (the event's stable key), whatever its
+ * repeats (a poll and a push, a page read again, a platform sending twice): a life-cycle status
+ * or acknowledgement (`status:`/`ack:` keys, `owner_id` its document), an unreadable flow skipped
+ * (`unreadable:`), an incoming invoice (`incoming:<flowId>`, `owner_id` the received invoice).
+ */
+export const inboxReceipts = pgTable(
+  'platform_status_receipts',
+  {
+    ...tenantColumns(),
+    eventKey: text('event_key').notNull(),
+    /** The owner the event was handed to, in its capability (a document, a received invoice); null: none found. */
+    ownerId: text('document_id'),
+    created: instant('created').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.livemode, t.eventKey] })],
 );

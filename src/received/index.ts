@@ -1,7 +1,6 @@
 import type { Capability } from '../capability.js';
-import { receivedCallbackRoutes } from './callback-routes.js';
 import { receivedRecords } from './data-export.js';
-import { pollReceivedInvoices } from './intake.js';
+import { establishmentConnections, incomingInvoices, receivedSubscriptions } from './intake.js';
 import { receivedInvoiceRoutes, receivedInvoiceSchema } from './routes.js';
 import { answerFlow, purgeTestReceived } from './service.js';
 
@@ -13,21 +12,15 @@ import { answerFlow, purgeTestReceived } from './service.js';
 export const receivedCapability: Capability = {
   name: 'received',
   routes: receivedInvoiceRoutes,
-  pages: { routes: receivedCallbackRoutes },
   schemas: [receivedInvoiceSchema],
   purgeTestData: async (tx, ctx) => ({ receivedInvoices: await purgeTestReceived(tx, ctx.scope) }),
   dataExport: [{ name: 'received_invoices', page: receivedRecords }],
   flows: [answerFlow],
-  passes: [
-    {
-      name: 'received.poll',
-      everyMs: 60_000,
-      followsSandboxClock: true,
-      run: (deps, companyIds) =>
-        pollReceivedInvoices(deps, {
-          companyIds,
-          callbackBaseUrl: deps.config.publicUrlSet ? deps.config.publicUrl : null,
-        }),
-    },
-  ],
+  // The invoice flows addressed to the company, from each connection's inbox (platform/inbox.ts);
+  // the connections it reads are the establishments' (see intake.ts).
+  inbox: {
+    incoming: incomingInvoices,
+    connections: establishmentConnections,
+    formerSubscriptions: receivedSubscriptions,
+  },
 };

@@ -102,10 +102,10 @@ export const receivedInvoiceHistory = pgTable(
 );
 
 /**
- * Where the reading of an establishment's incoming invoices stands on its platform: the cursor of
- * the polling, the webhook subscription (its signing key sealed), leased so that one reader at a
- * time moves it. A changed connection (`connectionKey`) reads its platform from the start again:
- * ingestion is keyed on the flow id, nothing is made twice.
+ * The received invoices' readers before the one inbox (platform_readers reads every flow since
+ * migration 0029, which took their cursors): what is still read of a row is its webhook
+ * subscription, whose callbacks on `/platform-callbacks/received/...` the platform may still send,
+ * signed with its key (sealed). Forgotten when the connection changes.
  */
 export const receivedReaders = pgTable('received_readers', readerColumns(), (t) => [
   primaryKey({ columns: [t.companyId, t.livemode, t.establishmentId] }),

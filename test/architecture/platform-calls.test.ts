@@ -26,13 +26,11 @@ const flowCalls = [
 ];
 
 const knownCalls: Record<string, string[]> = {
-  'ereporting/service.ts': ['deposit', 'findDeposit', 'getFlow'],
+  'ereporting/service.ts': ['getFlow'],
   'invoices/deposits.ts': ['deposit', 'findDeposit'],
-  'invoices/platform-statuses.ts': ['eventsOfFlow', 'readLifecycle', 'subscribe'],
   'invoices/sandbox-statuses.ts': ['deposit', 'eventsOfFlow', 'findDeposit', 'getFlow'],
-  'received/intake.ts': ['downloadFlow', 'listIncoming', 'subscribe'],
 };
-const knownImports = new Set(['invoices/platform-statuses.ts', 'received/intake.ts']);
+const knownImports = new Set<string>([]);
 
 const sources = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {

@@ -11,11 +11,11 @@ import { randomUUID } from 'node:crypto';
 import { renewLeased } from '../../src/db/leased-claim.js';
 import { pollEachReader, readerLeaseMs, type ClaimedReader, type ReaderPass } from '../../src/db/reader-claim.js';
 import {
-  claimStatusReaders,
-  ensureReader,
-  renewStatusReaders,
-  updateReader,
-} from '../../src/invoices/deposit-store.js';
+  claimInboxReaders,
+  ensureInboxReaders,
+  renewInboxReaders,
+  updateInboxReader,
+} from '../../src/platform/inbox-store.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -93,7 +93,7 @@ async function readers(count: number): Promise<{ companyId: string; establishmen
   const companyId = await h.company();
   const establishments = Array.from({ length: count }, (_, index) => `est_lease_${index}_${randomUUID()}`);
   for (const establishmentId of establishments)
-    await ensureReader(h.deps.db, { companyId, livemode: false }, establishmentId, 'connection', h.clock.now());
+    await ensureInboxReaders(h.deps.db, [{ companyId, livemode: false, id: establishmentId }], h.clock.now());
   return { companyId, establishments };
 }
 
@@ -110,12 +110,12 @@ function heldPass(companyId: string, leaseMs?: number) {
   const polled: string[] = [];
   const gates = new Map<string, () => void>();
   const pass: ReaderPass = {
-    claim: (tx, lease, done) => claimStatusReaders(tx, lease, done, [companyId]),
-    renew: renewStatusReaders,
+    claim: (tx, lease, done) => claimInboxReaders(tx, lease, done, [companyId]),
+    renew: renewInboxReaders,
     poll: async (reader: ClaimedReader) => {
       polled.push(reader.establishmentId);
       await new Promise<void>((resolve) => gates.set(reader.establishmentId, resolve));
-      await updateReader(h.deps.db, reader, { lastPolledAt: h.clock.now() }, true);
+      await updateInboxReader(h.deps.db, reader, { lastPolledAt: h.clock.now() }, true);
       return 1;
     },
     failed: async () => undefined,
@@ -132,11 +132,11 @@ function heldPass(companyId: string, leaseMs?: number) {
 function quickPass(companyId: string) {
   const polled: string[] = [];
   const pass: ReaderPass = {
-    claim: (tx, lease, done) => claimStatusReaders(tx, lease, done, [companyId]),
-    renew: renewStatusReaders,
+    claim: (tx, lease, done) => claimInboxReaders(tx, lease, done, [companyId]),
+    renew: renewInboxReaders,
     poll: async (reader: ClaimedReader) => {
       polled.push(reader.establishmentId);
-      await updateReader(h.deps.db, reader, { lastPolledAt: h.clock.now() }, true);
+      await updateInboxReader(h.deps.db, reader, { lastPolledAt: h.clock.now() }, true);
       return 1;
     },
     failed: async () => undefined,
@@ -187,7 +187,7 @@ test('a reader whose lease another pass took while it waited in hand is not poll
 
 test("a dead pass's reader (leased, never renewed) is polled again once its short lease lapsed on the clock", async () => {
   const { companyId, establishments } = await readers(1);
-  const [dead] = await claimStatusReaders(
+  const [dead] = await claimInboxReaders(
     h.deps.db,
     { now: h.clock.now(), limit: 10, leaseMs: readerLeaseMs, token: 'dead-pass' },
     [],

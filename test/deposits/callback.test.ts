@@ -10,7 +10,8 @@ import { startCheckedSimulator, type CheckedSimulator } from '../platform/suppor
 import { encryptionKeyOf, openSecret } from '../../src/kernel/sealed-secret.js';
 import { sealContext, sealedColumns } from '../../src/db/sealed-columns.js';
 import { signCallback, signatureHeader, signatureTimestampHeader } from '../../src/platform/callback-signature.js';
-import { pollPlatformStatuses } from '../../src/invoices/platform-statuses.js';
+import { pollInbox } from '../../src/platform/service.js';
+import { registry } from '../../src/capabilities.js';
 import {
   buyerSiren,
   connectedSeller,
@@ -70,7 +71,7 @@ function push(path: string, flow: unknown, key: string) {
 test('subscribed on the first poll; each pushed status applied once, in order; a bad signature is not_found', async () => {
   const invoice = await readyInvoice(world, seller);
   await send(world, seller, invoice.id);
-  await pollPlatformStatuses(world.h.deps, { companyIds: [seller.companyId], callbackBaseUrl: callbackBase });
+  await pollInbox(world.h.deps, registry.inbox, { companyIds: [seller.companyId], callbackBaseUrl: callbackBase });
   const reader = await readerRow();
   assert.ok(reader?.webhook_id, 'subscribed');
   assert.ok(reader.signing_key && !reader.signing_key.includes(' '), 'the signing key is stored sealed');
@@ -79,7 +80,8 @@ test('subscribed on the first poll; each pushed status applied once, in order; a
     reader.signing_key,
     sealContext(sealedColumns.platformReaderSigningKey, [seller.companyId, false, reader.establishment_id]),
   );
-  const path = `/platform-callbacks/statuses/${seller.companyId}/test/${reader.establishment_id}`;
+  // The connection's one callback URL, given to its one subscription.
+  const path = `/platform-callbacks/${seller.companyId}/test/${reader.establishment_id}`;
 
   await world.deposits.drain();
   // The simulator pushed each life-cycle flow to the callback URL (unreachable from it here): replayed as pushed.
@@ -130,8 +132,16 @@ test('subscribed on the first poll; each pushed status applied once, in order; a
   assert.equal(await world.poll(), 0);
   assert.equal((await eventTypes(world, seller, invoice.id)).length, 7);
 
+  // The path of the statuses' subscriptions made before the one inbox answers the same (once still).
+  const former = await push(
+    `/platform-callbacks/statuses/${seller.companyId}/test/${reader.establishment_id}`,
+    flows[2],
+    signingKey,
+  );
+  assert.equal(former.statusCode, 202, former.body);
+  assert.equal(JSON.parse(former.body).applied, 0);
   const elsewhere = await push(
-    `/platform-callbacks/statuses/${seller.companyId}/live/${reader.establishment_id}`,
+    `/platform-callbacks/${seller.companyId}/live/${reader.establishment_id}`,
     flows[1],
     signingKey,
   );

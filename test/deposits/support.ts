@@ -3,7 +3,8 @@ import { startHarness, type Harness, type HarnessOptions } from '../support/harn
 import { customer, finalizedInvoice, frenchBuyer, seller } from '../invoices/support.js';
 import { createFileWorker, type FileWorker } from '../../src/invoices/generation.js';
 import { createDepositWorker, type DepositWorker, type DepositWorkerOptions } from '../../src/invoices/deposits.js';
-import { pollPlatformStatuses } from '../../src/invoices/platform-statuses.js';
+import { pollInbox } from '../../src/platform/service.js';
+import { registry } from '../../src/capabilities.js';
 import { testCacheDir } from '../einvoice/support.js';
 import type { CheckedSimulator } from '../platform/support.js';
 
@@ -47,7 +48,7 @@ export async function startWorld(options: HarnessOptions = {}): Promise<World> {
     files,
     deposits,
     depositWorker,
-    poll: () => pollPlatformStatuses(h.deps, { companyIds }),
+    poll: () => pollInbox(h.deps, registry.inbox, { companyIds }),
     async close() {
       await files.stop();
       await h.close();

@@ -11,8 +11,12 @@ import {
   eventsOf,
   finalizedInvoice,
   seller,
+  sellerSiren,
 } from '../invoices/support.js';
-import { runEreportingPass } from '../../src/ereporting/service.js';
+import { claimSubmission, runEreportingPass } from '../../src/ereporting/service.js';
+import { declarationFlow } from '../../src/ereporting/declaration-flow.js';
+import { deliverFlow, flowLeaseMs } from '../../src/platform/outbox.js';
+import { currentVersion } from '../../src/kernel/api-version.js';
 
 /**
  * E-reporting end to end: documents finalized through the API, gathered by the pass into their
@@ -375,66 +379,78 @@ test('two passes and the route racing: transmitted once, each event once', async
   assert.equal(sim.simulator.stats().depositRequests, listed.length);
 });
 
-/** A due declaration whose lease a pass holds, and the submit route called meanwhile. */
+/**
+ * A due declaration that a pass claimed (its flow queued in the outbox under the pass's lease)
+ * and has not deposited yet, and the submit route called meanwhile.
+ */
 async function heldByAPass(t: { after: (fn: () => Promise<void>) => void }) {
   const { h, sim } = await setUp(t);
   const { companyId, key, declaration } = await reservedDeclaration(h);
   h.clock.set(new Date('2026-11-02T00:00:00Z'));
-  const update = (set: string) =>
-    h.deps.pool.query(`update ereporting_declarations set ${set} where company_id = $1 and id = $2`, [
-      companyId,
-      declaration.id,
-    ]);
+  const passCtx = {
+    scope: { companyId, livemode: false },
+    requestId: null,
+    idempotencyKey: null,
+    apiVersion: currentVersion,
+    now: h.clock.now(),
+  };
+  const claim = await claimSubmission(h.deps, passCtx, declaration.id, sellerSiren);
+  assert.equal(claim.kind, 'queued');
+  const flow = (claim as Extract<typeof claim, { kind: 'queued' }>).flow;
   const submit = () => h.call('POST', `/v1/ereporting/declarations/${declaration.id}/submit`, { key });
-  /** The route called while the pass holds the lease; `passStep` is what the pass does next. */
-  const submitWhileHeld = async (passStep: string) => {
-    await update(`lock_token = 'pass', locked_until = '${new Date(h.clock.now().getTime() + 60_000).toISOString()}'`);
+  /** The route called while the pass holds the flow; `passStep` is what the pass does next. */
+  const submitWhileHeld = async (passStep: () => Promise<unknown>) => {
     const answer = submit();
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the route is polling the lease
-    await update(passStep);
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the route is waiting on the flow
+    await passStep();
     return answer;
   };
-  return { h, sim, key, update, submit, submitWhileHeld };
+  const passDelivers = () => deliverFlow(h.deps, declarationFlow, flow, { ctx: passCtx });
+  return { h, sim, key, declaration, flow, submit, submitWhileHeld, passDelivers };
 }
 
-test('the route waiting on a pass that confirmed reads the verdict itself', async (t) => {
-  const { h, sim, key, update, submit, submitWhileHeld } = await heldByAPass(t);
-  // A real flow on the platform, then the row put back to where a pass holds it, before confirming.
-  assert.equal((await submit()).data.status, 'accepted');
-  await update(`state = 'reserved', accepted_at = null`);
-  const answer = await submitWhileHeld(`state = 'submitted', lock_token = null, locked_until = null`);
-  assert.deepEqual([answer.statusCode, answer.data.status], [200, 'accepted'], answer.body);
-  assert.equal(sim.simulator.stats().depositRequests, 1);
-  assert.equal((await eventsOf(h, key, 'ereporting.accepted')).length, 1);
-});
-
-test('the route waiting on a pass that let go (no deposit) transmits it itself', async (t) => {
-  const { h, sim, key, submitWhileHeld } = await heldByAPass(t);
-  const answer = await submitWhileHeld(`lock_token = null, locked_until = null`);
+test('the route waiting on a pass that deposited reads the verdict itself', async (t) => {
+  const { h, sim, key, submitWhileHeld, passDelivers } = await heldByAPass(t);
+  const answer = await submitWhileHeld(passDelivers);
   assert.deepEqual([answer.statusCode, answer.data.status], [200, 'accepted'], answer.body);
   assert.equal(sim.simulator.stats().depositRequests, 1);
   assert.equal((await eventsOf(h, key, 'ereporting.submitted')).length, 1);
   assert.equal((await eventsOf(h, key, 'ereporting.accepted')).length, 1);
 });
 
-test('a claim after one that died once the platform took the file finds that flow: transmitted once', async (t) => {
-  const { h, sim, key, update, submit } = await heldByAPass(t);
-  assert.equal((await submit()).data.status, 'accepted');
-  // What a pass that died between the platform's answer and its commit leaves: its claim lapsed, no flow.
-  const lapsed = new Date(h.clock.now().getTime() - 1000).toISOString();
-  await update(
-    `state = 'reserved', flow_id = null, submitted_at = null, accepted_at = null, lock_token = 'dead-pass', locked_until = '${lapsed}'`,
-  );
+test('the route waiting on a pass the platform did not take it from transmits it itself', async (t) => {
+  const { h, sim, key, declaration, submitWhileHeld, passDelivers } = await heldByAPass(t);
+  sim.simulator.script(declaration.id, { depositAnswers: [{ status: 503 }] });
+  const answer = await submitWhileHeld(async () => assert.equal((await passDelivers()).state, 'failed'));
+  assert.deepEqual([answer.statusCode, answer.data.status], [200, 'accepted'], answer.body);
+  assert.equal(sim.simulator.stats().depositRequests, 2, "the pass's refused try, then the route's");
+  assert.equal(sim.simulator.stats().deposits, 1);
+  assert.equal((await eventsOf(h, key, 'ereporting.submitted')).length, 1);
+  assert.equal((await eventsOf(h, key, 'ereporting.accepted')).length, 1);
+});
+
+test('a pass that died once the platform took the file: the route takes its flow back, finds it, transmitted once', async (t) => {
+  const { h, sim, key, flow, submit } = await heldByAPass(t);
+  // The pass deposited the file, then died before recording anything: its lease lapses.
+  const deposited = await sim.connector().deposit({
+    file: flow.file,
+    name: flow.name,
+    syntax: 'FRR',
+    trackingId: flow.trackingId,
+    processingRule: 'B2C',
+  });
+  assert.ok(deposited.ok);
+  h.clock.advance(flowLeaseMs + 1000);
   const answer = await submit();
   assert.deepEqual([answer.statusCode, answer.data.status], [200, 'accepted'], answer.body);
+  assert.equal(answer.data.flowId, deposited.value.flowId);
   assert.equal(sim.simulator.stats().depositRequests, 1, 'the file was not deposited again');
   assert.equal((await eventsOf(h, key, 'ereporting.submitted')).length, 1);
   assert.equal((await eventsOf(h, key, 'ereporting.accepted')).length, 1);
 });
 
 test('the route waiting on a pass that the platform keeps waiting answers pa_unavailable, Retry-After', async (t) => {
-  const { sim, update, submit } = await heldByAPass(t);
-  await update(`lock_token = 'pass', locked_until = now() + interval '1 day'`);
+  const { sim, submit } = await heldByAPass(t);
   const started = Date.now();
   const answer = await submit();
   assert.equal(answer.statusCode, 503, answer.body);

@@ -13,7 +13,8 @@ import { request } from 'undici';
 import { buildApp } from '../../src/app.js';
 import { signCallback } from '../../src/platform/callback-signature.js';
 import { parseCdarMessage } from '../../src/platform/cdar.js';
-import { pollReceivedInvoices } from '../../src/received/intake.js';
+import { pollInbox } from '../../src/platform/service.js';
+import { registry } from '../../src/capabilities.js';
 import { closeValidation } from '../../src/received/official-validation.js';
 import { startHarness } from '../support/harness.js';
 import { startCheckedSimulator } from '../platform/support.js';
@@ -56,36 +57,39 @@ test('received invoices end to end with pa-simulator over HTTPS', async (t) => {
 
   const { companyId, key } = await seller(h, { env: 'live' });
   const establishmentId = await connectHeadOffice(h, key, platform);
-  const poll = () => pollReceivedInvoices(h.deps, { companyIds: [companyId], callbackBaseUrl: origin });
-  const callbackUrl = `${origin}/platform-callbacks/received/${companyId}/live/${establishmentId}`;
+  const poll = () => pollInbox(h.deps, registry.inbox, { companyIds: [companyId], callbackBaseUrl: origin });
+  const callbackUrl = `${origin}/platform-callbacks/${companyId}/live/${establishmentId}`;
   const list = async () => (await h.call('GET', '/v1/received-invoices', { key })).data.data as any[];
   const readerRow = async () =>
     (
       await h.deps.pool.query(
-        'select connection_key, cursor, webhook_id, signing_key from received_readers where company_id = $1 and livemode',
+        'select connection_key, cursor, webhook_id, signing_key from platform_readers where company_id = $1 and livemode',
         [companyId],
       )
     ).rows[0];
 
-  await t.test('the first poll subscribes the connected establishment, its key sealed', async () => {
-    assert.equal(await poll(), 0);
-    const reader = await readerRow();
-    assert.ok(reader?.webhook_id, 'subscribed');
-    assert.ok(reader.signing_key && !reader.signing_key.includes(' '), 'the signing key is stored sealed');
-    const subscriptions = platform.exchanges.filter(
-      (exchange) => exchange.method === 'POST' && exchange.path === '/flow-service/v1/webhooks',
-    );
-    assert.deepEqual(
-      subscriptions.map((exchange) => exchange.requestBody),
-      [{ callbackUrl, flowTypes: ['CustomerInvoice'], flowDirection: 'In' }],
-    );
-    assert.equal(await poll(), 0);
-    assert.equal(
-      platform.exchanges.filter((exchange) => exchange.path === '/flow-service/v1/webhooks').length,
-      1,
-      'subscribed once',
-    );
-  });
+  await t.test(
+    'the first poll subscribes the connected establishment once, for every flow type, its key sealed',
+    async () => {
+      assert.equal(await poll(), 0);
+      const reader = await readerRow();
+      assert.ok(reader?.webhook_id, 'subscribed');
+      assert.ok(reader.signing_key && !reader.signing_key.includes(' '), 'the signing key is stored sealed');
+      const subscriptions = platform.exchanges.filter(
+        (exchange) => exchange.method === 'POST' && exchange.path === '/flow-service/v1/webhooks',
+      );
+      assert.deepEqual(
+        subscriptions.map((exchange) => exchange.requestBody),
+        [{ callbackUrl, flowTypes: ['CustomerInvoice', 'CustomerInvoiceLC'] }],
+      );
+      assert.equal(await poll(), 0);
+      assert.equal(
+        platform.exchanges.filter((exchange) => exchange.path === '/flow-service/v1/webhooks').length,
+        1,
+        'subscribed once',
+      );
+    },
+  );
 
   await t.test('pushed: an official CII example and the service’s own Factur-X, each once', async () => {
     const cii = ciiExample();
@@ -156,7 +160,7 @@ test('received invoices end to end with pa-simulator over HTTPS', async (t) => {
     const searches = () =>
       platform.exchanges.filter(
         (exchange) =>
-          exchange.path === '/flow-service/v1/flows/search' && (exchange.requestBody as any)?.where?.flowDirection,
+          exchange.path === '/flow-service/v1/flows/search' && !(exchange.requestBody as any)?.where?.trackingId,
       );
     const before = searches().length;
     assert.equal(await poll(), 0);

@@ -15,7 +15,8 @@ import { AfnorConnector, maxFlowFileBytes, maxJsonAnswerBytes } from '../../src/
 import { buildCdarMessage, CdarParseError, parseCdarMessage } from '../../src/platform/cdar.js';
 import type { LifecyclePage, PlatformFailure, PlatformResult } from '../../src/platform/connector.js';
 import { maxIncomingPdfBytes } from '../../src/received/incoming-file.js';
-import { pollReceivedInvoices } from '../../src/received/intake.js';
+import { pollInbox } from '../../src/platform/service.js';
+import { registry } from '../../src/capabilities.js';
 import { ciiFile, invoiceNumber, startCheckedSimulator, type CheckedSimulator } from '../platform/support.js';
 import {
   buyerSiren,
@@ -297,7 +298,7 @@ describe('the status reader moves past an unreadable life-cycle flow', () => {
     const huge = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(maxFlowFileBytes)]);
     const oversized = platform.simulator.deliverIncoming(huge, { name: 'huge.pdf' });
     const next = platform.simulator.deliverIncoming(ciiFile(invoiceNumber()), { name: 'next.xml' });
-    assert.equal(await pollReceivedInvoices(world.h.deps, { companyIds: [seller.companyId] }), 2);
+    assert.equal(await pollInbox(world.h.deps, registry.inbox, { companyIds: [seller.companyId] }), 2);
     const listed = await world.h.call('GET', '/v1/received-invoices?limit=100', { key: seller.key });
     const byFlow = new Map((listed.data.data as any[]).map((invoice) => [invoice.flowId, invoice]));
     assert.ok(byFlow.get(next), 'the flow after the oversized one is taken');

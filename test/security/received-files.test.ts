@@ -12,7 +12,8 @@ import { PDFDocument } from 'pdf-lib';
 import { DocumentValidationError, ValidationPool } from '../../src/einvoice/validation-pool.js';
 import { IncomingFileError } from '../../src/received/incoming-file.js';
 import { readIncomingFileInThread } from '../../src/received/incoming-file-thread.js';
-import { pollReceivedInvoices } from '../../src/received/intake.js';
+import { pollInbox } from '../../src/platform/service.js';
+import { registry } from '../../src/capabilities.js';
 import { closeValidation } from '../../src/received/official-validation.js';
 import { keptValidationErrors } from '../../src/received/received-record.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -104,13 +105,13 @@ test('hostile received files', async (t) => {
   const { companyId, key } = await seller(h, { env: 'live' });
   await connectHeadOffice(h, key, platform);
   // No public URL: polling is the only way in.
-  const poll = () => pollReceivedInvoices(h.deps, { companyIds: [companyId] });
+  const poll = () => pollInbox(h.deps, registry.inbox, { companyIds: [companyId] });
   const byFlow = async (flowId: string) =>
     ((await h.call('GET', '/v1/received-invoices?limit=100', { key })).data.data as any[]).find(
       (invoice) => invoice.flowId === flowId,
     );
   const cursor = async () =>
-    (await h.deps.pool.query('select cursor from received_readers where company_id = $1', [companyId])).rows[0]
+    (await h.deps.pool.query('select cursor from platform_readers where company_id = $1', [companyId])).rows[0]
       ?.cursor as string | null;
 
   await t.test('a PDF bomb from the platform is kept refused with its reason, the loop free', async () => {
