@@ -32,6 +32,7 @@ import { taxCapability } from './tax/index.js';
 import { taxProfilesCapability } from './tax-profiles/index.js';
 import { usersCapability } from './users/index.js';
 import { webhooksCapability } from './webhooks/index.js';
+import { viesCapability } from './vies/index.js';
 
 /**
  * Every capability of the service, once. The order is the order of the sandbox reset's purges
@@ -47,6 +48,7 @@ export const capabilities: readonly Capability[] = [
   webhooksCapability,
   idempotencyCapability,
   notificationsCapability,
+  viesCapability,
   customersCapability,
   productsCapability,
   jobsCapability,

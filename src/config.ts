@@ -47,6 +47,10 @@ export interface Config {
    * created on first use (the start warns in production: the key then sits beside the data).
    */
   encryptionKey: Buffer | null;
+  /** The EU's VIES REST service (FACTEUR_VIES_URL), asked about live customers' intra-EU VAT numbers. */
+  viesUrl: string;
+  /** How long a VIES consultation may take (FACTEUR_VIES_TIMEOUT_MS) before the number counts as unverified. */
+  viesTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -129,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken,
     sandboxPlatform: sandboxPlatformOf(env),
     encryptionKey: encryptionKeyFrom(env),
+    viesUrl: (env.FACTEUR_VIES_URL || 'https://ec.europa.eu/taxation_customs/vies/rest-api').replace(/\/+$/, ''),
+    viesTimeoutMs: integer(env, 'FACTEUR_VIES_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 }
 

@@ -4,6 +4,7 @@ import { checkVatNumber, sirenOfVatNumber } from '../identifiers/vat-number.js';
 import { checkAddress, type Address, type AddressInput } from './address.js';
 import type { CompanyDirectory, NonDisclosableField } from './directory.js';
 import { checkMetadata } from '../kernel/metadata.js';
+import type { ViesVerdict } from '../vies/service.js';
 
 export const customerTypes = ['company', 'individual'] as const;
 export type CustomerType = (typeof customerTypes)[number];
@@ -188,4 +189,44 @@ export async function consultDirectory(
   if (!entry) throw new ApiError('siret_not_found', { param: 'siret', values: { siret: fields.siret } });
   if (entry.nonDisclosed.length === 0) return fields;
   return { ...fields, registryNonDisclosure: [...new Set([...fields.registryNonDisclosure, ...entry.nonDisclosed])] };
+}
+
+/**
+ * The check of a live customer's intra-EU VAT number with VIES: `valid` with the consultation
+ * number (the proof, when the company's own VAT number could be sent as requester); `unverified`
+ * when VIES did not answer (down, a member state unavailable, a time-out) or the customer came by
+ * CSV import: accepted, and checked again by the `customers.recheck-vat` pass; `invalid` when a
+ * re-check found the number unknown to VIES after the customer was accepted.
+ */
+export interface VatValidation {
+  status: 'valid' | 'unverified' | 'invalid';
+  /** When VIES was asked (null: not yet). */
+  checkedAt: string | null;
+  requestIdentifier: string | null;
+  /** VIES's date of the answer. */
+  requestDate: string | null;
+}
+
+/** A customer not yet checked: live, with an intra-EU VAT number, VIES still to be asked. */
+export const vatValidationPending: VatValidation = {
+  status: 'unverified',
+  checkedAt: null,
+  requestIdentifier: null,
+  requestDate: null,
+};
+
+/**
+ * What a VIES verdict makes of a customer's number: a number VIES does not know is refused,
+ * `vat_validation_failed` (param `vatNumber`); no answer is `unverified`, never a silent yes or no.
+ */
+export function vatValidationOf(verdict: ViesVerdict, field?: string): VatValidation | null {
+  if (verdict.outcome === 'not_checked') return null;
+  if (verdict.outcome === 'invalid')
+    throw new ApiError('vat_validation_failed', { param: field ? `${field}.vatNumber` : 'vatNumber' });
+  return {
+    status: verdict.outcome === 'valid' ? 'valid' : 'unverified',
+    checkedAt: verdict.checkedAt.toISOString(),
+    requestIdentifier: verdict.requestIdentifier,
+    requestDate: verdict.requestDate,
+  };
 }

@@ -10,7 +10,10 @@ import {
   type CustomerDraft,
   type CustomerFields,
   type CustomerType,
+  type VatValidation,
+  vatValidationPending,
 } from './customer-checks.js';
+import { isIntraEuVatNumber } from '../vies/service.js';
 import type { CustomerCreateInput } from './customer-input.js';
 import { directoryFor, type NonDisclosableField } from './directory.js';
 import type { CustomerRow } from './store.js';
@@ -38,6 +41,8 @@ export interface Customer {
   address: CustomerAddress | null;
   deliveryAddress: CustomerAddress | null;
   registryNonDisclosure: NonDisclosableField[];
+  /** Live, an intra-EU VAT number: what VIES said of it; null otherwise. */
+  vatValidation: VatValidation | null;
   metadata: Record<string, unknown>;
   created: string;
   updated: string;
@@ -63,6 +68,7 @@ export function toCustomer(row: CustomerRow): Customer {
     address: withTerritory(row.address ?? null),
     deliveryAddress: withTerritory(row.deliveryAddress ?? null),
     registryNonDisclosure: row.registryNonDisclosure as NonDisclosableField[],
+    vatValidation: row.vatValidation ?? null,
     metadata: row.metadata,
     created: row.created.toISOString(),
     updated: row.updated.toISOString(),
@@ -109,8 +115,11 @@ export async function prepareCustomer(input: CustomerCreateInput, livemode: bool
   return consultDirectory(checkCustomer(draftOf(input)), directoryFor(livemode));
 }
 
+/** Live, an intra-EU VAT number starts unverified: the API asks VIES at once, a CSV line waits for the re-check pass. */
 export function customerRow(fields: CustomerFields, scope: Scope, now: Date, id = newId('customer', now)): CustomerRow {
-  return { ...scope, id, ...fields, created: now, updated: now, deletedAt: null };
+  const vatValidation =
+    scope.livemode && fields.vatNumber !== null && isIntraEuVatNumber(fields.vatNumber) ? vatValidationPending : null;
+  return { ...scope, id, ...fields, vatValidation, created: now, updated: now, deletedAt: null };
 }
 
 type CustomerEventType = 'customer.created' | 'customer.updated' | 'customer.deleted';

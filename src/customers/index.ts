@@ -4,6 +4,7 @@ import { seedCustomerFixtures } from './fixtures.js';
 import { customersImportJob } from './import.js';
 import { customerRoutes, customerSchema } from './routes.js';
 import { purgeTestCustomers } from './service.js';
+import { recheckUnverifiedVat, vatRecheckEveryMs } from './vat-recheck.js';
 
 /** Customers: buyers checked against the identifier rules and the directory, imported by CSV. */
 export const customersCapability: Capability = {
@@ -14,5 +15,12 @@ export const customersCapability: Capability = {
   purgeTestData: async (tx, ctx) => ({ customers: await purgeTestCustomers(tx, ctx.scope) }),
   seedFixtures: (tx, ctx) => seedCustomerFixtures(tx, ctx.scope),
   jobKinds: [customersImportJob],
+  passes: [
+    {
+      name: 'customers.recheck-vat',
+      everyMs: vatRecheckEveryMs,
+      run: (deps, companyIds) => recheckUnverifiedVat(deps, companyIds),
+    },
+  ],
   dataExport: [{ name: 'customers', page: customerRecords }],
 };

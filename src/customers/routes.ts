@@ -50,6 +50,22 @@ export const customerSchema = Type.Object(
     address: addressSchema,
     deliveryAddress: addressSchema,
     registryNonDisclosure: Type.Array(Type.Union(nonDisclosableFields.map((field) => Type.Literal(field)))),
+    vatValidation: nullable(
+      Type.Object(
+        {
+          status: Type.Union([Type.Literal('valid'), Type.Literal('unverified'), Type.Literal('invalid')]),
+          checkedAt: nullable(Type.String({ description: 'When VIES was asked; null while not yet asked.' })),
+          requestIdentifier: nullable(
+            Type.String({ description: "VIES's consultation number: the proof of the check, kept." }),
+          ),
+          requestDate: nullable(Type.String({ description: "VIES's date of its answer." })),
+        },
+        {
+          description:
+            'Live, an intra-EU VAT number (outside France) checked with VIES: `valid`; `unverified` when VIES did not answer or for a CSV-imported customer, checked again every 10 minutes; `invalid` when a re-check found the number unknown. Null in test mode and for other numbers.',
+        },
+      ),
+    ),
     metadata: Type.Record(Type.String(), Type.Unknown()),
     created: Type.String(),
     updated: Type.String(),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from '../db/columns.js';
 import type { Address } from './address.js';
+import type { VatValidation } from './customer-checks.js';
 
 export const customers = pgTable(
   'customers',
@@ -22,6 +23,8 @@ export const customers = pgTable(
     deliveryAddress: jsonb('delivery_address').$type<Address | null>(),
     /** Fields the company registry keeps from publication (`name`, `address`, `address.line1`...). */
     registryNonDisclosure: text('registry_non_disclosure').array().notNull(),
+    /** What VIES said of an intra-EU VAT number (live), null when not asked (migration 0031). */
+    vatValidation: jsonb('vat_validation').$type<VatValidation | null>(),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
     created: instant('created').notNull(),
     updated: instant('updated').notNull(),

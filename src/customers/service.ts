@@ -12,7 +12,10 @@ import {
   type CustomerDraft,
   type CustomerFields,
   type CustomerType,
+  type VatValidation,
+  vatValidationOf,
 } from './customer-checks.js';
+import { isIntraEuVatNumber, verifyVatNumber } from '../vies/service.js';
 import type { CustomerCreateInput, CustomerUpdateInput } from './customer-input.js';
 import { directoryFor } from './directory.js';
 import {
@@ -37,13 +40,29 @@ import {
 export type { CustomerFields } from './customer-checks.js';
 export { toCustomer, type Customer, type CustomerAddress } from './customer-records.js';
 
+/**
+ * VIES's word on an intra-EU VAT number (live; the sandbox's test number in test mode), asked
+ * before the customer's transaction: a refusal leaves nothing written but the consultation.
+ */
+async function viesValidation(
+  deps: Pick<Deps, 'db' | 'config'>,
+  ctx: CallContext,
+  vatNumber: string | null,
+): Promise<VatValidation | null> {
+  if (vatNumber === null || !isIntraEuVatNumber(vatNumber)) return null;
+  return vatValidationOf(await verifyVatNumber(deps, ctx.scope, vatNumber, ctx.now));
+}
+
 export async function createCustomer(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'config'>,
   ctx: CallContext,
   input: CustomerCreateInput,
 ): Promise<Customer> {
   const fields = await prepareCustomer(input, ctx.scope.livemode);
-  const row = customerRow(fields, ctx.scope, ctx.now);
+  const row = {
+    ...customerRow(fields, ctx.scope, ctx.now),
+    vatValidation: await viesValidation(deps, ctx, fields.vatNumber),
+  };
   await inTransaction(deps.db, ctx, async (tx) => {
     await insertCustomers(tx, [row]);
     await recordCustomerEvent(tx, ctx, 'customer.created', row);
@@ -135,12 +154,37 @@ function mergeUpdate(current: CustomerFields, input: CustomerUpdateInput): Custo
 // jsonb keeps no key order: compare canonical texts.
 const sameFields = (a: CustomerFields, b: CustomerFields) => canonicalJson(a) === canonicalJson(b);
 
+interface AskedVies {
+  vatNumber: string | null;
+  validation: VatValidation | null;
+}
+
+/**
+ * VIES asked about the VAT number an update brings, before the update's transaction (no row lock
+ * held through a call to the EU); undefined when the number does not change (or the update fails
+ * anyway: the transaction says why).
+ */
+async function viesBeforeUpdate(
+  deps: Pick<Deps, 'db' | 'config'>,
+  ctx: CallContext,
+  id: string,
+  input: CustomerUpdateInput,
+): Promise<AskedVies | undefined> {
+  if (input.vatNumber === undefined || input.vatNumber === null) return undefined;
+  const before = await findCustomer(deps.db, ctx.scope, id);
+  if (!before || before.deletedAt) return undefined;
+  const vatNumber = checkCustomer(mergeUpdate(fieldsOf(before), input)).vatNumber;
+  if (vatNumber === before.vatNumber) return undefined;
+  return { vatNumber, validation: await viesValidation(deps, ctx, vatNumber) };
+}
+
 export async function updateCustomer(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'config'>,
   ctx: CallContext,
   id: string,
   input: CustomerUpdateInput,
 ): Promise<Customer> {
+  const asked = await viesBeforeUpdate(deps, ctx, id, input);
   const row = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findCustomer(tx, ctx.scope, id, true);
     if (!current) throw customerNotFound(id);
@@ -152,7 +196,14 @@ export async function updateCustomer(
         ? await consultDirectory(checked, directoryFor(ctx.scope.livemode))
         : checked;
     if (sameFields(fieldsOf(current), fields)) return current;
-    const updated = (await updateCustomerRow(tx, ctx.scope, id, { ...fields, updated: ctx.now }))!;
+    // A new number has VIES's word (asked above, or now if it changed meanwhile); an unchanged one keeps its check.
+    const vatValidation =
+      fields.vatNumber === current.vatNumber
+        ? current.vatValidation
+        : asked?.vatNumber === fields.vatNumber
+          ? asked.validation
+          : await viesValidation(deps, ctx, fields.vatNumber);
+    const updated = (await updateCustomerRow(tx, ctx.scope, id, { ...fields, vatValidation, updated: ctx.now }))!;
     await recordCustomerEvent(tx, ctx, 'customer.updated', updated);
     return updated;
   });

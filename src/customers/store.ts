@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { bulkInsert } from '../db/bulk-insert.js';
 import type { Lookup } from '../db/lookup.js';
 import { rawRow } from '../db/raw-row.js';
@@ -94,4 +94,48 @@ export function customerLookup(scope: Scope, id: string): Lookup<CustomerRow | n
     query: sql`select ${customerColumns.columns('customers')} from customers where company_id = ${scope.companyId} and livemode = ${scope.livemode} and id = ${id} limit 1`,
     read: (raw) => customerColumns.read(raw),
   };
+}
+
+/** Live customers whose VAT number VIES has not confirmed yet, oldest first (the re-check pass, every company). */
+export async function unverifiedVatCustomers(
+  db: Executor,
+  limit: number,
+  companyIds?: string[],
+): Promise<CustomerRow[]> {
+  return db
+    .select()
+    .from(customers)
+    .where(
+      and(
+        eq(customers.livemode, true),
+        notDeleted,
+        sql`${customers.vatValidation}->>'status' = 'unverified'`,
+        companyIds ? inArray(customers.companyId, companyIds) : undefined,
+      ),
+    )
+    .orderBy(customers.updated)
+    .limit(limit);
+}
+
+/** The re-check's answer, only if the customer still has that number unverified (a change meanwhile wins). */
+export async function settleVatValidation(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  vatNumber: string,
+  changes: Pick<CustomerRow, 'vatValidation' | 'updated'>,
+): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .update(customers)
+    .set(changes)
+    .where(
+      and(
+        ofCustomer(scope, id),
+        notDeleted,
+        eq(customers.vatNumber, vatNumber),
+        sql`${customers.vatValidation}->>'status' = 'unverified'`,
+      ),
+    )
+    .returning();
+  return row;
 }

@@ -63,6 +63,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     encryptionKey: randomBytes(32),
     // The suite's platform simulators listen on 127.0.0.1 (test/security/platform-urls.test.ts turns it off).
     allowPrivatePlatforms: true,
+    // No test reaches the EU's VIES: a test of the check gives its local server (test/support/vies-server.ts).
+    viesUrl: 'https://127.0.0.1:9/vies',
     ...options.config,
   };
   const connection = connect(url, options.poolSize ?? 6);

@@ -1,0 +1,26 @@
+import { and, desc, eq, gt } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { inScope, type Scope } from '../db/scope.js';
+import { viesChecks } from './schema.js';
+
+export type ViesCheckRow = typeof viesChecks.$inferSelect;
+
+export async function insertViesCheck(db: Executor, row: ViesCheckRow): Promise<void> {
+  await db.insert(viesChecks).values(row);
+}
+
+/** The newest consultation of a number made after `since`, or undefined. */
+export async function latestViesCheck(
+  db: Executor,
+  scope: Scope,
+  vatNumber: string,
+  since: Date,
+): Promise<ViesCheckRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(viesChecks)
+    .where(and(inScope(viesChecks, scope), eq(viesChecks.vatNumber, vatNumber), gt(viesChecks.checkedAt, since)))
+    .orderBy(desc(viesChecks.checkedAt))
+    .limit(1);
+  return row;
+}
