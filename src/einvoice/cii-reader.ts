@@ -65,6 +65,24 @@ export interface ReadDocument extends Omit<
   buyerEndpoint: { scheme: string | null; value: string } | null;
   /** What the reader rounded or could not place (an amount with more than 2 decimals...). */
   warnings: string[];
+  /**
+   * BT-6 and BT-111: the VAT accounting currency, when it is not the invoice's, and the VAT total
+   * in it (cents), as an invoice in another currency gives them; null when the file gives none
+   * (absent from the documents read before it was read).
+   */
+  vatInTaxCurrency?: { currency: string; amount: number } | null;
+}
+
+/** BT-111: of the tax totals (each `[currency, text]`), the one in the VAT accounting currency BT-6, when it differs from the invoice's. */
+export function vatInTaxCurrencyOf(
+  taxCurrency: string | null,
+  currency: string,
+  totals: [string | null, string | null][],
+  cents: (value: string | null, what: string) => number,
+): ReadDocument['vatInTaxCurrency'] {
+  if (taxCurrency === null || taxCurrency === '' || taxCurrency === currency) return null;
+  const entry = totals.find(([code]) => code === taxCurrency);
+  return entry === undefined || entry[1] === null ? null : { currency: taxCurrency, amount: cents(entry[1], 'BT-111') };
 }
 
 export class CiiReadError extends Error {}
@@ -281,6 +299,12 @@ export function readCii(xml: string): ReadDocument {
     charges: cents(text(sums, 'ChargeTotalAmount'), 'BT-108'),
     rounding: cents(text(sums, 'RoundingAmount'), 'BT-114'),
   };
+  const vatInTaxCurrency = vatInTaxCurrencyOf(
+    text(settlement, 'TaxCurrencyCode'),
+    currency,
+    taxTotals.map((entry) => [attributeOf(entry, 'currencyID'), textOf(entry)]),
+    cents,
+  );
 
   const terms = elements(child(settlement, 'SpecifiedTradePaymentTerms'));
   const reference = elements(child(settlement, 'InvoiceReferencedDocument'))[0];
@@ -312,6 +336,7 @@ export function readCii(xml: string): ReadDocument {
     sellerEndpoint,
     buyerEndpoint,
     warnings,
+    vatInTaxCurrency,
   };
 }
 

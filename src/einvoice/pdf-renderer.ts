@@ -179,6 +179,20 @@ function addressLines(address: PostalAddress, home = 'FR'): string[] {
   return lines.filter((line): line is string => !!line && line.trim() !== '');
 }
 
+/**
+ * A quantity or price cell: a received invoice's line may have none (a group or sub-total line
+ * of an EXTENDED invoice, BT-129 and BT-146 absent), drawn blank; one that is not a number is
+ * drawn as written.
+ */
+function decimalCell(value: string, format: (value: string) => string): string {
+  if (value.trim() === '') return '';
+  try {
+    return format(value.trim());
+  } catch {
+    return value;
+  }
+}
+
 interface Column {
   title: string;
   width: number;
@@ -188,9 +202,14 @@ interface Column {
 
 const columns: Column[] = [
   { title: 'Désignation', width: 225, align: 'left', value: (line) => line.description },
-  { title: 'Qté', width: 55, align: 'right', value: (line) => frenchDecimal(line.quantity, 0, 4) },
+  {
+    title: 'Qté',
+    width: 55,
+    align: 'right',
+    value: (line) => decimalCell(line.quantity, (q) => frenchDecimal(q, 0, 4)),
+  },
   { title: 'Unité', width: 45, align: 'left', value: (line) => unitLabels[line.unitCode] ?? line.unitCode },
-  { title: 'PU HT', width: 75, align: 'right', value: (line) => frenchPrice(line.unitPrice) },
+  { title: 'PU HT', width: 75, align: 'right', value: (line) => decimalCell(line.unitPrice, frenchPrice) },
   {
     title: 'TVA',
     width: 40,
@@ -264,7 +283,10 @@ function drawHeader(doc: PDFKit.PDFDocument, model: DocumentModel): number {
   if (model.precedingInvoice)
     facts.push([
       'Facture d’origine',
-      `${model.precedingInvoice.number} du ${frenchDate(model.precedingInvoice.issueDate)}`,
+      // BT-26 is optional: a received invoice may name the invoice it corrects without its date.
+      model.precedingInvoice.issueDate
+        ? `${model.precedingInvoice.number} du ${frenchDate(model.precedingInvoice.issueDate)}`
+        : model.precedingInvoice.number,
     ]);
   doc.moveDown(0.4);
   for (const [label, value] of facts) doc.text(`${label} : ${value}`, { width: boxWidth, align: 'right' });

@@ -8,7 +8,7 @@ import {
   XmlReadingError,
   xmlReader,
 } from '../kernel/xml-reading.js';
-import { takeGroupExemptions, type ReadDocument } from './cii-reader.js';
+import { takeGroupExemptions, vatInTaxCurrencyOf, type ReadDocument } from './cii-reader.js';
 import type { DocumentLineModel, DocumentNote, PostalAddress, VatBreakdownEntry } from './document-model.js';
 
 /**
@@ -226,5 +226,12 @@ export function readUbl(xml: string): ReadDocument {
     sellerEndpoint,
     buyerEndpoint,
     warnings,
+    // BT-111 is a second TaxTotal, in the VAT accounting currency BT-6.
+    vatInTaxCurrency: vatInTaxCurrencyOf(
+      text(root, 'TaxCurrencyCode'),
+      currency,
+      taxTotals.map((entry) => [attributeOf(child(entry, 'TaxAmount'), 'currencyID'), text(entry, 'TaxAmount')]),
+      cents,
+    ),
   };
 }

@@ -121,6 +121,16 @@ export interface PurchaseDocument {
   /** BT-109, the net the purchases account carries (lines, less allowances, plus charges). */
   net: number;
   vatByRate: { rate: string | null; amount: number }[];
+  /** The same amounts in the invoice's currency when it is not the euro (the VAT line for line). */
+  foreign?: ForeignAmounts | null;
+}
+
+/** A document's amounts in its own currency, written beside the euros (Montantdevise, Idevise). */
+export interface ForeignAmounts {
+  currency: string;
+  total: number;
+  net: number;
+  vatByRate: { rate: string | null; amount: number }[];
 }
 
 export interface BankMovement {
@@ -282,6 +292,8 @@ function entryLine(
   auxiliaryLabel: string,
   debit: number,
   credit: number,
+  currencyAmount = 0,
+  currency = '',
 ): EntryLine {
   return {
     entryDate: head.date,
@@ -295,6 +307,8 @@ function entryLine(
     debit,
     credit,
     validDate: head.validDate,
+    currencyAmount,
+    currency,
   };
 }
 
@@ -305,6 +319,8 @@ interface NetLine {
   amount: number;
   /** Where it goes among the entry's nets (goods first). */
   rank: number;
+  /** The amount in the document's currency, when it is not the euro. */
+  foreignAmount: number;
 }
 
 const byRank = (a: NetLine, b: NetLine) => a.rank - b.rank;
@@ -329,9 +345,12 @@ function documentEntry(
     nets: NetLine[];
     vatByRate: { rate: string | null; amount: number }[];
     vatSide: VatSide;
+    foreign: ForeignAmounts | null;
   },
 ): EntryLine[] | null {
   const onDebit = document.thirdPartyOnDebit;
+  const foreign = document.foreign;
+  const currency = foreign?.currency ?? '';
   const lines: EntryLine[] = [];
   if (document.total !== 0) {
     const party = document.thirdParty;
@@ -345,43 +364,83 @@ function documentEntry(
         party.auxiliaryLabel,
         onDebit ? total : 0,
         onDebit ? 0 : total,
+        foreign?.total ?? 0,
+        currency,
       ),
     );
   }
   const nets = document.nets;
   if (nets.length > 1) nets.sort(byRank);
   for (const net of nets)
-    lines.push(entryLine(head, net.account, net.label, '', '', onDebit ? 0 : net.amount, onDebit ? net.amount : 0));
+    lines.push(
+      entryLine(
+        head,
+        net.account,
+        net.label,
+        '',
+        '',
+        onDebit ? 0 : net.amount,
+        onDebit ? net.amount : 0,
+        net.foreignAmount,
+        currency,
+      ),
+    );
 
   // Rates sharing an account and a value share a line: within an entry, the account and the
   // label (which spells the rate's value) say it.
   const vatFirst = lines.length;
-  for (const { rate, amount } of document.vatByRate) {
+  for (let index = 0; index < document.vatByRate.length; index++) {
+    const { rate, amount } = document.vatByRate[index]!;
     if (amount === 0) continue;
+    const foreignAmount = foreign?.vatByRate[index]?.amount ?? 0;
     const vat = vatLineOf(chart, rate, document.vatSide);
     let line: EntryLine | undefined;
     for (let i = vatFirst; i < lines.length && !line; i++)
       if (lines[i]!.account === vat.account && lines[i]!.accountLabel === vat.label) line = lines[i];
-    if (!line) lines.push(entryLine(head, vat.account, vat.label, '', '', onDebit ? 0 : amount, onDebit ? amount : 0));
-    else if (onDebit) line.credit += amount;
-    else line.debit += amount;
+    if (!line)
+      lines.push(
+        entryLine(
+          head,
+          vat.account,
+          vat.label,
+          '',
+          '',
+          onDebit ? 0 : amount,
+          onDebit ? amount : 0,
+          foreignAmount,
+          currency,
+        ),
+      );
+    else {
+      if (onDebit) line.credit += amount;
+      else line.debit += amount;
+      line.currencyAmount! += foreignAmount;
+    }
   }
   if (lines.length === 0) return null;
   return balanced(lines, document.kind, document.number);
 }
 
 /** Adds a nature's net to the entry's nets: natures sharing an account share its line, labelled by the first in rank. */
-function addNet(nets: NetLine[], account: string, label: string, amount: number, rank: number): void {
+function addNet(
+  nets: NetLine[],
+  account: string,
+  label: string,
+  amount: number,
+  rank: number,
+  foreignAmount = 0,
+): void {
   for (const net of nets) {
     if (net.account !== account) continue;
     net.amount += amount;
+    net.foreignAmount += foreignAmount;
     if (rank < net.rank) {
       net.rank = rank;
       net.label = label;
     }
     return;
   }
-  nets.push({ account, label, amount, rank });
+  nets.push({ account, label, amount, rank, foreignAmount });
 }
 
 /** The sales-journal entry of an invoice or a credit note; null when it moves no money. */
@@ -418,6 +477,7 @@ export function salesEntry(document: SalesDocument, chart: FecChart): EntryLine[
       nets,
       vatByRate: document.vatByRate,
       vatSide: 'collected',
+      foreign: null,
     },
   );
 }
@@ -427,7 +487,7 @@ export function purchaseEntry(document: PurchaseDocument, chart: FecChart): Entr
   const invoice = document.kind === 'invoice';
   const pieceRef = fecText(document.number);
   const nets: NetLine[] = [];
-  if (document.net !== 0) addNet(nets, chart.purchases, words.purchases, document.net, 0);
+  if (document.net !== 0) addNet(nets, chart.purchases, words.purchases, document.net, 0, document.foreign?.net);
   return documentEntry(
     chart,
     {
@@ -446,6 +506,7 @@ export function purchaseEntry(document: PurchaseDocument, chart: FecChart): Entr
       nets,
       vatByRate: document.vatByRate,
       vatSide: 'deductible',
+      foreign: document.foreign ?? null,
     },
   );
 }

@@ -48,6 +48,9 @@ export interface FecLineFields {
   debit: number;
   credit: number;
   validDate: string;
+  /** Montantdevise and Idevise: the line's amount (cents, unsigned as Debit and Credit) in the document's currency when it is not the euro; absent or `''` otherwise. */
+  currencyAmount?: number;
+  currency?: string;
 }
 
 /** `2026-09-01` → `20260901`. */
@@ -142,11 +145,11 @@ export function fecEntryHead(
 /**
  * One record: the entry's head, then the line. Text fields must come through `fecText` (the
  * entry builder does it); amounts are written on both sides, `0,00` where the line has none;
- * lettering and foreign currency stay blank.
+ * lettering stays blank, and the foreign currency but for a document in another currency.
  */
 export function fecRecord(head: string, line: FecLineFields, separator: string): string {
   const _ = separator;
-  return `${head}${fecDate(line.entryDate)}${_}${line.account}${_}${line.accountLabel}${_}${line.auxiliaryAccount}${_}${line.auxiliaryLabel}${_}${line.pieceRef}${_}${fecDate(line.pieceDate)}${_}${line.label}${_}${fecAmount(line.debit)}${_}${fecAmount(line.credit)}${_}${_}${_}${fecDate(line.validDate)}${_}${_}${fecLineEnd}`;
+  return `${head}${fecDate(line.entryDate)}${_}${line.account}${_}${line.accountLabel}${_}${line.auxiliaryAccount}${_}${line.auxiliaryLabel}${_}${line.pieceRef}${_}${fecDate(line.pieceDate)}${_}${line.label}${_}${fecAmount(line.debit)}${_}${fecAmount(line.credit)}${_}${_}${_}${fecDate(line.validDate)}${_}${line.currency ? `${fecAmount(line.currencyAmount ?? 0)}${_}${line.currency}` : _}${fecLineEnd}`;
 }
 
 /** Text made of `fecText` fields → the bytes of the file. */

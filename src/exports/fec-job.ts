@@ -160,6 +160,9 @@ function refundLines(refund: AccountingRefund, chart: FecChart): EntryLine[] | n
 }
 
 function receivedLines(received: AccountingReceived, chart: FecChart): EntryLine[] | null {
+  // Never booked at face value: the file is not whole without it, so the export stops, saying why.
+  if (received.unbookable !== null)
+    throw new Error(`received invoice ${received.number} (${received.id}) cannot be booked: ${received.unbookable}`);
   const receivedDay = dayOf(received.receivedAt);
   return purchaseEntry(
     {
@@ -172,6 +175,7 @@ function receivedLines(received: AccountingReceived, chart: FecChart): EntryLine
       total: received.total,
       net: received.net,
       vatByRate: received.vatByRate,
+      foreign: received.foreign,
     },
     chart,
   );

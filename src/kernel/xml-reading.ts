@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { hostileXmlReason } from './hostile-xml.js';
 
 /**
@@ -13,7 +13,8 @@ import { hostileXmlReason } from './hostile-xml.js';
  * child elements). Elements the format repeats are always lists, even of one.
  *
  * A hostile XML (a DOCTYPE, forbidden characters: kernel/hostile-xml.ts) is refused before the
- * parser sees it.
+ * parser sees it, and one that is not well-formed (a mismatched end tag...) is refused too: the
+ * parser alone would read it as far as it could and keep what it read.
  */
 
 /** What a format's reader reads. */
@@ -110,6 +111,12 @@ export function xmlReader(vocabulary: XmlVocabulary): (xml: string) => XmlTree {
   return (xml) => {
     const hostile = hostileXmlReason(xml);
     if (hostile !== null) throw new XmlReadingError('hostile', hostile);
+    // The parser takes a mismatched end tag without a word: the validator checks the whole text
+    // first (white space before the declaration, which the parser always took, is let pass).
+    // An empty text has no root, which the readers say themselves: only a text is checked.
+    const wellFormed = xml.trim() === '' ? true : XMLValidator.validate(xml.trimStart());
+    if (wellFormed !== true)
+      throw new XmlReadingError('malformed', `${wellFormed.err.msg} (line ${wellFormed.err.line})`);
     let parsed: unknown;
     try {
       parsed = parser.parse(xml);

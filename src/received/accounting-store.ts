@@ -36,6 +36,11 @@ export interface AccountingReceivedRow {
   currency: string | null;
   gross: string | null;
   tax_basis: string | null;
+  /** BT-110. */
+  vat: string | null;
+  /** BT-6 and BT-111 (cents), when the invoice's currency is not the VAT accounting currency. */
+  tax_currency: string | null;
+  vat_in_tax_currency: string | null;
   /** `rate:cents` per VAT group, space-separated; an empty rate is none (`20.00:2760 :0`). */
   vat_by_rate: string | null;
 }
@@ -64,7 +69,9 @@ export async function pageAccountingReceived(
       to_char(r.received_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as received_at,
       r.sender_siren, r.sender_siret, r.sender_name, r.document->'seller'->>'vatNumber' as sender_vat_number,
       r.document->>'currency' as currency, r.document->'totals'->>'gross' as gross,
-      r.document->'totals'->>'taxBasis' as tax_basis,
+      r.document->'totals'->>'taxBasis' as tax_basis, r.document->'totals'->>'vat' as vat,
+      r.document->'vatInTaxCurrency'->>'currency' as tax_currency,
+      r.document->'vatInTaxCurrency'->>'amount' as vat_in_tax_currency,
       (select string_agg(coalesce(v."vatRate", '') || ':' || v."taxAmount", ' ')
         from jsonb_to_recordset(r.document->'vatBreakdown') v("vatRate" text, "taxAmount" bigint)) as vat_by_rate
     from received_invoices r

@@ -41,6 +41,9 @@ export interface FecRecordRead {
   debit: number;
   credit: number;
   validDate: string;
+  /** Montantdevise (cents) and Idevise, for a line in another currency; null and `''` otherwise. */
+  foreignAmount: number | null;
+  currency: string;
 }
 
 export interface FecEntryRead {
@@ -97,10 +100,10 @@ export function readFec(bytes: Buffer, separator = '|'): { entries: FecEntryRead
     assert.match(account!, /^\d{3}/, `line ${index + 2}: CompteNum starts with 3 digits of the PCG`);
     assert.ok(accountLabel && piece && label, `line ${index + 2}: CompteLib, PieceRef, EcritureLib`);
     assert.equal(Boolean(auxiliary), Boolean(auxiliaryLabel), `line ${index + 2}: CompAuxNum and CompAuxLib together`);
-    assert.deepEqual(
-      [lettering, letteringDate, foreign, currency],
-      ['', '', '', ''],
-      `line ${index + 2}: unused fields blank`,
+    assert.deepEqual([lettering, letteringDate], ['', ''], `line ${index + 2}: unused fields blank`);
+    assert.ok(
+      (foreign === '' && currency === '') || (/^[A-Z]{3}$/.test(currency!) && currency !== 'EUR'),
+      `line ${index + 2}: Montantdevise and Idevise blank, or an amount and the code of a currency other than the euro`,
     );
     const record = {
       journal: journal!,
@@ -115,6 +118,8 @@ export function readFec(bytes: Buffer, separator = '|'): { entries: FecEntryRead
       debit: cents(debit!),
       credit: cents(credit!),
       validDate: validDate!,
+      foreignAmount: foreign === '' ? null : cents(foreign!),
+      currency: currency!,
     };
     assert.ok(record.debit >= 0 && record.credit >= 0, `line ${index + 2}: no negative amount`);
     assert.ok((record.debit === 0) !== (record.credit === 0), `line ${index + 2}: a debit or a credit`);
