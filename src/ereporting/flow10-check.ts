@@ -121,7 +121,6 @@ let pending = 0;
 let idleTimer: NodeJS.Timeout | null = null;
 const idleCloseMs = 30_000;
 
-
 /** Opens the validators (compiling the schematron the first time: half a minute), e.g. at start. */
 export function openReportValidation(dataDir: string): Promise<ValidationPool> {
   pool ??= ValidationPool.open({
