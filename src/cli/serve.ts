@@ -186,10 +186,11 @@ async function start(config: Config, role: Role, step: (stage: string) => void):
     );
     lines.push(...(await accountLines(deps, config, demo, api)));
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
-    // After the banner, beside the start: a missing validator is said, and compiled meanwhile.
-    await compileValidatorsAtStart(validatorCacheDir(config.dataDir), (line) =>
-      process.stdout.write(`${line}\n`),
-    ).catch((error: unknown) => log.warn({ err: error }, 'the compiled validators could not be checked'));
+    // After the banner, beside the start (not awaited: the service is up and a SIGTERM stops it
+    // meanwhile): a missing validator is said, and compiled while the API answers.
+    void compileValidatorsAtStart(validatorCacheDir(config.dataDir), (line) => process.stdout.write(`${line}\n`)).catch(
+      (error: unknown) => log.warn({ err: error }, 'the compiled validators could not be checked'),
+    );
 
     const opened = { database, api };
     let stopping: Promise<void> | null = null;
