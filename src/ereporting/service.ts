@@ -10,25 +10,16 @@ import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/p
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import { recordEvent } from '../webhooks/service.js';
 import { companiesOf, companySeller } from '../companies/service.js';
-import { taxProfileFor } from '../tax-profiles/service.js';
-import { pageEreportableDocuments, pageEreportableRefunds, paymentInvoiceFacts } from '../invoices/service.js';
-import { pageEreportablePayments } from '../payments/service.js';
 import type { PlatformConnector } from '../platform/connector.js';
 import type { OutgoingFlow } from '../platform/flows.js';
 import { deliverDueFlows, deliverFlow, flowLeaseMs, flowUnderWay, queuePlatformFlow } from '../platform/service.js';
 import { reportingChannel } from './channel.js';
+import { OperationGathering } from './operation-gathering.js';
+
+export { lookbackDays } from './operation-gathering.js';
 import { declarationFlow, declarationFlowInput, declarationTrackingId, recordOnce } from './declaration-flow.js';
 import { ereportingTransmits } from '../establishments/platform-access.js';
-import {
-  paymentFlow,
-  ReportBuilder,
-  transactionFlow,
-  type DocumentFacts,
-  type Flow,
-  type PaymentFacts,
-  type VatEntry,
-} from './flows.js';
-import { dueAtOf, paymentPeriodicity, periodOf, type Periodicity } from './periods.js';
+import type { Flow } from './flows.js';
 import { reportProblemsAsync, reportXml } from './report-xml.js';
 import {
   obligationEventData,
@@ -41,17 +32,13 @@ import {
   actionableDeclarations,
   deleteScopeReporting,
   findDeclaration,
-  findFirstAttempt,
   insertDeclaration,
-  insertOperations,
   lockScopeReporting,
   operationsOf,
   pageDeclarations,
-  reportedSources,
   reservedDeclarations,
   updateDeclaration,
   type DeclarationRow,
-  type OperationRow,
 } from './store.js';
 
 /**
@@ -67,14 +54,10 @@ import {
  * key first.
  */
 
-/** Operations are looked for this far back (days): late ones go to the open period. */
-export const lookbackDays = 100;
 /** A declaration is retried at most this many times in all (the first attempt included). */
 export const maxAttempts = 3;
 /** The route waits this long (ms) for a submission another holds (a pass), then answers `pa_unavailable`. */
 const routeWaitMs = 10_000;
-
-const pageSize = 5000;
 
 function workerContext(scope: Scope, now: Date): CallContext {
   return { scope, requestId: null, idempotencyKey: null, apiVersion: currentVersion, now };
@@ -84,269 +67,14 @@ const notFound = (id: string) => refuse('not_found', `No e-reporting declaration
 
 // Gathering.
 
-interface Target {
-  row: DeclarationRow;
-  builder: ReportBuilder;
-  /** Operations gathered since the last flush (written page by page: memory stays flat). */
-  operations: OperationRow[];
-  /** Operations added to it by this gathering. */
-  added: number;
-}
-
-interface Seller {
-  establishment: string | null;
-  periodicity: Periodicity;
-}
-
 /**
  * Adds the scope's unreported operations (issued documents, payments, refunds whose decision made
  * an e-reporting axis due) to the open declarations of their periods, creating them as needed.
  * An operation whose period was already submitted goes to the period of `now`: a sent declaration
  * is never rewritten. In the caller's transaction; returns the number of operations added.
  */
-export async function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise<number> {
-  await lockScopeReporting(tx, scope);
-  const today = now.toISOString().slice(0, 10);
-  const from = new Date(now.getTime() - lookbackDays * 86_400_000);
-  const fromDay = from.toISOString().slice(0, 10);
-  const sellers = new Map<string, Seller | null>();
-  const sellerOn = async (date: string): Promise<Seller | null> => {
-    if (!sellers.has(date)) {
-      try {
-        const profile = await taxProfileFor(tx, scope, date);
-        sellers.set(date, {
-          establishment: profile.establishment.siret ?? null,
-          // A profile that names no periodicity is reported monthly (the default of most regimes).
-          periodicity: profile.ereportingPeriodicity ?? 'monthly',
-        });
-      } catch {
-        sellers.set(date, null);
-      }
-    }
-    return sellers.get(date)!;
-  };
-
-  const transmits = new Map<string, boolean>();
-  const blockOf = async (establishment: string | null): Promise<string | null> => {
-    const key = establishment ?? '';
-    if (!transmits.has(key)) transmits.set(key, await ereportingTransmits(tx, scope, establishment));
-    return transmits.get(key) ? null : 'ereporting_not_enabled';
-  };
-
-  const targets = new Map<string, Target | null>();
-  const targetOf = async (flow: Flow, date: string, currency: string): Promise<Target | null> => {
-    const seller = await sellerOn(date);
-    if (!seller) return null;
-    const periodicity =
-      flow === '10.2' || flow === '10.4' ? paymentPeriodicity(seller.periodicity) : seller.periodicity;
-    for (const day of date < today ? [date, today] : [date]) {
-      const period = periodOf(day, periodicity);
-      const key = `${seller.establishment ?? ''}|${flow}|${period.key}`;
-      if (!targets.has(key)) {
-        const found = await findFirstAttempt(tx, scope, {
-          establishment: seller.establishment,
-          flow,
-          period: period.key,
-        });
-        if (!found) {
-          const row: DeclarationRow = {
-            ...scope,
-            id: newId('ereporting', now),
-            establishment: seller.establishment,
-            flow,
-            period: period.key,
-            periodStart: period.start,
-            periodEnd: period.end,
-            state: 'reserved',
-            attempt: 1,
-            previousAttemptId: null,
-            supersededById: null,
-            currency,
-            lines: [],
-            operationCount: 0,
-            taxableAmount: 0,
-            taxAmount: 0,
-            dueAt: dueAtOf(period),
-            trackingId: null,
-            flowId: null,
-            paRejectionCode: null,
-            paRejectionReason: null,
-            transmissionBlock: await blockOf(seller.establishment),
-            submittedAt: null,
-            acceptedAt: null,
-            rejectedAt: null,
-            created: now,
-            updated: now,
-          };
-          // Written at once (empty), so its operations can be written page by page; the totals follow at the end.
-          await insertDeclaration(tx, row);
-          targets.set(key, { row, builder: new ReportBuilder(flow), operations: [], added: 0 });
-        } else if (
-          found.state === 'reserved' &&
-          found.currency === currency &&
-          // Its file is on its way to the platform: what it reports is fixed.
-          !(await flowUnderWay(tx, scope, declarationFlow.kind, found.id))
-        ) {
-          const builder = new ReportBuilder(flow);
-          builder.addLines(found.lines ?? []);
-          builder.operationCount = found.operationCount;
-          builder.taxableAmount = found.taxableAmount;
-          builder.taxAmount = found.taxAmount;
-          targets.set(key, { row: found, builder, operations: [], added: 0 });
-        } else targets.set(key, null);
-      }
-      const target = targets.get(key);
-      if (target && target.row.currency === currency) return target;
-    }
-    return null;
-  };
-  const operation =
-    (target: Target, kind: string, id: string, date: string, number: string | null) =>
-    (amounts: { taxableAmount: number; taxAmount: number }) =>
-      target.operations.push({
-        ...scope,
-        sourceKind: kind,
-        sourceId: id,
-        flow: target.row.flow,
-        declarationId: target.row.id,
-        date,
-        number,
-        ...amounts,
-        created: now,
-      });
-
-  const flush = async () => {
-    for (const target of targets.values()) {
-      if (!target || target.operations.length === 0) continue;
-      await insertOperations(tx, target.operations);
-      target.added += target.operations.length;
-      target.operations = [];
-    }
-  };
-
-  let after: { day: string; at: string; id: string } | null = null;
-  for (;;) {
-    const page = await pageEreportableDocuments(tx, scope, fromDay, after, pageSize);
-    if (page.length === 0) break;
-    const last = page.at(-1)!;
-    after = { day: last.issue_date, at: last.finalized_at, id: last.id };
-    const reported = await reportedSources(
-      tx,
-      scope,
-      ['invoice', 'credit_note'],
-      page.map((row) => row.id),
-    );
-    for (const row of page) {
-      if (reported.has(row.id)) continue;
-      const flow = transactionFlow(row.obligations);
-      if (!flow) continue;
-      const target = await targetOf(flow, row.issue_date, row.currency);
-      if (!target) continue;
-      const facts: DocumentFacts = {
-        kind: row.kind,
-        id: row.id,
-        number: row.number,
-        issueDate: row.issue_date,
-        currency: row.currency,
-        buyerCountry: row.buyer_country,
-        buyerVatNumber: row.buyer_vat_number,
-        precedingInvoice:
-          row.related_invoice_number && row.related_invoice_issue_date
-            ? { number: row.related_invoice_number, issueDate: row.related_invoice_issue_date }
-            : null,
-        lines: row.lines,
-        vatBreakdown: (row.vat_breakdown ?? []) as VatEntry[],
-        obligations: row.obligations,
-      };
-      operation(target, row.kind, row.id, row.issue_date, row.number)(target.builder.addDocument(facts));
-    }
-    await flush();
-    if (page.length < pageSize) break;
-  }
-
-  const payments = async (kind: 'payment' | 'refund') => {
-    let cursor: { at: string; id: string } | null = null;
-    for (;;) {
-      const facts: PaymentFacts[] = [];
-      if (kind === 'payment') {
-        const page = await pageEreportablePayments(tx, scope, from.toISOString(), cursor, pageSize);
-        if (page.length === 0) return;
-        cursor = { at: page.at(-1)!.paid_at, id: page.at(-1)!.id };
-        const invoices = new Map(
-          (await paymentInvoiceFacts(tx, scope, [...new Set(page.map((row) => row.invoice_id))])).map((row) => [
-            row.id,
-            row,
-          ]),
-        );
-        for (const row of page) {
-          const invoice = invoices.get(row.invoice_id);
-          if (!invoice) continue;
-          facts.push({
-            kind,
-            id: row.id,
-            date: row.paid_at.slice(0, 10),
-            amount: Number(row.amount),
-            currency: row.currency,
-            invoiceNumber: invoice.number,
-            invoiceIssueDate: invoice.issue_date,
-            vatBreakdown: (invoice.vat_breakdown ?? []) as VatEntry[],
-            obligations: invoice.obligations,
-          });
-        }
-        if (page.length < pageSize) cursor = null;
-      } else {
-        const page = await pageEreportableRefunds(tx, scope, from.toISOString(), cursor, pageSize);
-        if (page.length === 0) return;
-        cursor = { at: page.at(-1)!.refunded_at, id: page.at(-1)!.id };
-        for (const row of page)
-          facts.push({
-            kind,
-            id: row.id,
-            date: row.refunded_at.slice(0, 10),
-            amount: Number(row.amount),
-            currency: row.currency,
-            invoiceNumber: row.credit_note_number,
-            invoiceIssueDate: row.credit_note_issue_date,
-            vatBreakdown: (row.vat_breakdown ?? []) as VatEntry[],
-            obligations: row.obligations,
-          });
-        if (page.length < pageSize) cursor = null;
-      }
-      const reported = await reportedSources(
-        tx,
-        scope,
-        [kind],
-        facts.map((fact) => fact.id),
-      );
-      for (const fact of facts) {
-        if (reported.has(fact.id)) continue;
-        const flow = paymentFlow(fact.obligations);
-        if (!flow) continue;
-        const target = await targetOf(flow, fact.date, fact.currency);
-        if (!target) continue;
-        operation(target, kind, fact.id, fact.date, fact.invoiceNumber)(target.builder.addPayment(fact));
-      }
-      await flush();
-      if (cursor === null) return;
-    }
-  };
-  await payments('payment');
-  await payments('refund');
-
-  let added = 0;
-  for (const target of targets.values()) {
-    if (!target || target.added === 0) continue;
-    added += target.added;
-    const changes = {
-      lines: target.builder.lines(),
-      operationCount: target.builder.operationCount,
-      taxableAmount: target.builder.taxableAmount,
-      taxAmount: target.builder.taxAmount,
-      updated: now,
-    };
-    await updateDeclaration(tx, scope, target.row.id, changes, { state: 'reserved' });
-  }
-  return added;
+export function gatherOperations(tx: Tx, scope: Scope, now: Date): Promise<number> {
+  return new OperationGathering(tx, scope, now).run();
 }
 
 // Reading.
