@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import type { Executor } from '../db/database.js';
+import type { Executor, Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { refuse, type Issue } from '../kernel/errors.js';
@@ -516,67 +516,24 @@ export async function reserveShare(
   return inTransaction(deps.db, null, async (tx) => {
     const ledger = await findLedger(tx, scope, year, true);
     if (!ledger) stateMissing(year);
-    if (ledger.status === 'under_review') {
-      return {
-        kind: 'suspended',
-        year,
-        reason: {
-          code: 'eu_threshold_review_required',
-          param: null,
-          message: `The EU threshold ledger of ${year} is under review: no decision is frozen on it until a reconciliation closes the review.`,
-        },
-      };
-    }
-    if (!ledger.coveredUntil || ledger.coveredUntil < request.date) {
-      throw refuse(
-        'eu_threshold_external_coverage_incomplete',
-        `Other sales channels are declared complete up to ${ledger.coveredUntil ?? 'no day yet'}, before the operation day ${request.date}: record an adjustment (even zero) covering ${request.date}.`,
-        { param: 'date' },
-      );
-    }
-    const last = await lastOperationDate(tx, scope, ledger.id, now);
-    if (last && request.date < last) {
-      throw refuse(
-        'eu_threshold_backdated_operation',
-        `The operation of ${request.date} is earlier than one already counted (${last}); the threshold is crossed in date order.`,
-        { param: 'date' },
-      );
-    }
+    if (ledger.status === 'under_review') return underReview(year);
+    await checkCountable(tx, scope, ledger, request, now);
     const pending = await pendingTotals(tx, scope, ledger.id, now);
-    const concurrent = (what: string): ShareOutcome => ({
-      kind: 'suspended',
-      year,
-      reason: {
-        code: 'eu_threshold_concurrent_decision_pending',
-        param: null,
-        message: `Other operations of the company are being decided: the ${what} falls between the ledger's bounds; ask again once they conclude (an orphan reserved share expires after at most 15 minutes).`,
-      },
-    });
     if (request.needsRelief) {
       const relief = reliefPosition(
         ledger.previousElectronicServices,
         { counted: ledger.countedElectronicServices, pending: pending.electronicServices },
         request.electronicServices,
       );
-      if (relief === 'pending') return concurrent('EUR 100,000 relief ceiling');
-      if (relief === 'not_established') {
-        return {
-          kind: 'suspended',
-          year,
-          reason: {
-            code: 'location_evidence_relief_undetermined',
-            param: 'locationEvidence',
-            message: `A single third-party item locates the consumer, and the EUR 100,000 relief is not established for ${year}: bring a second, non-contradictory item.`,
-          },
-        };
-      }
+      if (relief === 'pending') return concurrentDecision(year, 'EUR 100,000 relief ceiling');
+      if (relief === 'not_established') return reliefUndetermined(year);
     }
     const position = thresholdPosition(
       ledger.previousDistanceSales,
       { counted: ledger.countedDistanceSales, pending: pending.distanceSales },
       request.distanceSales,
     );
-    if (position === 'pending') return concurrent('EUR 10,000 ceiling');
+    if (position === 'pending') return concurrentDecision(year, 'EUR 10,000 ceiling');
     const expiresAt = new Date(now.getTime() + reservationMs);
     const entry = entryRow(scope, ledger.id, now, {
       kind: 'reservation',
@@ -593,6 +550,57 @@ export async function reserveShare(
     return { kind: 'reserved', entryId: entry.id, expiresAt, position, year };
   });
 }
+
+type LedgerOf = NonNullable<Awaited<ReturnType<typeof findLedger>>>;
+
+/** The operation can be counted on the ledger: its day is covered by the other channels, and not before one already counted. */
+async function checkCountable(tx: Tx, scope: Scope, ledger: LedgerOf, request: ShareRequest, now: Date): Promise<void> {
+  if (!ledger.coveredUntil || ledger.coveredUntil < request.date) {
+    throw refuse(
+      'eu_threshold_external_coverage_incomplete',
+      `Other sales channels are declared complete up to ${ledger.coveredUntil ?? 'no day yet'}, before the operation day ${request.date}: record an adjustment (even zero) covering ${request.date}.`,
+      { param: 'date' },
+    );
+  }
+  const last = await lastOperationDate(tx, scope, ledger.id, now);
+  if (last && request.date < last) {
+    throw refuse(
+      'eu_threshold_backdated_operation',
+      `The operation of ${request.date} is earlier than one already counted (${last}); the threshold is crossed in date order.`,
+      { param: 'date' },
+    );
+  }
+}
+
+const underReview = (year: number): ShareOutcome => ({
+  kind: 'suspended',
+  year,
+  reason: {
+    code: 'eu_threshold_review_required',
+    param: null,
+    message: `The EU threshold ledger of ${year} is under review: no decision is frozen on it until a reconciliation closes the review.`,
+  },
+});
+
+const concurrentDecision = (year: number, what: string): ShareOutcome => ({
+  kind: 'suspended',
+  year,
+  reason: {
+    code: 'eu_threshold_concurrent_decision_pending',
+    param: null,
+    message: `Other operations of the company are being decided: the ${what} falls between the ledger's bounds; ask again once they conclude (an orphan reserved share expires after at most 15 minutes).`,
+  },
+});
+
+const reliefUndetermined = (year: number): ShareOutcome => ({
+  kind: 'suspended',
+  year,
+  reason: {
+    code: 'location_evidence_relief_undetermined',
+    param: 'locationEvidence',
+    message: `A single third-party item locates the consumer, and the EUR 100,000 relief is not established for ${year}: bring a second, non-contradictory item.`,
+  },
+});
 
 /** Phase 2, inside the decision's transaction: the reservation still lives and now belongs to the decision. */
 export async function attachReservation(

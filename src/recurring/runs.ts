@@ -20,6 +20,7 @@ import {
   updateDocumentDraft,
   type BuyerInput,
   type DocumentResource,
+  type TemplateFacts,
 } from '../invoices/service.js';
 import type { LastRun } from './schema.js';
 import { failedEventData, generatedEventData, scheduleOf } from './recurring-record.js';
@@ -126,9 +127,10 @@ async function startDueRun(deps: Deps, companyIds?: string[]): Promise<Started |
     const period = row.nextPeriod!;
     const now = scopeTime(realNow, row.livemode, due.sandboxClockOffsetMs);
     const ctx = workerContext({ companyId: row.companyId, livemode: row.livemode }, now);
+    const key = keyOf(row, period);
     const token = randomUUID();
     const run = await insertRun(tx, {
-      ...keyOf(row, period),
+      ...key,
       status: 'pending',
       invoiceId: null,
       errorCode: null,
@@ -141,66 +143,80 @@ async function startDueRun(deps: Deps, companyIds?: string[]): Promise<Started |
     // The period already has its run (a unique key, whatever happened before): only move on.
     if (!run) {
       await moveSchedule(tx, row, period, now, null, {});
-      return { key: keyOf(row, period), token, made: false, pending: false };
+      return { key, token, made: false, pending: false };
     }
-    let draft: DocumentResource | null = null;
-    let failure: ApiError | null = null;
-    try {
-      await checkSubscriptionActive(tx, row.companyId);
-      checkModeAllowed(row.mode, await planOf(tx, row.companyId));
-      const party = await documentParty(within(tx), ctx.scope, row.customerId, row.buyer as BuyerInput | null);
-      const lines = await documentLines(within(tx), ctx.scope, row.lines);
-      draft = await createDraftFromTemplate(
-        tx,
-        ctx,
-        {
-          recurringInvoiceId: row.id,
-          party,
-          lines,
-          currency: 'EUR',
-          taxSource: row.taxSource as 'service' | 'integration',
-          paymentTermsDays: row.paymentTermsDays,
-          paymentTerms: row.paymentTerms,
-          notes: row.notes,
-          metadata: row.metadata,
-        },
-        deps.config.publicUrl,
-      );
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      failure = error;
-    }
-    const key = keyOf(row, period);
-    if (failure || row.mode === 'draft') {
-      const status = failure ? 'failed' : 'generated';
-      await updateLeasedRun(tx, key, token, {
-        status,
-        invoiceId: draft?.id ?? null,
-        errorCode: failure?.code ?? null,
-        errorMessage: failure?.message ?? null,
-        lockedUntil: null,
-        lockToken: null,
-        updated: now,
-      });
-      const moved = await moveSchedule(tx, row, period, now, lastRun(period, status, draft?.id ?? null, failure), {
-        generated: failure ? 0 : 1,
-        failed: failure ? 1 : 0,
-      });
-      if (failure)
-        await recordEvent(
-          tx,
-          ctx,
-          'recurring_invoice.failed',
-          failedEventData(moved, failureOf(failure), period, null),
-          now,
-        );
-      else await recordEvent(tx, ctx, 'recurring_invoice.generated', generatedEventData(moved, draft!.id, period), now);
+    const made = await makeDraft(deps, tx, ctx, row);
+    if ('failure' in made || row.mode === 'draft') {
+      await settleAtStart(tx, ctx, row, { key, token }, made);
       return { key, token, made: true, pending: false };
     }
-    await updateLeasedRun(tx, key, token, { invoiceId: draft!.id, updated: now });
-    await moveSchedule(tx, row, period, now, lastRun(period, 'pending', draft!.id, null), {});
+    await updateLeasedRun(tx, key, token, { invoiceId: made.draft.id, updated: now });
+    await moveSchedule(tx, row, period, now, lastRun(period, 'pending', made.draft.id, null), {});
     return { key, token, made: true, pending: true };
   });
+}
+
+type MadeDraft = { draft: DocumentResource } | { failure: ApiError };
+
+/** The period's draft from the recurring invoice's template, or the refusal that stops the run. */
+async function makeDraft(deps: Deps, tx: Tx, ctx: CallContext, row: RecurringRow): Promise<MadeDraft> {
+  try {
+    await checkSubscriptionActive(tx, row.companyId);
+    checkModeAllowed(row.mode, await planOf(tx, row.companyId));
+    const party = await documentParty(within(tx), ctx.scope, row.customerId, row.buyer as BuyerInput | null);
+    const lines = await documentLines(within(tx), ctx.scope, row.lines);
+    const template: TemplateFacts = {
+      recurringInvoiceId: row.id,
+      party,
+      lines,
+      currency: 'EUR',
+      taxSource: row.taxSource as 'service' | 'integration',
+      paymentTermsDays: row.paymentTermsDays,
+      paymentTerms: row.paymentTerms,
+      notes: row.notes,
+      metadata: row.metadata,
+    };
+    return { draft: await createDraftFromTemplate(tx, ctx, template, deps.config.publicUrl) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { failure: error };
+  }
+}
+
+/** A run done at its start: failed (a refusal), or generated (a `draft` run); the schedule moves on and the event is recorded. */
+async function settleAtStart(
+  tx: Tx,
+  ctx: CallContext,
+  row: RecurringRow,
+  lease: { key: RunKey; token: string },
+  made: MadeDraft,
+): Promise<void> {
+  const { period } = lease.key;
+  const failure = 'failure' in made ? made.failure : null;
+  const draftId = 'draft' in made ? made.draft.id : null;
+  const status = failure ? 'failed' : 'generated';
+  await updateLeasedRun(tx, lease.key, lease.token, {
+    status,
+    invoiceId: draftId,
+    errorCode: failure?.code ?? null,
+    errorMessage: failure?.message ?? null,
+    lockedUntil: null,
+    lockToken: null,
+    updated: ctx.now,
+  });
+  const moved = await moveSchedule(tx, row, period, ctx.now, lastRun(period, status, draftId, failure), {
+    generated: failure ? 0 : 1,
+    failed: failure ? 1 : 0,
+  });
+  if (failure)
+    await recordEvent(
+      tx,
+      ctx,
+      'recurring_invoice.failed',
+      failedEventData(moved, failureOf(failure), period, null),
+      ctx.now,
+    );
+  else await recordEvent(tx, ctx, 'recurring_invoice.generated', generatedEventData(moved, draftId!, period), ctx.now);
 }
 
 function lastRun(period: string, status: string, invoiceId: string | null, failure: ApiError | null): LastRun {
