@@ -1,7 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
-import { claimLeased } from '../db/leased-claim.js';
+import { claimLeased, renewLeased } from '../db/leased-claim.js';
+import { notifyOnCommit } from '../db/commit-notice.js';
 import { rawRow } from '../db/raw-row.js';
 import { dueOnScopeClock, sandboxOffsetMs } from '../db/sandbox-clock.js';
 import type { FlowSyntax } from './connector.js';
@@ -9,6 +10,9 @@ import type { FlowState, OutgoingFlow } from './flows.js';
 import { platformFlows } from './schema.js';
 
 type FlowRow = typeof platformFlows.$inferSelect;
+
+/** Wakes the outbox workers (outbox-worker.ts) of every node once a transaction that queued a flow commits. */
+export const flowsChannel = 'facteur_platform_flows';
 
 const flowOf = (row: FlowRow, clockOffsetMs: number): OutgoingFlow => ({
   companyId: row.companyId,
@@ -86,7 +90,52 @@ export async function queueFlow(
       setWhere: inArray(platformFlows.state, ['failed', 'abandoned']),
     })
     .returning();
+  // Held by its caller, the flow is its caller's to try first; else a worker takes it at once.
+  if (row && !lease) await notifyOnCommit(tx, flowsChannel);
   return row ? flowOf(row, 0) : null;
+}
+
+/**
+ * The owner's pending flows of this kind taken back (`abandoned`, their leases cleared), in the
+ * caller's transaction: a newer flow of the owner replaces them (a holder still trying one finds
+ * its lease lost, and records nothing). Returns their tracking ids.
+ */
+export async function withdrawOwnerFlows(
+  tx: Executor,
+  scope: Scope,
+  kind: string,
+  ownerId: string,
+  now: Date,
+): Promise<string[]> {
+  const withdrawn = await tx
+    .update(platformFlows)
+    .set({ state: 'abandoned', lockToken: null, lockedUntil: null, updated: now })
+    .where(
+      and(
+        eq(platformFlows.companyId, scope.companyId),
+        eq(platformFlows.livemode, scope.livemode),
+        eq(platformFlows.ownerId, ownerId),
+        eq(platformFlows.kind, kind),
+        eq(platformFlows.state, 'pending'),
+      ),
+    )
+    .returning({ trackingId: platformFlows.trackingId });
+  return withdrawn.map((flow) => flow.trackingId);
+}
+
+/** The leases of flows in hand, renewed in one statement; returns the flows still held. */
+export function renewFlows(
+  db: Executor,
+  flows: readonly OutgoingFlow[],
+  lease: { now: Date; leaseMs: number },
+): Promise<OutgoingFlow[]> {
+  return renewLeased(
+    db,
+    { table: 'platform_flows', key: ['company_id', 'livemode', 'tracking_id'] },
+    flows,
+    (flow) => ({ key: [flow.companyId, flow.livemode, flow.trackingId], token: flow.lockToken ?? '' }),
+    lease,
+  );
 }
 
 /** The owner's flow of this kind still under way (pending), if any. */
@@ -110,6 +159,102 @@ export async function pendingFlowOf(
     )
     .limit(1);
   return row ? flowOf(row, 0) : undefined;
+}
+
+/** The flow of a tracking id, whatever its state (the inbox's word on it names it). */
+export async function flowOfTracking(
+  db: Executor,
+  scope: Scope,
+  trackingId: string,
+): Promise<OutgoingFlow | undefined> {
+  const [row] = await db
+    .select()
+    .from(platformFlows)
+    .where(
+      and(
+        eq(platformFlows.companyId, scope.companyId),
+        eq(platformFlows.livemode, scope.livemode),
+        eq(platformFlows.trackingId, trackingId),
+      ),
+    );
+  return row ? flowOf(row, 0) : undefined;
+}
+
+/** The owner's latest flow of this kind (the last queued), whatever its state. */
+export async function latestFlowOf(
+  db: Executor,
+  scope: Scope,
+  kind: string,
+  ownerId: string,
+): Promise<OutgoingFlow | undefined> {
+  const [row] = await db
+    .select()
+    .from(platformFlows)
+    .where(
+      and(
+        eq(platformFlows.companyId, scope.companyId),
+        eq(platformFlows.livemode, scope.livemode),
+        eq(platformFlows.ownerId, ownerId),
+        eq(platformFlows.kind, kind),
+      ),
+    )
+    .orderBy(desc(platformFlows.created), desc(platformFlows.trackingId))
+    .limit(1);
+  return row ? flowOf(row, 0) : undefined;
+}
+
+/**
+ * A flow due again at `at` (pending, its tries kept), outside any holder's try, in the caller's
+ * transaction: the platform's word on it, read by the inbox, says its owner has more to do with
+ * it (a rejection the owner follows up). A holder trying it meanwhile finds its lease lost and
+ * records nothing: the word read is the flow's last. False when no such flow.
+ */
+export async function rescheduleFlow(
+  tx: Executor,
+  scope: Scope,
+  trackingId: string,
+  at: Date,
+  now: Date,
+): Promise<boolean> {
+  const moved = await tx
+    .update(platformFlows)
+    .set({ state: 'pending', nextAttemptAt: at, lockToken: null, lockedUntil: null, updated: now })
+    .where(
+      and(
+        eq(platformFlows.companyId, scope.companyId),
+        eq(platformFlows.livemode, scope.livemode),
+        eq(platformFlows.trackingId, trackingId),
+      ),
+    )
+    .returning({ trackingId: platformFlows.trackingId });
+  if (moved.length > 0) await notifyOnCommit(tx, flowsChannel);
+  return moved.length > 0;
+}
+
+/**
+ * A flow ended by the platform's word read by the inbox (an acknowledgement `Error` on it: it is
+ * `failed`, whatever a holder was doing; or its receipt: `deposited` with its flow id), in the
+ * caller's transaction; a holder trying it meanwhile records nothing. False when no such flow.
+ */
+export async function endFlow(
+  tx: Executor,
+  scope: Scope,
+  trackingId: string,
+  end: { state: 'failed'; lastError: string } | { state: 'deposited'; flowId: string },
+  now: Date,
+): Promise<boolean> {
+  const ended = await tx
+    .update(platformFlows)
+    .set({ ...end, lockToken: null, lockedUntil: null, updated: now })
+    .where(
+      and(
+        eq(platformFlows.companyId, scope.companyId),
+        eq(platformFlows.livemode, scope.livemode),
+        eq(platformFlows.trackingId, trackingId),
+      ),
+    )
+    .returning({ trackingId: platformFlows.trackingId });
+  return ended.length > 0;
 }
 
 const claimed = rawRow(platformFlows);
@@ -152,7 +297,13 @@ export async function claimDueFlows(
 export async function settleFlow(
   tx: Executor,
   flow: OutgoingFlow,
-  changes: { state: FlowState; flowId?: string | null; lastError?: string | null; nextAttemptAt?: Date },
+  changes: {
+    state: FlowState;
+    flowId?: string | null;
+    lastError?: string | null;
+    nextAttemptAt?: Date;
+    tries?: number;
+  },
   now: Date,
 ): Promise<boolean> {
   if (!flow.lockToken) return false;

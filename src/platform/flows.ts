@@ -46,6 +46,17 @@ export interface FlowFailure {
   platform: PlatformFailure | null;
 }
 
+/**
+ * What a kind says of a flow just before a try, outside any transaction: deposit it (with its
+ * file when the file is made lazily, after the flow was queued), not yet (it stays pending until
+ * `at`, on the scope's clock: its file is still being made), or never (refused by the service
+ * itself, without a platform call: the kind's `failed` records it).
+ */
+export type FlowPreparation =
+  | { state: 'ready'; file?: Pick<OutgoingFlow, 'file' | 'name' | 'syntax'> }
+  | { state: 'later'; at: Date; reason: string }
+  | { state: 'refused'; failure: FlowFailure };
+
 export interface FlowKind {
   /** Unique across capabilities: `<capability>.<what>` (`payments.statement`). */
   kind: string;
@@ -59,6 +70,18 @@ export interface FlowKind {
   call?: Pick<CallOptions, 'retryBudgetMs'>;
   /** The AFNOR `processingRule` its deposit states (an e-reporting declaration's B2C or B2BInt); none: the platform's default. */
   processingRule?(flow: OutgoingFlow): ProcessingRule | undefined;
+  /**
+   * Delivered by an outbox worker (outbox-worker.ts: woken when a flow commits, its leases renewed
+   * while in hand) rather than by the periodic pass: flows a client waits to see deposited.
+   */
+  worker?: { concurrency: number; prefetch?: number };
+  /** Before each try, outside any transaction, once the connection is known; none: the queued file is deposited. */
+  prepare?(deps: Deps, flow: OutgoingFlow, connector: PlatformConnector): Promise<FlowPreparation>;
+  /**
+   * A failure the kind tries again by itself: the flow stays pending until the time answered (the
+   * scope's clock; `failed` still records the failure); null, or none declared: the flow ends `failed`.
+   */
+  retryAt?(flow: OutgoingFlow, failure: FlowFailure, now: Date): Date | null;
   /** The connection that carries the flow, resolved outside any transaction; null: none is configured. */
   connector(deps: Deps, scope: Scope, flow: OutgoingFlow): Promise<PlatformConnector | null>;
   /** The platform holds the flow: in the transaction that records it. */

@@ -12,12 +12,14 @@ import { claimDueFlows, settleFlow } from './flow-store.js';
  * lease is tried once, outside any transaction, and its outcome recorded in one transaction with
  * what its owner makes of it:
  *
- * 1. no connection → `failed` (`pa_not_configured`);
+ * 1. no connection → `failed` (`pa_not_configured`); the kind's `prepare` may then give the file
+ *    (made after the flow was queued), hold the flow back until its file is ready, or refuse it;
  * 2. a try after the first may follow a deposit whose answer was lost, or a holder that died:
  *    the platform is searched for the tracking id first, and a flow it holds is `deposited`
  *    (reconciled); a lapsed flow of a kind that does not deposit on its own is `abandoned`;
  * 3. the deposit; answered `duplicate`, the proof of reception is searched for once more;
- * 4. the platform's refusal or unavailability → `failed`, the owner deciding what follows.
+ * 4. the platform's refusal or unavailability → `failed`, the owner deciding what follows (or
+ *    pending again at the kind's `retryAt`: a backoff the kind runs without queueing anew).
  *
  * A route that must answer with the platform's word holds the lease it queued the flow with and
  * calls `deliverFlow` itself; the outbox pass (`outboxPass`) takes every other due flow, and the
@@ -29,13 +31,20 @@ export const flowLeaseMs = 60_000;
 
 export type FlowOutcome =
   | { state: 'deposited'; receipt: DepositedFlow }
-  | { state: 'failed'; failure: FlowFailure }
+  /** `retryAt`: the kind tries it again then (the flow stays pending); null: it ended `failed`. */
+  | { state: 'failed'; failure: FlowFailure; retryAt: Date | null }
   | { state: 'abandoned' }
+  /** The kind's `prepare` held it back: pending until `at`, no platform call made. */
+  | { state: 'later'; at: Date }
   /** Another holder took the flow (this one's lease lapsed): nothing of this try was recorded. */
   | { state: 'lost' };
 
 type Attempt =
-  { state: 'deposited'; receipt: DepositedFlow } | { state: 'failed'; failure: FlowFailure } | { state: 'abandoned' };
+  | { state: 'deposited'; receipt: DepositedFlow }
+  | { state: 'failed'; failure: FlowFailure }
+  | { state: 'abandoned' }
+  | { state: 'later'; at: Date; reason: string }
+  | { state: 'lost' };
 
 const platformFailure = (failure: PlatformFailure): FlowFailure => ({
   code: failure.paErrorCode,
@@ -55,10 +64,30 @@ async function heldByPlatform(
   return { ok: true, receipt: held ? { flowId: held.flowId, reconciled: true } : null };
 }
 
+/** The flow ready to go (its lazily made file in it), or why this try ends before the platform. */
+async function prepared(
+  deps: Deps,
+  kind: FlowKind,
+  flow: OutgoingFlow,
+  connector: PlatformConnector,
+): Promise<{ flow: OutgoingFlow } | { attempt: Attempt }> {
+  if (!kind.prepare) return { flow };
+  const preparation = await kind.prepare(deps, flow, connector);
+  if (preparation.state === 'later') return { attempt: preparation };
+  if (preparation.state === 'refused') return { attempt: { state: 'failed', failure: preparation.failure } };
+  return { flow: preparation.file ? { ...flow, ...preparation.file } : flow };
+}
+
 /** One try on the platform: no database work here (the caller records it). */
-async function attempt(deps: Deps, kind: FlowKind, flow: OutgoingFlow, lapsed: boolean): Promise<Attempt> {
-  const scope: Scope = { companyId: flow.companyId, livemode: flow.livemode };
-  const connector = await kind.connector(deps, scope, flow);
+async function attempt(
+  deps: Deps,
+  kind: FlowKind,
+  queued: OutgoingFlow,
+  lapsed: boolean,
+  lease?: AbortSignal,
+): Promise<Attempt> {
+  const scope: Scope = { companyId: queued.companyId, livemode: queued.livemode };
+  const connector = await kind.connector(deps, scope, queued);
   if (!connector)
     return {
       state: 'failed',
@@ -68,12 +97,17 @@ async function attempt(deps: Deps, kind: FlowKind, flow: OutgoingFlow, lapsed: b
         platform: null,
       },
     };
+  const ready = await prepared(deps, kind, queued, connector);
+  if ('attempt' in ready) return ready.attempt;
+  const flow = ready.flow;
   if (flow.tries > 1 || lapsed) {
     const earlier = await heldByPlatform(connector, flow, kind);
     if (!earlier.ok) return { state: 'failed', failure: earlier.failure };
     if (earlier.receipt) return { state: 'deposited', receipt: earlier.receipt };
     if (lapsed && kind.afterLapse === 'abandon') return { state: 'abandoned' };
   }
+  // The lease lost meanwhile (its renewal found another holder): that holder deposits it.
+  if (lease?.aborted) return { state: 'lost' };
   const processingRule = kind.processingRule?.(flow);
   const result = await connector.deposit(
     {
@@ -94,34 +128,50 @@ async function attempt(deps: Deps, kind: FlowKind, flow: OutgoingFlow, lapsed: b
   return { state: 'failed', failure: platformFailure(result) };
 }
 
+/** The flow's row after a try: deposited, ended, or pending again (a backoff, a file not ready). */
+function flowChanges(kind: FlowKind, flow: OutgoingFlow, tried: Exclude<Attempt, { state: 'lost' }>, now: Date) {
+  if (tried.state === 'deposited')
+    return { state: 'deposited' as const, flowId: tried.receipt.flowId, lastError: null };
+  if (tried.state === 'abandoned') return { state: 'abandoned' as const };
+  if (tried.state === 'later')
+    // No platform call was made: the try is not counted (the next one need not search first).
+    return { state: 'pending' as const, nextAttemptAt: tried.at, lastError: tried.reason, tries: flow.tries - 1 };
+  const lastError = `${tried.failure.code}: ${tried.failure.message}`.slice(0, 500);
+  const retryAt = kind.retryAt?.(flow, tried.failure, now) ?? null;
+  return retryAt
+    ? { state: 'pending' as const, nextAttemptAt: retryAt, lastError }
+    : { state: 'failed' as const, lastError };
+}
+
 /**
  * Tries a flow its caller holds (queued with a lease, or claimed) and records the outcome with
  * the owner's. `lapsed`: the flow was claimed after its holder's lease lapsed; `ctx`: the request
- * that waits on it (its scope and time, its idempotency mark committed with a deposit).
+ * that waits on it (its scope and time, its idempotency mark committed with a deposit); `lease`:
+ * aborted once the holder's lease is found lost (an outbox worker's renewal).
  */
 export async function deliverFlow(
   deps: Deps,
   kind: FlowKind,
   flow: OutgoingFlow,
-  options: { lapsed?: boolean; ctx?: CallContext } = {},
+  options: { lapsed?: boolean; ctx?: CallContext; lease?: AbortSignal } = {},
 ): Promise<FlowOutcome> {
-  const tried = await attempt(deps, kind, flow, options.lapsed ?? false);
+  const tried = await attempt(deps, kind, flow, options.lapsed ?? false, options.lease);
+  if (tried.state === 'lost') return tried;
   const now = options.ctx?.now ?? new Date(deps.clock.now().getTime() + flow.clockOffsetMs);
   // A request's effect (its idempotency mark) commits with the deposit's record, not with a failure's.
   const ctx = options.ctx && tried.state !== 'deposited' ? { ...options.ctx, markEffect: undefined } : options.ctx;
+  const changes = flowChanges(kind, flow, tried, now);
   const recorded = await inTransaction(deps.db, ctx ?? null, async (tx) => {
-    const changes =
-      tried.state === 'deposited'
-        ? { state: 'deposited' as const, flowId: tried.receipt.flowId, lastError: null }
-        : tried.state === 'failed'
-          ? { state: 'failed' as const, lastError: `${tried.failure.code}: ${tried.failure.message}`.slice(0, 500) }
-          : { state: 'abandoned' as const };
     if (!(await settleFlow(tx, flow, changes, now))) return false;
     if (tried.state === 'deposited') await kind.deposited(deps, tx, flow, tried.receipt, now);
     else if (tried.state === 'failed') await kind.failed(deps, tx, flow, tried.failure, now);
     return true;
   });
-  return recorded ? tried : { state: 'lost' };
+  if (!recorded) return { state: 'lost' };
+  if (tried.state === 'failed')
+    return { ...tried, retryAt: changes.state === 'pending' ? (changes.nextAttemptAt ?? null) : null };
+  if (tried.state === 'later') return { state: 'later', at: tried.at };
+  return tried;
 }
 
 /** The due flows of these kinds (those whose holder died among them), each tried; how many the platform took. */
@@ -158,7 +208,9 @@ export async function deliverDueFlows(
 }
 
 /** The pass that takes every due flow of the capabilities' kinds (a node's restart takes back a dead one's). */
-export function outboxPass(kinds: readonly FlowKind[]): PeriodicPass {
+export function outboxPass(all: readonly FlowKind[]): PeriodicPass {
+  // A kind with a worker of its own (outbox-worker.ts) is delivered by it, woken on commit.
+  const kinds = all.filter((kind) => !kind.worker);
   return {
     name: 'platform.outbox',
     everyMs: 15_000,

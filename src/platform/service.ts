@@ -1,7 +1,16 @@
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import type { OutgoingFlow } from './flows.js';
-import { pendingFlowOf, queueFlow, type QueuedFlowInput } from './flow-store.js';
+import {
+  endFlow,
+  flowOfTracking,
+  latestFlowOf,
+  pendingFlowOf,
+  queueFlow,
+  rescheduleFlow,
+  withdrawOwnerFlows,
+  type QueuedFlowInput,
+} from './flow-store.js';
 import { receiveEvent } from './inbox-store.js';
 
 /**
@@ -11,6 +20,12 @@ import { receiveEvent } from './inbox-store.js';
  */
 
 export { deliverFlow, deliverDueFlows, flowLeaseMs, outboxPass, type FlowOutcome } from './outbox.js';
+export {
+  createOutboxWorker,
+  outboxWorkerLeaseMs,
+  type OutboxWorker,
+  type OutboxWorkerOptions,
+} from './outbox-worker.js';
 export type { QueuedFlowInput } from './flow-store.js';
 // The inbox: one reader, one subscription, one cursor and one callback per connection (inbox.ts).
 export { inboxPass, pollInbox, inboxCallbackUrl, type InboxPollOptions } from './inbox-reader.js';
@@ -28,6 +43,63 @@ export function queuePlatformFlow(
   lease: { token: string; until: Date } | null = null,
 ): Promise<OutgoingFlow | null> {
   return queueFlow(tx, scope, input, now, lease);
+}
+
+/**
+ * The owner's pending flows of this kind taken back, in the caller's transaction (a newer one
+ * replaces them): a holder still trying one records nothing. Returns their tracking ids.
+ */
+export function withdrawPlatformFlows(
+  tx: Executor,
+  scope: Scope,
+  kind: string,
+  ownerId: string,
+  now: Date,
+): Promise<string[]> {
+  return withdrawOwnerFlows(tx, scope, kind, ownerId, now);
+}
+
+/** The flow of a tracking id, whatever its state (an event of the inbox names it). */
+export function platformFlowOf(db: Executor, scope: Scope, trackingId: string): Promise<OutgoingFlow | undefined> {
+  return flowOfTracking(db, scope, trackingId);
+}
+
+/** The owner's latest flow of this kind, whatever its state (its current attempt). */
+export function latestPlatformFlow(
+  db: Executor,
+  scope: Scope,
+  kind: string,
+  ownerId: string,
+): Promise<OutgoingFlow | undefined> {
+  return latestFlowOf(db, scope, kind, ownerId);
+}
+
+/**
+ * A flow due again at `at`, in the caller's transaction (the platform's word read by the inbox
+ * leaves its owner more to do with it); a holder trying it meanwhile records nothing.
+ */
+export function reschedulePlatformFlow(
+  tx: Executor,
+  scope: Scope,
+  trackingId: string,
+  at: Date,
+  now: Date,
+): Promise<boolean> {
+  return rescheduleFlow(tx, scope, trackingId, at, now);
+}
+
+/**
+ * A flow ended by the platform's word read by the inbox (an acknowledgement `Error`: `failed`;
+ * its receipt: `deposited`), in the caller's transaction; a holder trying it records nothing.
+ */
+export function endPlatformFlow(
+  tx: Executor,
+  scope: Scope,
+  trackingId: string,
+  end: { state: 'failed'; lastError: string } | { state: 'deposited'; flowId: string },
+  now: Date,
+): Promise<boolean> {
+  return endFlow(tx, scope, trackingId, end, now);
 }
 
 /** The owner's flow of this kind on its way to the platform (queued, not yet recorded), if any. */
