@@ -35,11 +35,12 @@ import { join } from 'node:path';
 import Big from 'big.js';
 import { InvoiceService, type Invoice } from '@e-invoice-eu/core';
 import { writeCii } from '../src/einvoice/cii-writer.js';
+import { writeUbl } from '../src/einvoice/ubl-writer.js';
 import { centsToDecimal, rateDecimal, type DocumentModel } from '../src/einvoice/document-model.js';
 import { checkDraftConformance } from '../src/einvoice/draft-conformance.js';
 import { buildFacturX } from '../src/einvoice/facturx.js';
 import { pdfFonts, renderPdf } from '../src/einvoice/pdf-renderer.js';
-import { officialStylesheets, ValidationPool } from '../src/einvoice/validation-pool.js';
+import { officialStylesheets, ublValidation, ValidationPool } from '../src/einvoice/validation-pool.js';
 import { corpus } from '../test/einvoice/corpus-arbitrary.js';
 
 export interface DocumentBenchOptions {
@@ -273,6 +274,12 @@ export async function runDocumentBench(options: DocumentBenchOptions): Promise<D
     for (const model of models) writeCii(model);
   });
   line('documents-cii', cii, { averageBytes: Math.round(xmls.reduce((sum, xml) => sum + xml.length, 0) / count) });
+  // The same documents as UBL 2.1 (issued beside the CII: the files' fourth kind).
+  const ubls: string[] = models.map((model) => writeUbl(model));
+  const ubl = await bestOfTwo(count, () => {
+    for (const model of models) writeUbl(model);
+  });
+  line('documents-ubl', ubl, { averageBytes: Math.round(ubls.reduce((sum, xml) => sum + xml.length, 0) / count) });
 
   const ownRounds = 20;
   const own = await bestOfTwo(count * ownRounds, () => {
@@ -385,6 +392,26 @@ export async function runDocumentBench(options: DocumentBenchOptions): Promise<D
     note: 'the BR-FR WARNING variant is the fatal one but for its flags: its failures come from the fatal run (checked by the tests)',
   });
   await fatalOnly.close();
+
+  // The UBL of the same documents through its own validators, beside the CII path above.
+  const ublPool = await ValidationPool.open({ cacheDir, size: poolSize, ...ublValidation });
+  const validateUbl = async () => {
+    const reports = await Promise.all(ubls.map((xml) => ublPool.validate(xml)));
+    const failing = reports.filter((report) => !report.valid);
+    if (failing.length > 0) {
+      errors += failing.length;
+      progress(`UBL validation: ${failing.length} documents failed: ${failing[0]!.rules.join(', ')}`);
+    }
+  };
+  await validateUbl();
+  const ublOfficial = await measure(count, validateUbl);
+  line('documents-ubl-official-validation', ublOfficial, {
+    pool: poolSize,
+    stylesheets: ublValidation.stylesheets,
+    validators: 'OASIS UBL 2.1 XSD (libxml2-wasm) + EN 16931 UBL, BR-FR UBL, BR-FR UBL WARNING schematrons (saxon-js)',
+    ciiCpuMsPerDocument: official.cpuMsPerDocument,
+  });
+  await ublPool.close();
 
   const result: DocumentBenchResult = {
     errors: errors + eInvoiceEuErrors,

@@ -25,7 +25,7 @@ export async function compileInstalledValidators(say = (line) => process.stdout.
     return { cacheDir: installedValidatorCache, compiled: [] };
   }
   say(
-    `facteur: compiling the official validators into ${where} (${missing.length} of ${registryStylesheets.length} stylesheets, once per installation: 1 to 3 minutes on 2 free cores)`,
+    `facteur: compiling the official validators into ${where} (${missing.length} of ${registryStylesheets.length} stylesheets, once per installation: 2 to 5 minutes on 2 free cores)`,
   );
   const started = Date.now();
   await compileValidators(installedValidatorCache);

@@ -13,6 +13,7 @@ import { exportsCapability } from './exports/index.js';
 import { idempotencyCapability } from './idempotency/index.js';
 import { invoicesCapability } from './invoices/index.js';
 import { jobsCapability } from './jobs/index.js';
+import { mailCapability } from './mail/index.js';
 import { ledgersCapability } from './ledgers/index.js';
 import { metricsCapability } from './metrics/index.js';
 import { limitsCapability } from './limits/index.js';
@@ -33,6 +34,7 @@ import { taxProfilesCapability } from './tax-profiles/index.js';
 import { usersCapability } from './users/index.js';
 import { webhooksCapability } from './webhooks/index.js';
 import { viesCapability } from './vies/index.js';
+import { directoryCapability } from './directory/index.js';
 
 /**
  * Every capability of the service, once. The order is the order of the sandbox reset's purges
@@ -48,7 +50,9 @@ export const capabilities: readonly Capability[] = [
   webhooksCapability,
   idempotencyCapability,
   notificationsCapability,
+  mailCapability,
   viesCapability,
+  directoryCapability,
   customersCapability,
   productsCapability,
   jobsCapability,

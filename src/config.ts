@@ -23,7 +23,7 @@ export interface Config {
   authFailureWindowSeconds: number;
   authBlockSeconds: number;
   idempotencyLockSeconds: number;
-  /** SMTP server for operational e-mails (`smtp://user:pass@host:587`); without it they are only logged. */
+  /** SMTP server for every e-mail, operational or a document to a customer (`smtp://user:pass@host:587`); without it they are only logged. */
   smtpUrl: string | null;
   mailFrom: string;
   /** Lets webhooks reach private addresses (a receiver on 127.0.0.1 in tests); refused in production. */
@@ -51,6 +51,12 @@ export interface Config {
   viesUrl: string;
   /** How long a VIES consultation may take (FACTEUR_VIES_TIMEOUT_MS) before the number counts as unverified. */
   viesTimeoutMs: number;
+  /** INSEE's Sirene API key (FACTEUR_SIRENE_API_KEY): when set, live SIRETs are checked against Sirene 3.11. */
+  sireneApiKey: string | null;
+  /** The Sirene API (FACTEUR_SIRENE_URL). */
+  sireneUrl: string;
+  /** How long a directory look-up may take (FACTEUR_SIRENE_TIMEOUT_MS) before the SIRET counts as unverified. */
+  sireneTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -105,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The embedded server migrates as its own superuser; the setting would be silently ignored.
     throw new ConfigError('FACTEUR_MIGRATION_DATABASE_URL needs DATABASE_URL (the login the service works as).');
   }
+  if (env.FACTEUR_SMTP_URL && !/^smtps?:\/\/[^/]/.test(env.FACTEUR_SMTP_URL))
+    throw new ConfigError('FACTEUR_SMTP_URL must be an smtp:// or smtps:// address (smtp://user:pass@host:587).');
   const publicUrl = (env.FACTEUR_PUBLIC_URL || `https://localhost:${port}`).replace(/\/+$/, '');
   if (!publicUrl.startsWith('https://')) throw new ConfigError('FACTEUR_PUBLIC_URL must be an https:// address.');
   return {
@@ -127,7 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authBlockSeconds: integer(env, 'FACTEUR_AUTH_BLOCK', 600, 1, 86_400),
     idempotencyLockSeconds: integer(env, 'FACTEUR_IDEMPOTENCY_LOCK', 60, 1, 3600),
     smtpUrl: env.FACTEUR_SMTP_URL || null,
-    mailFrom: env.FACTEUR_MAIL_FROM || 'facteur <no-reply@localhost>',
+    // FACTEUR_SMTP_FROM names the From of every e-mail; FACTEUR_MAIL_FROM is its older name.
+    mailFrom: env.FACTEUR_SMTP_FROM || env.FACTEUR_MAIL_FROM || 'facteur <no-reply@localhost>',
     allowPrivateWebhooks,
     allowPrivatePlatforms,
     metricsToken,
@@ -135,6 +144,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: encryptionKeyFrom(env),
     viesUrl: (env.FACTEUR_VIES_URL || 'https://ec.europa.eu/taxation_customs/vies/rest-api').replace(/\/+$/, ''),
     viesTimeoutMs: integer(env, 'FACTEUR_VIES_TIMEOUT_MS', 10_000, 100, 120_000),
+    sireneApiKey: env.FACTEUR_SIRENE_API_KEY || null,
+    sireneUrl: (env.FACTEUR_SIRENE_URL || 'https://api.insee.fr/api-sirene/3.11').replace(/\/+$/, ''),
+    sireneTimeoutMs: integer(env, 'FACTEUR_SIRENE_TIMEOUT_MS', 5_000, 100, 120_000),
   };
 }
 

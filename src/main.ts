@@ -9,6 +9,7 @@ import { serve } from './cli/serve.js';
 import { parseOptions } from './cli/arguments.js';
 import { refuse } from './kernel/errors.js';
 import { startPaSimulator } from './cli/pa-simulator.js';
+import { runDeveloperCommand } from './cli/developer-commands.js';
 
 const usage = `facteur: self-hostable electronic-invoicing API
 
@@ -32,6 +33,12 @@ const usage = `facteur: self-hostable electronic-invoicing API
                        [--scenarios FILE] [--directory FILE] [--token-ttl SECONDS] [--cert F --key F]
                                      an approved-platform simulator (AFNOR XP Z12-013 Flow and
                                      Directory services over HTTPS), for tests and integrators
+  facteur listen --forward-to URL [--secret whsec_…] [--interval-ms 1000] [--skip-verify]
+                                     forwards the company's new test events to URL, signed as
+                                     webhook deliveries are (prints the secret); one line each
+  facteur trigger customer.created|customer.updated|customer.deleted
+                                     causes that test event
+                 (both: --api-key svc_test_… or FACTEUR_API_KEY, [--api-url URL] [--ca FILE])
 
 Every command prints JSON. The database is DATABASE_URL, or the embedded PostgreSQL in
 FACTEUR_DATA_DIR (default ./.facteur), shared with a running "facteur serve".`;
@@ -126,6 +133,10 @@ async function main(argv: string[]): Promise<void> {
       for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
       return;
     }
+    case 'listen':
+    case 'trigger':
+      await runDeveloperCommand(loadConfig(), command, args);
+      return;
     case 'migrate':
       print(await withDatabase(async () => ({ migrated: true })));
       return;

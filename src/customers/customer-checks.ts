@@ -176,19 +176,61 @@ export function checkCustomer(draft: CustomerDraft, field?: string): CustomerFie
 }
 
 /**
- * Asks the directory about the SIRET: `siret_not_found` when it does not know it; its
- * non-disclosure markers are added to the customer's. Without a directory (live, none
- * configured) the customer is kept as checked.
+ * Live: what the directory said of the customer's SIRET (else its SIREN). `verified`: it
+ * answered; `unverified`: no directory answered (or a CSV line, not asked yet), checked again by
+ * the `customers.recheck-directory` pass; `not_found`: a re-check found it unknown or closed after
+ * the customer was accepted. Null in test mode and without a SIRET or SIREN.
+ */
+export type DirectoryVerification = 'verified' | 'unverified' | 'not_found';
+
+/** What the directory is asked about: the SIRET, else the SIREN (live directories only look SIRENs up). */
+export function directoryIdentifierOf(fields: Pick<CustomerFields, 'siren' | 'siret'>): string | null {
+  return fields.siret ?? fields.siren;
+}
+
+async function directoryEntryOf(directory: CompanyDirectory, fields: CustomerFields) {
+  if (fields.siret !== null) {
+    const entry = await directory.lookup(fields.siret);
+    if (!entry) throw new ApiError('siret_not_found', { param: 'siret', values: { siret: fields.siret } });
+    return entry;
+  }
+  if (fields.siren === null || !directory.lookupSiren) return null;
+  const entry = await directory.lookupSiren(fields.siren);
+  if (!entry)
+    throw new ApiError('siret_not_found', {
+      param: 'siren',
+      values: { siret: fields.siren },
+      hint: 'The legal unit of this SIREN is unknown to the company directory, or has ceased.',
+    });
+  return entry;
+}
+
+/**
+ * Asks the directory about the SIRET (a live directory: else the SIREN): `siret_not_found` when it
+ * does not know it; its non-disclosure markers are added to the customer's. Without a directory
+ * (a CSV line in live: the re-check pass asks) the customer is kept as checked.
  */
 export async function consultDirectory(
   fields: CustomerFields,
   directory: CompanyDirectory | null,
 ): Promise<CustomerFields> {
-  if (!directory || fields.siret === null) return fields;
-  const entry = await directory.lookup(fields.siret);
-  if (!entry) throw new ApiError('siret_not_found', { param: 'siret', values: { siret: fields.siret } });
-  if (entry.nonDisclosed.length === 0) return fields;
-  return { ...fields, registryNonDisclosure: [...new Set([...fields.registryNonDisclosure, ...entry.nonDisclosed])] };
+  return (await directoryVerdict(fields, directory)).fields;
+}
+
+/** `consultDirectory`, with what the directory's answer makes of the customer's check (live). */
+export async function directoryVerdict(
+  fields: CustomerFields,
+  directory: CompanyDirectory | null,
+): Promise<{ fields: CustomerFields; directoryVerification: DirectoryVerification | null }> {
+  const entry = directory ? await directoryEntryOf(directory, fields) : null;
+  if (!entry) return { fields, directoryVerification: null };
+  return { fields: withMarkers(fields, entry.nonDisclosed), directoryVerification: entry.verification ?? null };
+}
+
+/** The customer's fields with the registry's non-disclosure markers added. */
+export function withMarkers(fields: CustomerFields, nonDisclosed: readonly NonDisclosableField[]): CustomerFields {
+  if (nonDisclosed.length === 0) return fields;
+  return { ...fields, registryNonDisclosure: [...new Set([...fields.registryNonDisclosure, ...nonDisclosed])] };
 }
 
 /**

@@ -6,16 +6,18 @@ import { recordEvent, recordEvents } from '../webhooks/service.js';
 import { territoryOf, type Address } from './address.js';
 import {
   checkCustomer,
-  consultDirectory,
+  directoryIdentifierOf,
+  directoryVerdict,
   type CustomerDraft,
   type CustomerFields,
   type CustomerType,
+  type DirectoryVerification,
   type VatValidation,
   vatValidationPending,
 } from './customer-checks.js';
 import { isIntraEuVatNumber } from '../vies/service.js';
 import type { CustomerCreateInput } from './customer-input.js';
-import { directoryFor, type NonDisclosableField } from './directory.js';
+import type { CompanyDirectory, NonDisclosableField } from './directory.js';
 import type { CustomerRow } from './store.js';
 
 /** The customer resource and the steps every creation shares (API, CSV line, fixture). */
@@ -43,6 +45,8 @@ export interface Customer {
   registryNonDisclosure: NonDisclosableField[];
   /** Live, an intra-EU VAT number: what VIES said of it; null otherwise. */
   vatValidation: VatValidation | null;
+  /** Live, a SIRET: what the company directory said of it; null otherwise. */
+  directoryVerification: DirectoryVerification | null;
   metadata: Record<string, unknown>;
   created: string;
   updated: string;
@@ -69,6 +73,7 @@ export function toCustomer(row: CustomerRow): Customer {
     deliveryAddress: withTerritory(row.deliveryAddress ?? null),
     registryNonDisclosure: row.registryNonDisclosure as NonDisclosableField[],
     vatValidation: row.vatValidation ?? null,
+    directoryVerification: (row.directoryVerification as DirectoryVerification | null) ?? null,
     metadata: row.metadata,
     created: row.created.toISOString(),
     updated: row.updated.toISOString(),
@@ -110,16 +115,26 @@ export function draftOf(input: CustomerCreateInput): CustomerDraft {
   };
 }
 
-/** Checks a new customer and asks the environment's directory about its SIRET: what the API and each CSV line go through. */
-export async function prepareCustomer(input: CustomerCreateInput, livemode: boolean): Promise<CustomerFields> {
-  return consultDirectory(checkCustomer(draftOf(input)), directoryFor(livemode));
+/**
+ * Checks a new customer and asks the directory about its SIRET: what the API and each CSV line go
+ * through (a live CSV line passes no directory: the re-check pass asks, outside the import).
+ */
+export async function prepareCustomer(
+  input: CustomerCreateInput,
+  directory: CompanyDirectory | null,
+): Promise<{ fields: CustomerFields; directoryVerification: DirectoryVerification | null }> {
+  return directoryVerdict(checkCustomer(draftOf(input)), directory);
 }
 
-/** Live, an intra-EU VAT number starts unverified: the API asks VIES at once, a CSV line waits for the re-check pass. */
+/**
+ * Live, an intra-EU VAT number and a SIRET (or SIREN) start unverified: the API asks VIES and the directory
+ * at once, a CSV line waits for the re-check passes.
+ */
 export function customerRow(fields: CustomerFields, scope: Scope, now: Date, id = newId('customer', now)): CustomerRow {
   const vatValidation =
     scope.livemode && fields.vatNumber !== null && isIntraEuVatNumber(fields.vatNumber) ? vatValidationPending : null;
-  return { ...scope, id, ...fields, vatValidation, created: now, updated: now, deletedAt: null };
+  const directoryVerification = scope.livemode && directoryIdentifierOf(fields) !== null ? 'unverified' : null;
+  return { ...scope, id, ...fields, vatValidation, directoryVerification, created: now, updated: now, deletedAt: null };
 }
 
 type CustomerEventType = 'customer.created' | 'customer.updated' | 'customer.deleted';

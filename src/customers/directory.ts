@@ -11,9 +11,9 @@ import { isValidSiret } from '../identifiers/siren.js';
  * - `998..`: known, name non-disclosed (e.g. 73282932099803);
  * - `997..`: known, address non-disclosed (e.g. 73282932099704).
  *
- * Live: no directory connector is configured yet, so `directoryFor(true)` is null and a live
- * SIRET is checked for its check digits only; the platform's directory is consulted before any
- * deposit (`buyer_not_in_directory`).
+ * Live: the Sirene API and the connected platform's Directory Service (src/directory/service.ts,
+ * `companyDirectory`); the platform's directory is also consulted before any deposit
+ * (`buyer_not_in_directory`).
  */
 
 /** Fields of a customer that the registry may mark as non-disclosed. */
@@ -28,14 +28,19 @@ export const nonDisclosableFields = [
 export type NonDisclosableField = (typeof nonDisclosableFields)[number];
 
 export interface DirectoryEntry {
+  /** The SIRET looked up (the SIREN, for `lookupSiren`). */
   siret: string;
   nonDisclosed: NonDisclosableField[];
+  /** Live: `unverified` when no directory answered (the SIRET is accepted, checked again later). */
+  verification?: 'verified' | 'unverified';
 }
 
 export interface CompanyDirectory {
   name: string;
   /** The entry of a SIRET (check digits already valid), or null when the directory does not know it. */
   lookup(siret: string): Promise<DirectoryEntry | null>;
+  /** The entry of a legal unit (SIREN, check digit valid), for a customer without a SIRET; absent: not looked up. */
+  lookupSiren?(siren: string): Promise<DirectoryEntry | null>;
 }
 
 export const sandboxUnknownNic = '999';
@@ -56,8 +61,3 @@ export const sandboxDirectory: CompanyDirectory = {
   name: 'sandbox',
   lookup: async (siret) => sandboxDirectoryEntry(siret),
 };
-
-/** The directory of an environment: the simulated one in test, none (not configured) in live. */
-export function directoryFor(livemode: boolean): CompanyDirectory | null {
-  return livemode ? null : sandboxDirectory;
-}

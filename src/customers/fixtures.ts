@@ -3,6 +3,7 @@ import type { Scope } from '../db/scope.js';
 import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
 import type { CustomerCreateInput } from './customer-input.js';
 import { customerRow, prepareCustomer } from './customer-records.js';
+import { sandboxDirectory } from './directory.js';
 import { insertCustomers } from './store.js';
 
 /**
@@ -80,7 +81,7 @@ export async function seedCustomerFixtures(tx: Tx, scope: Scope): Promise<number
     customerFixtures.map(async ([name, input], index) => {
       const position = customerFixtures.length - index;
       return customerRow(
-        await prepareCustomer(input, false),
+        (await prepareCustomer(input, sandboxDirectory)).fields,
         scope,
         fixtureCreated(position),
         fixtureId('customer', scope.companyId, name, position),

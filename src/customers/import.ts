@@ -7,6 +7,7 @@ import type { JobKind } from '../jobs/job-kind.js';
 import { lineToBody, parseCustomerCsv, type CsvColumn, type CsvLine, type CustomerCsv } from './customer-csv.js';
 import { parseCustomerCreate } from './customer-input.js';
 import { customerRow, prepareCustomer, recordCustomerEvents } from './customer-records.js';
+import { sandboxDirectory } from './directory.js';
 import { insertCustomers, type CustomerRow } from './store.js';
 
 /**
@@ -58,7 +59,11 @@ async function importLines(
   const refusals: ImportRefusal[] = [];
   for (const line of lines) {
     try {
-      const fields = await prepareCustomer(parseCustomerCreate(lineToBody(columns, line)), ctx.scope.livemode);
+      // Test mode: the simulated directory answers at once; live: the re-check pass asks, outside this transaction.
+      const { fields } = await prepareCustomer(
+        parseCustomerCreate(lineToBody(columns, line)),
+        ctx.scope.livemode ? null : sandboxDirectory,
+      );
       rows.push(customerRow(fields, ctx.scope, ctx.now));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

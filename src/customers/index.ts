@@ -5,6 +5,7 @@ import { customersImportJob } from './import.js';
 import { customerRoutes, customerSchema } from './routes.js';
 import { purgeTestCustomers } from './service.js';
 import { recheckUnverifiedVat, vatRecheckEveryMs } from './vat-recheck.js';
+import { recheckUnverifiedIdentities, directoryRecheckEveryMs } from './directory-recheck.js';
 
 /** Customers: buyers checked against the identifier rules and the directory, imported by CSV. */
 export const customersCapability: Capability = {
@@ -20,6 +21,11 @@ export const customersCapability: Capability = {
       name: 'customers.recheck-vat',
       everyMs: vatRecheckEveryMs,
       run: (deps, companyIds) => recheckUnverifiedVat(deps, companyIds),
+    },
+    {
+      name: 'customers.recheck-directory',
+      everyMs: directoryRecheckEveryMs,
+      run: (deps, companyIds) => recheckUnverifiedIdentities(deps, companyIds),
     },
   ],
   dataExport: [{ name: 'customers', page: customerRecords }],

@@ -66,6 +66,12 @@ export const customerSchema = Type.Object(
         },
       ),
     ),
+    directoryVerification: nullable(
+      Type.Union([Type.Literal('verified'), Type.Literal('unverified'), Type.Literal('not_found')], {
+        description:
+          "Live, the SIRET (else the SIREN) looked up in the company directory (Sirene, else the connected platform's for a SIRET): `verified`; `unverified` when no directory answered or for a CSV-imported customer, checked again every 10 minutes; `not_found` when a re-check found it unknown or closed. Null in test mode and without a SIRET or SIREN.",
+      }),
+    ),
     metadata: Type.Record(Type.String(), Type.Unknown()),
     created: Type.String(),
     updated: Type.String(),

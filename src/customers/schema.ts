@@ -25,6 +25,8 @@ export const customers = pgTable(
     registryNonDisclosure: text('registry_non_disclosure').array().notNull(),
     /** What VIES said of an intra-EU VAT number (live), null when not asked (migration 0031). */
     vatValidation: jsonb('vat_validation').$type<VatValidation | null>(),
+    /** What the company directory said of the SIRET (live): `verified`, `unverified`, `not_found` (migration 0035). */
+    directoryVerification: text('directory_verification'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
     created: instant('created').notNull(),
     updated: instant('updated').notNull(),

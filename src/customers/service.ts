@@ -8,7 +8,8 @@ import { parseIsoInstant } from '../kernel/iso-date.js';
 import { toListEnvelope, type ListEnvelope, type PageRequest } from '../kernel/pagination.js';
 import {
   checkCustomer,
-  consultDirectory,
+  directoryIdentifierOf,
+  directoryVerdict,
   type CustomerDraft,
   type CustomerFields,
   type CustomerType,
@@ -17,7 +18,8 @@ import {
 } from './customer-checks.js';
 import { isIntraEuVatNumber, verifyVatNumber } from '../vies/service.js';
 import type { CustomerCreateInput, CustomerUpdateInput } from './customer-input.js';
-import { directoryFor } from './directory.js';
+import { companyDirectory } from '../directory/service.js';
+import type { CompanyDirectory } from './directory.js';
 import {
   customerRow,
   fieldsOf,
@@ -58,9 +60,10 @@ export async function createCustomer(
   ctx: CallContext,
   input: CustomerCreateInput,
 ): Promise<Customer> {
-  const fields = await prepareCustomer(input, ctx.scope.livemode);
+  const { fields, directoryVerification } = await prepareCustomer(input, companyDirectory(deps, ctx.scope, ctx.now));
   const row = {
     ...customerRow(fields, ctx.scope, ctx.now),
+    directoryVerification,
     vatValidation: await viesValidation(deps, ctx, fields.vatNumber),
   };
   await inTransaction(deps.db, ctx, async (tx) => {
@@ -178,6 +181,27 @@ async function viesBeforeUpdate(
   return { vatNumber, validation: await viesValidation(deps, ctx, vatNumber) };
 }
 
+/**
+ * The directory asked about the SIRET an update brings, before the update's transaction (no row
+ * lock held through a call to Sirene or the platform): the transaction then reads the kept answer.
+ */
+async function directoryBeforeUpdate(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+  input: CustomerUpdateInput,
+  directory: CompanyDirectory,
+): Promise<void> {
+  if (!ctx.scope.livemode || (input.siret === undefined && input.siren === undefined)) return;
+  const before = await findCustomer(deps.db, ctx.scope, id);
+  if (!before || before.deletedAt) return;
+  const checked = checkCustomer(mergeUpdate(fieldsOf(before), input));
+  const identifier = directoryIdentifierOf(checked);
+  if (identifier === null || identifier === directoryIdentifierOf(before)) return;
+  // The answer is kept (directory_checks): the transaction reads it instead of calling out.
+  await (identifier === checked.siret ? directory.lookup(identifier) : directory.lookupSiren?.(identifier));
+}
+
 export async function updateCustomer(
   deps: Pick<Deps, 'db' | 'config'>,
   ctx: CallContext,
@@ -185,16 +209,19 @@ export async function updateCustomer(
   input: CustomerUpdateInput,
 ): Promise<Customer> {
   const asked = await viesBeforeUpdate(deps, ctx, id, input);
+  const directory = companyDirectory(deps, ctx.scope, ctx.now);
+  await directoryBeforeUpdate(deps, ctx, id, input, directory);
   const row = await inTransaction(deps.db, ctx, async (tx) => {
     const current = await findCustomer(tx, ctx.scope, id, true);
     if (!current) throw customerNotFound(id);
     if (current.deletedAt) throw customerDeleted(id);
     const checked = checkCustomer(mergeUpdate(fieldsOf(current), input));
-    // The directory is asked about a new SIRET only; an unchanged one keeps its markers.
-    const fields =
-      checked.siret !== null && checked.siret !== current.siret
-        ? await consultDirectory(checked, directoryFor(ctx.scope.livemode))
-        : checked;
+    // The directory is asked about a new SIRET (SIREN) only; an unchanged one keeps its markers and its check.
+    const identifier = directoryIdentifierOf(checked);
+    const { fields, directoryVerification } =
+      identifier !== null && identifier !== directoryIdentifierOf(current)
+        ? await directoryVerdict(checked, directory)
+        : { fields: checked, directoryVerification: identifier === null ? null : current.directoryVerification };
     if (sameFields(fieldsOf(current), fields)) return current;
     // A new number has VIES's word (asked above, or now if it changed meanwhile); an unchanged one keeps its check.
     const vatValidation =
@@ -203,7 +230,12 @@ export async function updateCustomer(
         : asked?.vatNumber === fields.vatNumber
           ? asked.validation
           : await viesValidation(deps, ctx, fields.vatNumber);
-    const updated = (await updateCustomerRow(tx, ctx.scope, id, { ...fields, vatValidation, updated: ctx.now }))!;
+    const updated = (await updateCustomerRow(tx, ctx.scope, id, {
+      ...fields,
+      vatValidation,
+      directoryVerification,
+      updated: ctx.now,
+    }))!;
     await recordCustomerEvent(tx, ctx, 'customer.updated', updated);
     return updated;
   });

@@ -96,9 +96,16 @@ export function customerLookup(scope: Scope, id: string): Lookup<CustomerRow | n
   };
 }
 
-/** Live customers whose VAT number VIES has not confirmed yet, oldest first (the re-check pass, every company). */
-export async function unverifiedVatCustomers(
+/** What a re-check pass looks for: a VAT number VIES has not confirmed, a SIRET (SIREN) no directory has answered about. */
+const unverified = {
+  vat: sql`${customers.vatValidation}->>'status' = 'unverified'`,
+  directory: eq(customers.directoryVerification, 'unverified'),
+};
+
+/** Live customers still unverified on `what`, oldest first (a re-check pass, every company). */
+export async function unverifiedCustomers(
   db: Executor,
+  what: keyof typeof unverified,
   limit: number,
   companyIds?: string[],
 ): Promise<CustomerRow[]> {
@@ -109,7 +116,7 @@ export async function unverifiedVatCustomers(
       and(
         eq(customers.livemode, true),
         notDeleted,
-        sql`${customers.vatValidation}->>'status' = 'unverified'`,
+        unverified[what],
         companyIds ? inArray(customers.companyId, companyIds) : undefined,
       ),
     )
@@ -128,12 +135,29 @@ export async function settleVatValidation(
   const [row] = await db
     .update(customers)
     .set(changes)
+    .where(and(ofCustomer(scope, id), notDeleted, eq(customers.vatNumber, vatNumber), unverified.vat))
+    .returning();
+  return row;
+}
+
+/** The directory's answer, only if the customer still has that SIRET and SIREN unverified (a change meanwhile wins). */
+export async function settleDirectoryVerification(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  asked: Pick<CustomerRow, 'siren' | 'siret'>,
+  changes: Pick<CustomerRow, 'directoryVerification' | 'registryNonDisclosure' | 'updated'>,
+): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .update(customers)
+    .set(changes)
     .where(
       and(
         ofCustomer(scope, id),
         notDeleted,
-        eq(customers.vatNumber, vatNumber),
-        sql`${customers.vatValidation}->>'status' = 'unverified'`,
+        asked.siret === null ? isNull(customers.siret) : eq(customers.siret, asked.siret),
+        asked.siren === null ? isNull(customers.siren) : eq(customers.siren, asked.siren),
+        unverified.directory,
       ),
     )
     .returning();

@@ -4,7 +4,7 @@ import { currentVersion } from '../kernel/api-version.js';
 import { verifyVatNumber, type ViesVerdict } from '../vies/service.js';
 import type { VatValidation } from './customer-checks.js';
 import { recordCustomerEvent } from './customer-records.js';
-import { settleVatValidation, unverifiedVatCustomers, type CustomerRow } from './store.js';
+import { settleVatValidation, unverifiedCustomers, type CustomerRow } from './store.js';
 
 /**
  * The `customers.recheck-vat` pass: live customers whose intra-EU VAT number VIES did not confirm
@@ -48,7 +48,7 @@ export async function recheckUnverifiedVat(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
   companyIds?: string[],
 ): Promise<number> {
-  const rows = await inTransaction(deps.db, null, (tx) => unverifiedVatCustomers(tx, batchSize, companyIds));
+  const rows = await inTransaction(deps.db, null, (tx) => unverifiedCustomers(tx, 'vat', batchSize, companyIds));
   let settled = 0;
   // One at a time: VIES limits concurrent requests (MS_MAX_CONCURRENT_REQ).
   for (const row of rows) if (await recheckOne(deps, row)) settled++;

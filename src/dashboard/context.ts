@@ -5,6 +5,8 @@ import type { CallContext } from '../db/transaction.js';
 import { currentVersion } from '../kernel/api-version.js';
 import { scopeTime } from '../kernel/sandbox-clock.js';
 import type { DashboardSession } from '../users/service.js';
+import { Formats, langOf, type Lang } from './language.js';
+import { messagesOf, type Messages } from './messages.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -30,13 +32,24 @@ export interface Page {
   base: string;
   /** The company and environment every service call of the page is scoped to. */
   scope: Scope;
+  /** The reader's language, its texts and its formats. */
+  lang: Lang;
+  m: Messages;
+  f: Formats;
+  /** The URL of the page, where the language switch comes back to. */
+  path: string;
 }
 
 export function pageOf(request: FastifyRequest, env: Env): Page {
   const session = request.dashboard;
   if (!session) throw new Error('dashboard page reached without a session');
   const livemode = env === 'live';
+  const lang = langOf(request);
   return {
+    lang,
+    m: messagesOf(lang),
+    f: new Formats(lang),
+    path: request.url,
     session,
     env,
     livemode,

@@ -1,37 +1,31 @@
 import { html, type Html } from '../http/html.js';
 import { dashboardPrefix, envs, type Page } from './context.js';
 import { maxReauthFailures } from '../users/service.js';
+import { defaultLang, langs, type Lang } from './language.js';
+import { messagesOf, type Messages } from './messages.js';
 
-export type Section = 'keys' | 'webhooks' | 'events' | 'account';
+export type Section = 'invoices' | 'received' | 'ereporting' | 'keys' | 'webhooks' | 'events' | 'account';
 
-const sections: { id: Section; label: string }[] = [
-  { id: 'keys', label: 'API keys' },
-  { id: 'webhooks', label: 'Webhooks' },
-  { id: 'events', label: 'Events' },
-  { id: 'account', label: 'Account' },
-];
+const sections: Section[] = ['invoices', 'received', 'ereporting', 'keys', 'webhooks', 'events', 'account'];
 
 /** Messages shown after an action redirected (`?notice=`): fixed texts, never echoed input. */
-export const notices = {
-  key_revoked: 'The key is revoked. The API refuses it from now on.',
-  endpoint_updated: 'The endpoint is saved.',
-  endpoint_disabled: 'The endpoint is disabled: nothing is delivered to it until you enable it again.',
-  endpoint_enabled: 'The endpoint is enabled.',
-  endpoint_deleted: 'The endpoint is deleted.',
-  ping_sent: 'A ping event was sent to the endpoint. Reload this page to follow its delivery.',
-  replayed: 'The event is being delivered again, as a new generation. Reload this page to follow it.',
-  nothing_to_replay: 'No endpoint has a failed delivery of this event: nothing was replayed.',
-  password_changed: 'Your password is changed. Your other sessions are signed out.',
-  password_set: 'Your password is set. Log in with it.',
-  signed_out: 'You are logged out.',
-  session_ended: `Your session ended after ${maxReauthFailures} wrong passwords, so that a stolen session cannot be used to guess yours. Log in again.`,
-} as const;
+export type Notice = keyof Messages['notices'];
 
-export type Notice = keyof typeof notices;
-
-export function noticeOf(query: unknown): string | null {
+export function noticeOf(query: unknown, m: Messages): string | null {
   const value = (query as { notice?: unknown } | undefined)?.notice;
-  return typeof value === 'string' && Object.hasOwn(notices, value) ? notices[value as Notice] : null;
+  if (typeof value !== 'string' || !Object.hasOwn(m.notices, value)) return null;
+  const notice = m.notices[value as Notice];
+  return typeof notice === 'function' ? notice(maxReauthFailures) : notice;
+}
+
+/** Links to the same page in each language: a plain GET that sets the cookie, so no script is needed. */
+function languageSwitch(lang: Lang, back: string): Html {
+  const m = messagesOf(lang);
+  const links = langs.map(
+    (target) =>
+      html`<a href="${dashboardPrefix}/language/${target}?back=${encodeURIComponent(back)}" hreflang="${target}" lang="${target}"${target === lang ? html` aria-current="true"` : null}>${target === 'fr' ? 'Français' : 'English'}</a>`,
+  );
+  return html`<nav class="lang-switch" aria-label="${m.language}">${links}</nav>`;
 }
 
 function head(title: string): Html {
@@ -52,27 +46,28 @@ export interface LayoutOptions {
 
 /** A signed-in page: the environment switch, the sections, the live warning, the content. */
 export function layout(page: Page, options: LayoutOptions, content: Html): string {
-  const { session, env } = page;
+  const { session, env, m } = page;
   const section = options.section ?? 'account';
   const switcher = envs.map(
     (target) =>
-      html`<a href="${dashboardPrefix}/${target}/${section}" class="env-${target}"${target === env ? html` aria-current="page"` : null}>${target === 'live' ? 'Live' : 'Test'}</a>`,
+      html`<a href="${dashboardPrefix}/${target}/${section}" class="env-${target}"${target === env ? html` aria-current="page"` : null}>${target === 'live' ? m.live : m.test}</a>`,
   );
   const nav = sections.map(
     (item) =>
-      html`<a href="${page.base}/${item.id}"${item.id === options.section ? html` aria-current="page"` : null}>${item.label}</a>`,
+      html`<a href="${page.base}/${item}"${item === options.section ? html` aria-current="page"` : null}>${m.sections[item]}</a>`,
   );
   const banner = page.livemode
-    ? html`<div class="banner banner-live" data-env="live"><strong>LIVE</strong> Real data: numbers are legally binding, invoices go to the platform, and calls count against the quota.</div>`
-    : html`<div class="banner banner-test" data-env="test"><strong>TEST</strong> Sandbox data: nothing here leaves the service or counts against the quota.</div>`;
-  return html`<!doctype html><html lang="en">${head(options.title)}
+    ? html`<div class="banner banner-live" data-env="live"><strong>LIVE</strong> ${m.liveBanner}</div>`
+    : html`<div class="banner banner-test" data-env="test"><strong>TEST</strong> ${m.testBanner}</div>`;
+  return html`<!doctype html><html lang="${page.lang}">${head(options.title)}
 <body class="env-${env}">
 <header class="top">
   <a class="brand" href="${page.base}/keys">facteur</a>
-  <nav class="env-switch" aria-label="Environment">${switcher}</nav>
-  <nav class="sections" aria-label="Sections">${nav}</nav>
+  <nav class="env-switch" aria-label="${m.environment}">${switcher}</nav>
+  <nav class="sections" aria-label="${m.sectionsLabel}">${nav}</nav>
+  ${languageSwitch(page.lang, page.path)}
   <div class="who"><span title="${session.company.name}">${session.user.email}</span>
-    <form method="post" action="${dashboardPrefix}/logout" class="inline">${csrfField(page)}<button type="submit" class="link">Log out</button></form></div>
+    <form method="post" action="${dashboardPrefix}/logout" class="inline">${csrfField(page)}<button type="submit" class="link">${m.logOut}</button></form></div>
 </header>
 ${banner}
 <main>
@@ -85,13 +80,15 @@ ${content}
 
 /** A page without a session: log-in, password link, errors before log-in. */
 export function bareLayout(
-  options: { title: string; notice?: string | null; error?: string | null },
+  options: { title: string; notice?: string | null; error?: string | null; lang?: Lang; path?: string },
   content: Html,
 ): string {
-  return html`<!doctype html><html lang="en">${head(options.title)}
+  const lang = options.lang ?? defaultLang;
+  return html`<!doctype html><html lang="${lang}">${head(options.title)}
 <body class="bare">
 <main class="narrow">
 <p class="brand">facteur</p>
+${languageSwitch(lang, options.path ?? `${dashboardPrefix}/login`)}
 <h1>${options.title}</h1>
 ${messages(options.notice, options.error)}
 ${content}
@@ -103,9 +100,15 @@ export function csrfField(page: Pick<Page, 'session'>): Html {
   return html`<input type="hidden" name="_csrf" value="${page.session.session.csrfToken}">`;
 }
 
-export function formatTime(value: string | Date | null | undefined): Html {
+/** A moment in the reader's locale; the machine-readable ISO form stays in `datetime`. */
+export function formatTime(page: Pick<Page, 'f'>, value: string | Date | null | undefined): Html {
   if (!value) return html`<span class="muted">—</span>`;
   const date = typeof value === 'string' ? new Date(value) : value;
-  const iso = date.toISOString();
-  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
+  return html`<time datetime="${date.toISOString()}">${page.f.time(date)}</time>`;
+}
+
+/** A calendar date (`2026-12-02`) in the reader's locale: "2 décembre 2026". */
+export function formatDate(page: Pick<Page, 'f'>, value: string | null | undefined): Html {
+  if (!value) return html`<span class="muted">—</span>`;
+  return html`<time datetime="${value.slice(0, 10)}">${page.f.date(value)}</time>`;
 }

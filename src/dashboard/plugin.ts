@@ -5,17 +5,22 @@ import { ApiError } from '../kernel/errors.js';
 import { resumeSession } from '../users/service.js';
 import { looksLikeToken } from '../users/tokens.js';
 import { dashboardPrefix, envs, pageOf } from './context.js';
-import { clearCookie, readCookie, sessionCookie } from './cookies.js';
+import { clearCookie, readCookie, sessionCookie, setCookie } from './cookies.js';
+import { defaultLang, isLang, langCookie, langCookieSeconds, langOf } from './language.js';
+import { messagesOf, type Messages } from './messages.js';
 import { installFormParser } from './form.js';
 import { html } from '../http/html.js';
 import { bareLayout, layout } from './layout.js';
 import { describeError, PageError } from './page-error.js';
 import { checkForm, installSecurityHeaders } from './security.js';
-import { signInPages } from './pages/sign-in.js';
+import { safeNext, signInPages } from './pages/sign-in.js';
 import { keyPages } from './pages/keys.js';
 import { webhookPages } from './pages/webhooks.js';
 import { eventPages } from './pages/events.js';
 import { accountPages } from './pages/account.js';
+import { invoicePages } from './pages/invoices.js';
+import { receivedPages } from './pages/received.js';
+import { ereportingPages } from './pages/ereporting.js';
 
 const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
 
@@ -47,26 +52,36 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: De
   });
 
   app.setErrorHandler((error, request, reply) => {
+    const m = messagesOf(langOf(request));
     let status = 500;
-    let message = `Something went wrong on our side; quote request ${request.id} to support.`;
+    let message = m.ourFault(request.id);
     let code: string | null = null;
     if (error instanceof PageError) ({ status, message, code } = error);
     else if (error instanceof ApiError)
       ({ status, message, code } = { status: error.status, message: describeError(error), code: error.code });
-    else if (isClientFault(error)) ({ status, message } = { status: error.statusCode, message: refusedForm(error) });
+    else if (isClientFault(error)) ({ status, message } = { status: error.statusCode, message: refusedForm(error, m) });
     else request.log.error({ err: error }, 'dashboard page failed');
     return reply
       .code(status)
       .type('text/html; charset=utf-8')
-      .send(errorPage(request, status === 500 ? 'Something went wrong' : 'Not possible', message, code));
+      .send(errorPage(request, status === 500 ? m.somethingWentWrong : m.notPossible, message, code));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply
+  app.setNotFoundHandler((request, reply) => {
+    const m = messagesOf(langOf(request));
+    return reply
       .code(404)
       .type('text/html; charset=utf-8')
-      .send(errorPage(request, 'Page not found', 'There is no such page in the dashboard.', 'not_found')),
-  );
+      .send(errorPage(request, m.pageNotFound, m.noSuchPage, 'not_found'));
+  });
+
+  // The language switch: a link, so it works without script; it only sets a preference.
+  app.get('/language/:lang', { config: { signedOut: true } }, async (request, reply) => {
+    const { lang } = request.params as { lang: string };
+    if (!isLang(lang)) throw new PageError(404, messagesOf(langOf(request)).noSuchPage, 'not_found');
+    setCookie(reply, langCookie, lang, langCookieSeconds);
+    return reply.redirect(safeNext((request.query as { back?: unknown }).back), 303);
+  });
 
   const css = asset('dashboard.css');
   const js = asset('dashboard.js');
@@ -87,6 +102,9 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: De
         await scoped.register(webhookPages, { deps, env });
         await scoped.register(eventPages, { deps, env });
         await scoped.register(accountPages, { deps, env });
+        await scoped.register(invoicePages, { deps, env });
+        await scoped.register(receivedPages, { deps, env });
+        await scoped.register(ereportingPages, { deps, env });
       },
       { prefix: `/${env}` },
     );
@@ -104,24 +122,25 @@ function isClientFault(error: unknown): error is { statusCode: number; code?: st
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
-function refusedForm(error: { statusCode: number; code?: string }): string {
-  if (error.statusCode === 413) return 'The form is too large.';
-  if (error.statusCode === 415)
-    return "The form must be sent as application/x-www-form-urlencoded, as the dashboard's own pages send it.";
-  return 'The request is malformed.';
+function refusedForm(error: { statusCode: number; code?: string }, m: Messages): string {
+  if (error.statusCode === 413) return m.formTooLarge;
+  if (error.statusCode === 415) return m.formMediaType;
+  return m.malformed;
 }
 
 /** The page of a refusal made before the dashboard's own context ran (a malformed URL or request). */
 export function dashboardRefusalPage(status: number, message: string, code: string): string {
+  const m = messagesOf(defaultLang);
   const content = html`<p class="error" role="alert" data-code="${code}">${message}</p>
-<p><a href="${dashboardPrefix}/">Back to the dashboard</a></p>`;
-  return bareLayout({ title: status >= 500 ? 'Something went wrong' : 'Not possible' }, content);
+<p><a href="${dashboardPrefix}/">${m.backToDashboard}</a></p>`;
+  return bareLayout({ title: status >= 500 ? m.somethingWentWrong : m.notPossible }, content);
 }
 
 function errorPage(request: FastifyRequest, title: string, message: string, code: string | null): string {
+  const lang = langOf(request);
   const content = html`<p class="error" role="alert"${code ? html` data-code="${code}"` : null}>${message}</p>
-<p><a href="${dashboardPrefix}/">Back to the dashboard</a></p>`;
-  if (!request.dashboard) return bareLayout({ title }, content);
+<p><a href="${dashboardPrefix}/">${messagesOf(lang).backToDashboard}</a></p>`;
+  if (!request.dashboard) return bareLayout({ title, lang }, content);
   const env = request.url.startsWith(`${dashboardPrefix}/live`) ? 'live' : 'test';
   return layout(pageOf(request, env), { title, section: null }, content);
 }

@@ -26,6 +26,8 @@ export async function installSecurityHeaders(app: FastifyInstance): Promise<void
         frameAncestors: ["'none'"],
         baseUri: ["'none'"],
         objectSrc: ["'none'"],
+        // A document's PDF is shown in its page, from this origin only.
+        frameSrc: ["'self'"],
       },
     },
     frameguard: { action: 'deny' },

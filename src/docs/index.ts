@@ -1,5 +1,5 @@
 import type { Capability } from '../capability.js';
 import { docsRoutes } from './routes.js';
 
-/** The error documentation every `doc_url` points to. */
+/** The API reference (`/docs`) and the error documentation every `doc_url` points to (`/docs/errors`). */
 export const docsCapability: Capability = { name: 'docs', pages: { routes: docsRoutes } };

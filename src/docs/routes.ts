@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { catalogue, errorTypes } from '../kernel/errors.js';
 import { escapeHtml as escape } from '../http/html.js';
+import { apiReferenceRoutes } from './api-reference.js';
 
 /**
  * A catalogue text as HTML: its Markdown backtick spans as `<code>`, everything else escaped. Only
@@ -29,6 +30,7 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 
 export async function docsRoutes(app: FastifyInstance): Promise<void> {
   const page = errorsPage();
+  await apiReferenceRoutes(app);
   app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(page),
   );

@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import {
@@ -5,7 +6,9 @@ import {
   rateDecimal,
   sellerLegalLine,
   type BuyerBlock,
+  type DocumentAllowanceCharge,
   type DocumentModel,
+  type LineAllowanceCharge,
   type PostalAddress,
   type VatBreakdownEntry,
 } from './document-model.js';
@@ -53,6 +56,30 @@ const present = (value: string | null | undefined): value is string => value != 
 
 function text(parent: XMLBuilder, name: string, value: string, attributes?: Record<string, string>): XMLBuilder {
   return parent.ele(name, attributes).txt(xmlSafe(value)).up();
+}
+
+/** BG-27 (ChargeIndicator false) or BG-28 (true) in a line's settlement, in the order of the CII schema. */
+function lineAllowanceCharge(settlement: XMLBuilder, entry: LineAllowanceCharge, charge: boolean): void {
+  const element = settlement.ele('ram:SpecifiedTradeAllowanceCharge');
+  text(element.ele('ram:ChargeIndicator'), 'udt:Indicator', charge ? 'true' : 'false');
+  if (entry.percentage !== null) text(element, 'ram:CalculationPercent', new Big(entry.percentage).toFixed(2));
+  if (entry.baseAmount !== null) text(element, 'ram:BasisAmount', centsToDecimal(entry.baseAmount));
+  text(element, 'ram:ActualAmount', centsToDecimal(entry.amount));
+  if (entry.reasonCode !== null) text(element, 'ram:ReasonCode', entry.reasonCode);
+  if (entry.reason !== null) text(element, 'ram:Reason', entry.reason);
+}
+
+/** BG-20 (ChargeIndicator false) or BG-21 (true) in the header settlement, with its VAT category and rate. */
+function documentAllowanceCharge(settlement: XMLBuilder, entry: DocumentAllowanceCharge, charge: boolean): void {
+  const element = settlement.ele('ram:SpecifiedTradeAllowanceCharge');
+  text(element.ele('ram:ChargeIndicator'), 'udt:Indicator', charge ? 'true' : 'false');
+  text(element, 'ram:ActualAmount', centsToDecimal(entry.amount));
+  if (entry.reasonCode !== null) text(element, 'ram:ReasonCode', entry.reasonCode);
+  if (entry.reason !== null) text(element, 'ram:Reason', entry.reason);
+  const tax = element.ele('ram:CategoryTradeTax');
+  text(tax, 'ram:TypeCode', 'VAT');
+  text(tax, 'ram:CategoryCode', entry.vatCode);
+  if (entry.vatRate !== null) text(tax, 'ram:RateApplicablePercent', rateDecimal(entry.vatRate));
 }
 
 function dateTime(parent: XMLBuilder, name: string, isoDate: string, prefix: 'udt' | 'qdt' = 'udt'): void {
@@ -195,6 +222,8 @@ export function writeCii(model: DocumentModel): string {
     text(tax, 'ram:TypeCode', 'VAT');
     text(tax, 'ram:CategoryCode', line.vatCode);
     if (line.vatRate !== null) text(tax, 'ram:RateApplicablePercent', rateDecimal(line.vatRate));
+    for (const allowance of line.allowances ?? []) lineAllowanceCharge(settlement, allowance, false);
+    for (const charge of line.charges ?? []) lineAllowanceCharge(settlement, charge, true);
     text(
       settlement.ele('ram:SpecifiedTradeSettlementLineMonetarySummation'),
       'ram:LineTotalAmount',
@@ -230,13 +259,25 @@ export function writeCii(model: DocumentModel): string {
   }
   const dueCode = dueDateTypeCode(model);
   for (const entry of model.vatBreakdown) tradeTax(settlement, entry, dueCode);
+  for (const entry of model.allowances ?? []) documentAllowanceCharge(settlement, entry, false);
+  for (const entry of model.charges ?? []) documentAllowanceCharge(settlement, entry, true);
   if (present(model.paymentTerms) || model.dueDate) {
     const terms = settlement.ele('ram:SpecifiedTradePaymentTerms');
     if (present(model.paymentTerms)) text(terms, 'ram:Description', model.paymentTerms);
     if (model.dueDate) dateTime(terms, 'ram:DueDateDateTime', model.dueDate);
   }
   const sums = settlement.ele('ram:SpecifiedTradeSettlementHeaderMonetarySummation');
-  text(sums, 'ram:LineTotalAmount', centsToDecimal(model.totals.net));
+  // BT-106 is BT-109 unless the document has allowances or charges of its own.
+  const adjusted = (model.allowances ?? []).length > 0 || (model.charges ?? []).length > 0;
+  text(
+    sums,
+    'ram:LineTotalAmount',
+    centsToDecimal(adjusted ? (model.totals.lineTotal ?? model.totals.net) : model.totals.net),
+  );
+  if ((model.charges ?? []).length > 0)
+    text(sums, 'ram:ChargeTotalAmount', centsToDecimal(model.totals.chargeTotal ?? 0));
+  if ((model.allowances ?? []).length > 0)
+    text(sums, 'ram:AllowanceTotalAmount', centsToDecimal(model.totals.allowanceTotal ?? 0));
   text(sums, 'ram:TaxBasisTotalAmount', centsToDecimal(model.totals.net));
   text(sums, 'ram:TaxTotalAmount', centsToDecimal(model.totals.vat), { currencyID: model.currency });
   text(sums, 'ram:GrandTotalAmount', centsToDecimal(model.totals.gross));

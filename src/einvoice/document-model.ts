@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { frenchDate, frenchDecimal, groupedIdentifier } from './french-format.js';
+import { splitDocumentAdjustments, type DocumentAdjustment } from '../kernel/document-adjustments.js';
 
 /**
  * The document model: everything the e-invoice writers (CII, PDF, Factur-X), the service's own
@@ -157,6 +158,38 @@ export interface DocumentLineModel {
   vatRate: string | null;
   /** The exemption code of the line's group (BT-121). */
   vatexCode: string | null;
+  /** BG-27, line allowances; absent or empty when the line has none. */
+  allowances?: LineAllowanceCharge[];
+  /** BG-28, line charges; absent or empty when the line has none. */
+  charges?: LineAllowanceCharge[];
+}
+
+/** A line allowance (BG-27: BT-136 to BT-140) or charge (BG-28: BT-141 to BT-145), in cents. */
+export interface LineAllowanceCharge {
+  /** BT-136 / BT-141. */
+  amount: number;
+  /** BT-138 / BT-143, a decimal string ("10"), or null for a fixed amount. */
+  percentage: string | null;
+  /** BT-137 / BT-142: the line's quantity x unit price, given with a percentage. */
+  baseAmount: number | null;
+  /** BT-139 / BT-144. */
+  reason: string | null;
+  /** BT-140 (UNTDID 5189) / BT-145 (UNTDID 7161). */
+  reasonCode: string | null;
+}
+
+/**
+ * A document-level allowance (BG-20: BT-92, BT-95 to BT-98) or charge (BG-21: BT-99, BT-102 to
+ * BT-105), in cents: the part of one stated allowance or charge that falls on one VAT group.
+ */
+export interface DocumentAllowanceCharge {
+  amount: number;
+  /** BT-95 / BT-102. */
+  vatCode: string;
+  /** BT-96 / BT-103 as the decision shows it ("20.00"); null for category O. */
+  vatRate: string | null;
+  reason: string | null;
+  reasonCode: string | null;
 }
 
 /** BG-23: one group of the decision's VAT breakdown, in cents. */
@@ -174,8 +207,14 @@ export interface VatBreakdownEntry {
 
 /** BG-22, in cents, as the tax decision computed them. */
 export interface DocumentTotals {
-  /** BT-106 = BT-109 (no document-level allowance or charge). */
+  /** BT-109, the sum of the VAT bases: BT-106 - BT-107 + BT-108 (BT-106 when there is no document allowance or charge). */
   net: number;
+  /** BT-106, the sum of the line nets; absent: equal to `net`. */
+  lineTotal?: number;
+  /** BT-107, the sum of the document allowances; absent: 0. */
+  allowanceTotal?: number;
+  /** BT-108, the sum of the document charges; absent: 0. */
+  chargeTotal?: number;
   /** BT-110. */
   vat: number;
   /** BT-112. */
@@ -218,6 +257,10 @@ export interface DocumentModel {
   seller: SellerBlock;
   buyer: BuyerBlock;
   lines: DocumentLineModel[];
+  /** BG-20, split by VAT group; absent or empty when there is none. */
+  allowances?: DocumentAllowanceCharge[];
+  /** BG-21, split by VAT group; absent or empty when there is none. */
+  charges?: DocumentAllowanceCharge[];
   vatBreakdown: VatBreakdownEntry[];
   totals: DocumentTotals;
 }
@@ -339,7 +382,12 @@ export interface DocumentSource {
     vatCode: string | null;
     vatRate: string | null;
     vatexCode: string | null;
+    allowances?: LineAllowanceCharge[];
+    charges?: LineAllowanceCharge[];
   }[];
+  /** BG-20 / BG-21 as the document states them, before their split over the VAT groups. */
+  allowances?: DocumentAdjustment[];
+  charges?: DocumentAdjustment[];
   tax: {
     vatBreakdown: {
       vatCode: string;
@@ -360,6 +408,78 @@ export interface DocumentSource {
 /** Mentions that are about the whole document rather than a VAT group's exemption. */
 const documentMentions = new Set(['vat_on_debits', 'operation_category']);
 
+/** BG-22 from the groups the decision fixed; BT-106 to BT-108 only when the document has allowances or charges of its own. */
+function totalsOf(
+  lines: readonly DocumentLineModel[],
+  adjustments: { allowances: readonly DocumentAllowanceCharge[]; charges: readonly DocumentAllowanceCharge[] },
+  vatBreakdown: readonly VatBreakdownEntry[],
+  paid: number,
+): DocumentTotals {
+  const net = vatBreakdown.reduce((sum, group) => sum + group.taxableAmount, 0);
+  const vat = vatBreakdown.reduce((sum, group) => sum + group.taxAmount, 0);
+  const sum = (entries: readonly { amount: number }[]) => entries.reduce((total, entry) => total + entry.amount, 0);
+  const adjusted = adjustments.allowances.length > 0 || adjustments.charges.length > 0;
+  return {
+    net,
+    ...(adjusted
+      ? {
+          lineTotal: sum(lines.map((line) => ({ amount: line.netAmount }))),
+          allowanceTotal: sum(adjustments.allowances),
+          chargeTotal: sum(adjustments.charges),
+        }
+      : {}),
+    vat,
+    gross: net + vat,
+    paid,
+    due: net + vat - paid,
+  };
+}
+
+/** A line's BG-27 / BG-28, present only when it has some. */
+function lineAllowanceCharges(line: {
+  allowances?: LineAllowanceCharge[];
+  charges?: LineAllowanceCharge[];
+}): Pick<DocumentLineModel, 'allowances' | 'charges'> {
+  const allowances = line.allowances ?? [];
+  const charges = line.charges ?? [];
+  return allowances.length > 0 || charges.length > 0 ? { allowances, charges } : {};
+}
+
+const sameGroup = (
+  line: { vatCode: string | null; vatRate: string | null; vatexCode: string | null },
+  group: { vatCode: string; vatRate: string | null; vatexCode: string | null },
+) =>
+  line.vatCode === group.vatCode &&
+  (line.vatexCode ?? null) === (group.vatexCode ?? null) &&
+  (line.vatRate === null || group.vatRate === null
+    ? line.vatRate === group.vatRate
+    : new Big(line.vatRate).eq(group.vatRate));
+
+/** BG-20 / BG-21: each stated allowance and charge split over the VAT groups by their line nets, as the decision did. */
+function documentAllowanceCharges(
+  source: DocumentSource,
+  vatBreakdown: readonly VatBreakdownEntry[],
+): { allowances: DocumentAllowanceCharge[]; charges: DocumentAllowanceCharge[] } {
+  const parts = splitDocumentAdjustments(
+    vatBreakdown.map((group) => ({
+      key: group,
+      base: source.lines.reduce((sum, line) => sum + (sameGroup(line, group) ? line.netAmount : 0), 0),
+    })),
+    { allowances: source.allowances ?? [], charges: source.charges ?? [] },
+  );
+  const of = (charge: boolean) =>
+    parts
+      .filter((part) => part.charge === charge)
+      .map((part) => ({
+        amount: part.amount,
+        vatCode: part.key.vatCode,
+        vatRate: part.key.vatRate,
+        reason: part.reason,
+        reasonCode: part.reasonCode,
+      }));
+  return { allowances: of(false), charges: of(true) };
+}
+
 /**
  * The model of a finalized document: the lines, VAT breakdown and mentions as the tax decision
  * fixed them, the totals summed from them (the decision's own totals), the BT-23 frame from the
@@ -379,17 +499,9 @@ export function documentModelOf(source: DocumentSource): DocumentModel {
       vatCode: line.vatCode,
       vatRate: line.vatRate,
       vatexCode: line.vatexCode,
+      ...lineAllowanceCharges(line),
     };
   });
-  const sameGroup = (
-    line: { vatCode: string | null; vatRate: string | null; vatexCode: string | null },
-    group: { vatCode: string; vatRate: string | null; vatexCode: string | null },
-  ) =>
-    line.vatCode === group.vatCode &&
-    (line.vatexCode ?? null) === (group.vatexCode ?? null) &&
-    (line.vatRate === null || group.vatRate === null
-      ? line.vatRate === group.vatRate
-      : new Big(line.vatRate).eq(group.vatRate));
   const vatBreakdown: VatBreakdownEntry[] = source.tax.vatBreakdown.map((group) => {
     const members = source.lines.flatMap((line, index) => (sameGroup(line, group) ? [index] : []));
     const mention = source.tax.mentions.find(
@@ -404,8 +516,7 @@ export function documentModelOf(source: DocumentSource): DocumentModel {
       taxAmount: group.taxAmount,
     };
   });
-  const net = vatBreakdown.reduce((sum, group) => sum + group.taxableAmount, 0);
-  const vat = vatBreakdown.reduce((sum, group) => sum + group.taxAmount, 0);
+  const { allowances, charges } = documentAllowanceCharges(source, vatBreakdown);
   const goods = source.lines.some((line) => line.nature === 'goods');
   const services = source.lines.some((line) => line.nature !== 'goods');
   const category: OperationCategory = goods && services ? 'mixed' : goods ? 'goods' : 'services';
@@ -439,8 +550,10 @@ export function documentModelOf(source: DocumentSource): DocumentModel {
     seller: source.seller,
     buyer: { ...source.buyer, routingCode: source.buyer.routingCode ?? null },
     lines,
+    // Present only when the document has them: a model without is what it always was.
+    ...(allowances.length > 0 || charges.length > 0 ? { allowances, charges } : {}),
     vatBreakdown,
-    totals: { net, vat, gross: net + vat, paid: source.amountPaid, due: net + vat - source.amountPaid },
+    totals: totalsOf(lines, { allowances, charges }, vatBreakdown, source.amountPaid),
   };
 }
 

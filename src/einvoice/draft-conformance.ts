@@ -268,7 +268,13 @@ export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] 
     const linesOfGroup = model.lines.filter(
       (line) => line.vatCode === entry.vatCode && sameRate(line.vatRate, entry.vatRate),
     );
-    const base = linesOfGroup.reduce((sum, line) => sum + line.netAmount, 0);
+    // BR-S-08 and the like: the group's lines, less its document allowances, plus its charges.
+    const ofGroup = (entries: readonly { vatCode: string; vatRate: string | null; amount: number }[] = []) =>
+      entries
+        .filter((part) => part.vatCode === entry.vatCode && sameRate(part.vatRate, entry.vatRate))
+        .reduce((sum, part) => sum + part.amount, 0);
+    const base =
+      linesOfGroup.reduce((sum, line) => sum + line.netAmount, 0) - ofGroup(model.allowances) + ofGroup(model.charges);
     if (base !== entry.taxableAmount)
       add(
         `BR-${entry.vatCode === 'K' ? 'IC' : entry.vatCode}-08`,
@@ -313,7 +319,17 @@ export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] 
   });
 
   const net = model.lines.reduce((sum, line) => sum + line.netAmount, 0);
-  if (net !== model.totals.net) add('BR-CO-10', 'totals.net', 'The net total (BT-106) is not the sum of the lines.');
+  // Without document allowances or charges BT-106 is BT-109, as the writer writes it.
+  const adjusted = (model.allowances ?? []).length > 0 || (model.charges ?? []).length > 0;
+  const lineTotal = adjusted ? (model.totals.lineTotal ?? model.totals.net) : model.totals.net;
+  if (net !== lineTotal) add('BR-CO-10', 'totals.net', 'The net total (BT-106) is not the sum of the lines.');
+  const sumOf = (entries: readonly { amount: number }[] = []) => entries.reduce((sum, part) => sum + part.amount, 0);
+  if (sumOf(model.allowances) !== (model.totals.allowanceTotal ?? 0))
+    add('BR-CO-11', 'totals.allowanceTotal', 'The allowances total (BT-107) is not the sum of the allowances.');
+  if (sumOf(model.charges) !== (model.totals.chargeTotal ?? 0))
+    add('BR-CO-12', 'totals.chargeTotal', 'The charges total (BT-108) is not the sum of the charges.');
+  if (adjusted && lineTotal - (model.totals.allowanceTotal ?? 0) + (model.totals.chargeTotal ?? 0) !== model.totals.net)
+    add('BR-CO-13', 'totals.net', 'The VAT base total (BT-109) is not the lines less the allowances plus the charges.');
   const vat = model.vatBreakdown.reduce((sum, entry) => sum + entry.taxAmount, 0);
   if (vat !== model.totals.vat) add('BR-CO-14', 'totals.vat', 'The VAT total (BT-110) is not the sum of the groups.');
   if (model.totals.net + model.totals.vat !== model.totals.gross)

@@ -8,7 +8,15 @@ import {
   XsdValidator,
   xmlRegisterInputProvider,
 } from 'libxml2-wasm';
-import { cdarXsd, facturxXsd, standardsVersions, stylesheets, type StylesheetName, type XsdSet } from './standards.js';
+import {
+  cdarXsd,
+  ciiD22bXsd,
+  facturxXsd,
+  standardsVersions,
+  stylesheets,
+  type StylesheetName,
+  type XsdSet,
+} from './standards.js';
 
 /**
  * The official validators, in process and without Java: the Factur-X EN16931 XSD through
@@ -51,6 +59,8 @@ export interface OfficialValidatorOptions {
   compiled: Partial<Record<StylesheetName, string>>;
   /** The XSD the documents must pass: the Factur-X EN16931 one (default) or the CDAR one. */
   xsd?: XsdSet;
+  /** In place of `xsd`: XSDs each for a root namespace (UBL: Invoice, CreditNote), the document's root picking one. */
+  xsdByRoot?: XsdSet[];
 }
 
 /** One document's outcome in a batch: its report, or the error that stopped its validation. */
@@ -168,37 +178,65 @@ let xsdProvider: XmlBufferInputProvider | null = null;
 const versionOf = (name: StylesheetName) =>
   name === 'BR-FR-CDV-Schematron-CDAR'
     ? standardsVersions.cdar
-    : name.startsWith('BR-FR')
-      ? standardsVersions.brfr
-      : standardsVersions.facturx;
+    : name === 'EN16931-UBL-validation'
+      ? standardsVersions.en16931Ubl
+      : name === 'EXTENDED-CTC-FR-UBL'
+        ? standardsVersions.extendedCtcFrUbl
+        : name === 'EXTENDED-CTC-FR-CII'
+          ? standardsVersions.extendedCtcFrCii
+          : name.startsWith('BR-FR-Flux2-Schematron-UBL')
+            ? standardsVersions.brfrUbl
+            : name.startsWith('BR-FR')
+              ? standardsVersions.brfr
+              : standardsVersions.facturx;
+
+/** An XSD loaded, with the namespace of the root it judges (null: every document). */
+interface LoadedXsd {
+  validator: XsdValidator;
+  rootNamespace: string | null;
+}
+
+/** Loads an XSD: it imports its modules by relative name, which libxml2 reads from memory, never from disk. */
+async function loadXsd(xsdSet: XsdSet): Promise<LoadedXsd> {
+  const files = [xsdSet.main, ...xsdSet.modules];
+  const contents = await Promise.all(files.map((file) => readFile(file)));
+  if (!xsdProvider) {
+    xsdProvider = new XmlBufferInputProvider({});
+    xmlRegisterInputProvider(xsdProvider);
+  }
+  files.forEach((file, index) => {
+    xsdProvider!.addBuffer(file, contents[index]!);
+    xsdProvider!.addBuffer(pathToFileURL(file).href, contents[index]!);
+  });
+  const schemaDocument = XmlDocument.fromBuffer(contents[0]!, { url: xsdSet.main });
+  try {
+    return { validator: XsdValidator.fromDoc(schemaDocument), rootNamespace: xsdSet.rootNamespace ?? null };
+  } finally {
+    schemaDocument.dispose();
+  }
+}
+
+// Known by their main file: a set passed to a worker thread is a copy, never the same object.
+const xsdVersionOf = (sets: XsdSet[]) =>
+  sets[0]?.main === cdarXsd.main
+    ? standardsVersions.cdar
+    : sets[0]?.main === ciiD22bXsd.main
+      ? standardsVersions.ciiXsd
+      : sets.some((set) => set.rootNamespace !== undefined)
+        ? standardsVersions.ublXsd
+        : standardsVersions.facturx;
 
 export class OfficialValidator {
   private constructor(
-    private readonly xsd: XsdValidator,
+    private readonly xsds: LoadedXsd[],
     private readonly sheets: (LoadedStylesheet | FlagVariant)[],
     private readonly xsdVersion: string,
   ) {}
 
   static async open(options: OfficialValidatorOptions): Promise<OfficialValidator> {
-    // The XSD imports its modules by relative name: libxml2 reads them from memory, never from disk.
-    const xsdSet = options.xsd ?? facturxXsd;
-    const files = [xsdSet.main, ...xsdSet.modules];
-    const contents = await Promise.all(files.map((file) => readFile(file)));
-    if (!xsdProvider) {
-      xsdProvider = new XmlBufferInputProvider({});
-      xmlRegisterInputProvider(xsdProvider);
-    }
-    files.forEach((file, index) => {
-      xsdProvider!.addBuffer(file, contents[index]!);
-      xsdProvider!.addBuffer(pathToFileURL(file).href, contents[index]!);
-    });
-    const schemaDocument = XmlDocument.fromBuffer(contents[0]!, { url: xsdSet.main });
-    let xsd: XsdValidator;
-    try {
-      xsd = XsdValidator.fromDoc(schemaDocument);
-    } finally {
-      schemaDocument.dispose();
-    }
+    const xsdSets = options.xsdByRoot ?? [options.xsd ?? facturxXsd];
+    const xsds: LoadedXsd[] = [];
+    for (const set of xsdSets) xsds.push(await loadXsd(set));
 
     const sheets: (LoadedStylesheet | FlagVariant)[] = [];
     const names = Object.keys(options.compiled) as StylesheetName[];
@@ -229,7 +267,7 @@ export class OfficialValidator {
         documentPool,
       });
     }
-    return new OfficialValidator(xsd, sheets, xsdSet === cdarXsd ? standardsVersions.cdar : standardsVersions.facturx);
+    return new OfficialValidator(xsds, sheets, xsdVersionOf(xsdSets));
   }
 
   /** The XSD, then every stylesheet: all failures are collected, none stops the others. */
@@ -366,7 +404,14 @@ export class OfficialValidator {
       return [{ source: 'xsd', rule: 'XML', assertId: null, flag: 'error', text: messageOf(error), location: null }];
     }
     try {
-      this.xsd.validate(document);
+      const namespace = document.root.namespaceUri;
+      const xsd = this.xsds.find((each) => each.rootNamespace === null || each.rootNamespace === namespace);
+      if (!xsd) {
+        const expected = this.xsds.map((each) => each.rootNamespace).join(', ');
+        const text = `the root element {${namespace}}${document.root.name} is none of the XSDs' documents (${expected})`;
+        return [{ source: 'xsd', rule: 'XSD', assertId: null, flag: 'error', text, location: null }];
+      }
+      xsd.validator.validate(document);
       return [];
     } catch (error) {
       if (!(error instanceof XmlValidateError)) throw error;
@@ -384,7 +429,7 @@ export class OfficialValidator {
   }
 
   close(): void {
-    this.xsd.dispose();
+    for (const xsd of this.xsds) xsd.validator.dispose();
   }
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Font } from 'fontkit';
 import countries from 'i18n-iso-countries';
-import type { DocumentModel, PostalAddress } from './document-model.js';
+import type { DocumentAllowanceCharge, DocumentModel, LineAllowanceCharge, PostalAddress } from './document-model.js';
 import { categoryOfFrame, sellerLegalLine } from './document-model.js';
 import {
   frenchDate,
@@ -200,8 +200,25 @@ interface Column {
   value: (line: DocumentModel['lines'][number]) => string;
 }
 
+/**
+ * The description of a line, then one row per allowance ("Remise") and charge ("Frais"): its
+ * reason, its percentage of the gross amount, its amount. The line's amount is the net after them.
+ */
+export function lineDesignation(line: DocumentModel['lines'][number]): string {
+  const adjustment = (label: string, sign: string) => (entry: LineAllowanceCharge) => {
+    const reason = entry.reason ?? (entry.reasonCode !== null ? `code ${entry.reasonCode}` : null);
+    const share = entry.percentage !== null ? ` (${frenchRate(entry.percentage)})` : '';
+    return `${label}${reason ? ` – ${reason}` : ''}${share} : ${sign}${frenchEuros(entry.amount)}`;
+  };
+  return [
+    line.description,
+    ...(line.allowances ?? []).map(adjustment('Remise', '-')),
+    ...(line.charges ?? []).map(adjustment('Frais', '+')),
+  ].join('\n');
+}
+
 const columns: Column[] = [
-  { title: 'Désignation', width: 225, align: 'left', value: (line) => line.description },
+  { title: 'Désignation', width: 225, align: 'left', value: (line) => lineDesignation(line) },
   {
     title: 'Qté',
     width: 55,
@@ -402,6 +419,32 @@ const categoryLabels: Record<string, string> = {
   O: 'Hors champ de la TVA',
 };
 
+/**
+ * Above "Total HT" when the document has allowances or charges of its own (BG-20 / BG-21): the
+ * lines' total, then each "Remise" and "Frais" per VAT rate, as the XML states them.
+ */
+export function documentAdjustmentRows(model: DocumentModel): [string, string, boolean][] {
+  const allowances = model.allowances ?? [];
+  const charges = model.charges ?? [];
+  if (allowances.length === 0 && charges.length === 0) return [];
+  // The label column holds about 26 characters: the reason is cut, the rate kept.
+  const label = (kind: string, entry: DocumentAllowanceCharge) => {
+    const reason = entry.reason ?? (entry.reasonCode !== null ? `code ${entry.reasonCode}` : null);
+    const head = `${kind}${entry.vatRate !== null ? ` ${frenchRate(entry.vatRate)}` : ''}`;
+    const text = reason ? `${head} – ${reason}` : head;
+    return text.length > 26 ? `${text.slice(0, 24).trimEnd()}...` : text;
+  };
+  return [
+    ['Total lignes HT', frenchEuros(model.totals.lineTotal ?? model.totals.net), false],
+    ...allowances.map((entry): [string, string, boolean] => [
+      label('Remise', entry),
+      `-${frenchEuros(entry.amount)}`,
+      false,
+    ]),
+    ...charges.map((entry): [string, string, boolean] => [label('Frais', entry), frenchEuros(entry.amount), false]),
+  ];
+}
+
 function drawTotals(doc: PDFKit.PDFDocument, model: DocumentModel, top: number): number {
   const vatRows = model.vatBreakdown.map((group) => ({
     label:
@@ -413,6 +456,7 @@ function drawTotals(doc: PDFKit.PDFDocument, model: DocumentModel, top: number):
     tax: frenchEuros(group.taxAmount),
   }));
   const totalRows: [string, string, boolean][] = [
+    ...documentAdjustmentRows(model),
     ['Total HT', frenchEuros(model.totals.net), false],
     ['Total TVA', frenchEuros(model.totals.vat), false],
     [model.typeCode === '381' ? 'Total de l’avoir TTC' : 'Total TTC', frenchEuros(model.totals.gross), false],

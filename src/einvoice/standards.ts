@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,6 +14,8 @@ export const standardsDir = join(dirname(fileURLToPath(import.meta.url)), 'stand
 export interface XsdSet {
   main: string;
   modules: string[];
+  /** The namespace of the root element this XSD is for, when a set of XSDs is chosen by root (UBL). */
+  rootNamespace?: string;
 }
 
 /** Factur-X 1.09, profile EN 16931: the XSD (it imports its three modules by relative name). */
@@ -47,12 +50,68 @@ export const cdarXsd: XsdSet = {
   ].map((name) => join(cdarXsdDir, `${cdarPrefix}_${name}.xsd`)),
 };
 
+/**
+ * OASIS UBL 2.1: one XSD per document (Invoice, CreditNote), each importing the common modules by
+ * relative name; `rootNamespace` says which document an XSD is for (the validator picks by root).
+ */
+const ublXsdDir = join(standardsDir, 'ubl', 'xsd');
+const ublCommonModules = [
+  'CCTS_CCT_SchemaModule-2.1',
+  'UBL-CommonAggregateComponents-2.1',
+  'UBL-CommonBasicComponents-2.1',
+  'UBL-CommonExtensionComponents-2.1',
+  'UBL-CommonSignatureComponents-2.1',
+  'UBL-CoreComponentParameters-2.1',
+  'UBL-ExtensionContentDataType-2.1',
+  'UBL-QualifiedDataTypes-2.1',
+  'UBL-SignatureAggregateComponents-2.1',
+  'UBL-SignatureBasicComponents-2.1',
+  'UBL-UnqualifiedDataTypes-2.1',
+  'UBL-XAdESv132-2.1',
+  'UBL-XAdESv141-2.1',
+  'UBL-xmldsig-core-schema-2.1',
+].map((name) => join(ublXsdDir, 'common', `${name}.xsd`));
+export const ublInvoiceNamespace = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
+export const ublCreditNoteNamespace = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
+export const ublXsd: XsdSet[] = [
+  {
+    main: join(ublXsdDir, 'maindoc', 'UBL-Invoice-2.1.xsd'),
+    modules: ublCommonModules,
+    rootNamespace: ublInvoiceNamespace,
+  },
+  {
+    main: join(ublXsdDir, 'maindoc', 'UBL-CreditNote-2.1.xsd'),
+    modules: ublCommonModules,
+    rootNamespace: ublCreditNoteNamespace,
+  },
+];
+
+/**
+ * UN/CEFACT CII D22B (uncoupled), the XSD of a CII of the French extended profile (EXTENDED-CTC-FR
+ * goes beyond what the Factur-X EN16931 XSD allows): the main XSD and its 64 code-list and data-type
+ * modules, imported by relative name.
+ */
+const ciiD22bXsdDir = join(standardsDir, 'cii-extended-ctc-fr', 'xsd');
+const ciiD22bMain = 'CrossIndustryInvoice_100pD22B.xsd';
+export const ciiD22bXsd: XsdSet = {
+  main: join(ciiD22bXsdDir, ciiD22bMain),
+  modules: readdirSync(ciiD22bXsdDir)
+    .filter((name) => name.endsWith('.xsd') && name !== ciiD22bMain)
+    .sort()
+    .map((name) => join(ciiD22bXsdDir, name)),
+};
+
 export type StylesheetName =
   | 'FACTUR-X_EN16931'
   | 'BR-FR-Flux2-Schematron-CII'
   | 'BR-FR-Flux2-Schematron-CII_WARNING'
   | 'BR-FR-CDV-Schematron-CDAR'
-  | 'PPF_Flux10_v1_0';
+  | 'PPF_Flux10_v1_0'
+  | 'EN16931-UBL-validation'
+  | 'BR-FR-Flux2-Schematron-UBL'
+  | 'BR-FR-Flux2-Schematron-UBL_WARNING'
+  | 'EXTENDED-CTC-FR-UBL'
+  | 'EXTENDED-CTC-FR-CII';
 
 /** A schematron in its XSLT form, and the documents its `document()` calls read. */
 export interface Stylesheet {
@@ -96,6 +155,35 @@ export const stylesheets: Record<StylesheetName, Stylesheet> = {
     xslt: join(standardsDir, '..', '..', 'ereporting', 'standards', 'flux10', 'PPF_Flux10_v1_0.xslt'),
     documents: [],
   },
+  // UBL 2.1: the CEN EN 16931 rules, the French rules for UBL (the EN16931 and EXTENDED-CTC-FR
+  // folders of FNFE-MPE carry the same BR-FR files), and the French extended profile's rules.
+  'EN16931-UBL-validation': {
+    name: 'EN16931-UBL-validation',
+    xslt: join(standardsDir, 'ubl', 'EN16931-UBL-validation.xslt'),
+    documents: [],
+  },
+  'BR-FR-Flux2-Schematron-UBL': {
+    name: 'BR-FR-Flux2-Schematron-UBL',
+    xslt: join(standardsDir, 'ubl', 'BR-FR-Flux2-Schematron-UBL.xslt'),
+    documents: [],
+  },
+  'BR-FR-Flux2-Schematron-UBL_WARNING': {
+    name: 'BR-FR-Flux2-Schematron-UBL_WARNING',
+    xslt: join(standardsDir, 'ubl', 'BR-FR-Flux2-Schematron-UBL_WARNING.xslt'),
+    documents: [],
+    flagVariantOf: 'BR-FR-Flux2-Schematron-UBL',
+  },
+  'EXTENDED-CTC-FR-UBL': {
+    name: 'EXTENDED-CTC-FR-UBL',
+    xslt: join(standardsDir, 'ubl-extended-ctc-fr', 'EXTENDED-CTC-FR-UBL.xslt'),
+    documents: [],
+  },
+  // The French extended profile for CII, in place of the Factur-X EN16931 schematron (same BR-FR rules).
+  'EXTENDED-CTC-FR-CII': {
+    name: 'EXTENDED-CTC-FR-CII',
+    xslt: join(standardsDir, 'cii-extended-ctc-fr', 'EXTENDED-CTC-FR-CII.xslt'),
+    documents: [],
+  },
 };
 
 /** What a validation report names as its rules' versions (PROVENANCE.md). */
@@ -103,6 +191,12 @@ export const standardsVersions = {
   facturx: 'Factur-X 1.09 EN16931 (fnfempe/France_RFE e9520ce398cc)',
   brfr: 'BR-FR Flux 2 CII V1.4.0 (fnfempe/France_RFE e9520ce398cc)',
   cdar: 'CDAR D22B and BR-FR-CDV V1.4.0 (fnfempe/France_RFE e9520ce398cc)',
+  ublXsd: 'OASIS UBL 2.1 (fnfempe/France_RFE e9520ce398cc)',
+  en16931Ubl: 'EN 16931 UBL 1.3.16 (FNFE-MPE 1.4.0.03, phax/phive-rules 432f0e9a)',
+  brfrUbl: 'BR-FR Flux 2 UBL V1.4.0.03 (phax/phive-rules 432f0e9a)',
+  extendedCtcFrUbl: 'EXTENDED-CTC-FR UBL V1.4.0.03 (phax/phive-rules 432f0e9a)',
+  extendedCtcFrCii: 'EXTENDED-CTC-FR CII V1.4.0.03 (phax/phive-rules 432f0e9a)',
+  ciiXsd: 'UN/CEFACT CII D22B (fnfempe/France_RFE e9520ce398cc)',
 } as const;
 
 /** The XMP extension schema block a Factur-X PDF carries (akretion/factur-x). */

@@ -13,8 +13,8 @@ import type { DocumentLineModel, DocumentNote, PostalAddress, VatBreakdownEntry 
 
 /**
  * Reads a UBL 2.1 Invoice or CreditNote (EN 16931, CIUS or EXTENDED-CTC-FR) into the same model
- * as the CII reader: what the file says, not judged (no official UBL artefact is carried, so a
- * UBL invoice is kept unvalidated). Elements are known by namespace, not prefix, and a hostile XML
+ * as the CII reader: what the file says, not judged (the official UBL validators judge it apart:
+ * received/official-validation.ts). Elements are known by namespace, not prefix, and a hostile XML
  * is refused (kernel/xml-reading.ts); amounts become cents.
  */
 
@@ -211,7 +211,8 @@ export function readUbl(xml: string): ReadDocument {
         ? null
         : { number: text(preceding, 'ID') ?? '', issueDate: text(preceding, 'IssueDate') ?? '' },
     billingFrame: text(root, 'ProfileID'),
-    vatOnDebits: text(root, 'InvoicePeriod', 'DescriptionCode') === '5',
+    // BT-8 in UBL is UNTDID 2005: 3, the invoice date (VAT on debits).
+    vatOnDebits: text(root, 'InvoicePeriod', 'DescriptionCode') === '3',
     processing,
     paymentTerms: terms.map((entry) => text(entry, 'Note')).find((value) => value !== null) ?? null,
     paymentMeansCode: text(transfer, 'PaymentMeansCode'),

@@ -5,8 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ValidationReport } from './official-validator.js';
 import { compileAll, stylesheetsToCompile } from './sef-cache.js';
-import { cdarXsd, stylesheets, type StylesheetName, type XsdSet } from './standards.js';
+import { cdarXsd, ciiD22bXsd, stylesheets, ublXsd, type StylesheetName, type XsdSet } from './standards.js';
 import type { WorkerData, WorkerRequest, WorkerResponse } from './validation-worker.js';
+
+export type { ValidationReport } from './official-validator.js';
+export type { StylesheetName, XsdSet } from './standards.js';
 
 /**
  * The official validation off the event loop: a small pool of worker threads, each holding the
@@ -28,6 +31,33 @@ export const officialStylesheets: StylesheetName[] = [
 export const cdarValidation: { stylesheets: StylesheetName[]; xsd: XsdSet } = {
   stylesheets: ['BR-FR-CDV-Schematron-CDAR'],
   xsd: cdarXsd,
+};
+
+/**
+ * UBL 2.1 invoices and credit notes (EN 16931): the OASIS XSD of their root, the CEN EN 16931 UBL
+ * schematron and the French rules for UBL, both variants.
+ */
+export const ublValidation: { stylesheets: StylesheetName[]; xsdByRoot: XsdSet[] } = {
+  stylesheets: ['EN16931-UBL-validation', 'BR-FR-Flux2-Schematron-UBL', 'BR-FR-Flux2-Schematron-UBL_WARNING'],
+  xsdByRoot: ublXsd,
+};
+
+/**
+ * A UBL of the French extended profile (EXTENDED-CTC-FR, XP Z12-012): its own schematron in place of
+ * EN 16931's (it allows what EN 16931 forbids), with the same French rules.
+ */
+export const ublExtendedValidation: { stylesheets: StylesheetName[]; xsdByRoot: XsdSet[] } = {
+  stylesheets: ['EXTENDED-CTC-FR-UBL', 'BR-FR-Flux2-Schematron-UBL', 'BR-FR-Flux2-Schematron-UBL_WARNING'],
+  xsdByRoot: ublXsd,
+};
+
+/**
+ * A CII of the French extended profile (EXTENDED-CTC-FR): the CII D22B XSD and its own schematron
+ * in place of the Factur-X EN16931 ones (which refuse what the profile adds), with the same BR-FR rules.
+ */
+export const ciiExtendedValidation: { stylesheets: StylesheetName[]; xsd: XsdSet } = {
+  stylesheets: ['EXTENDED-CTC-FR-CII', 'BR-FR-Flux2-Schematron-CII', 'BR-FR-Flux2-Schematron-CII_WARNING'],
+  xsd: ciiD22bXsd,
 };
 
 /** Every stylesheet of the registry: what the installation compiles (the CII sets and the CDAR one). */
@@ -103,6 +133,8 @@ export interface ValidationPoolOptions {
   stylesheets?: StylesheetName[];
   /** The XSD every document must pass; default the Factur-X EN16931 one. */
   xsd?: XsdSet;
+  /** In place of `xsd`: XSDs chosen by the document's root namespace (UBL: Invoice, CreditNote). */
+  xsdByRoot?: XsdSet[];
   /**
    * How long a document may take (a batch: this times its documents); past it the worker is
    * terminated and replaced, and its documents fail with `DocumentValidationError`. Default: none.
@@ -146,7 +178,11 @@ export class ValidationPool {
   static async open(options: ValidationPoolOptions): Promise<ValidationPool> {
     const names = options.stylesheets ?? officialStylesheets;
     const compiled = (await compileAll(options.cacheDir, names)) as WorkerData['compiled'];
-    const data: WorkerData = { compiled, ...(options.xsd ? { xsd: options.xsd } : {}) };
+    const data: WorkerData = {
+      compiled,
+      ...(options.xsd ? { xsd: options.xsd } : {}),
+      ...(options.xsdByRoot ? { xsdByRoot: options.xsdByRoot } : {}),
+    };
     const size = Math.max(1, options.size ?? Math.min(4, availableParallelism()));
     const pool = new ValidationPool(
       [],

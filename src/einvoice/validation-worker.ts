@@ -7,6 +7,7 @@ import type { StylesheetName, XsdSet } from './standards.js';
 export interface WorkerData {
   compiled: Partial<Record<StylesheetName, string>>;
   xsd?: XsdSet;
+  xsdByRoot?: XsdSet[];
 }
 
 /** A batch of documents: the stylesheets run once over all of them (official-validator.ts). */

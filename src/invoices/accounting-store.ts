@@ -48,6 +48,9 @@ export interface AccountingDocumentRow {
   /** The VAT groups' rates (null: none) and amounts (cents), as JSON arrays in the groups' order. */
   vat_rates: string | null;
   vat_amounts: string | null;
+  /** The document's own allowances and charges (BG-20 / BG-21): their amounts (cents), as JSON arrays. */
+  allowance_amounts: string | null;
+  charge_amounts: string | null;
 }
 
 const issued = (scope: Scope, period: AccountingPeriod) =>
@@ -68,7 +71,9 @@ export async function pageAccountingDocuments(
       jsonb_path_query_array(i.lines, '$[*].nature')::text as line_natures,
       jsonb_path_query_array(i.lines, '$[*].netAmount')::text as line_nets,
       jsonb_path_query_array(i.tax, '$.vatBreakdown[*].vatRate')::text as vat_rates,
-      jsonb_path_query_array(i.tax, '$.vatBreakdown[*].taxAmount')::text as vat_amounts
+      jsonb_path_query_array(i.tax, '$.vatBreakdown[*].taxAmount')::text as vat_amounts,
+      jsonb_path_query_array(i.allowances, '$[*].amount')::text as allowance_amounts,
+      jsonb_path_query_array(i.charges, '$[*].amount')::text as charge_amounts
     from invoices i
     where ${issued(scope, period)}
       ${after ? sql`and (i.issue_date, i.finalized_at, i.id) > (${after.day}, ${after.at}::timestamptz, ${after.id})` : sql``}

@@ -1,3 +1,4 @@
+import { splitDocumentAdjustments } from '../kernel/document-adjustments.js';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import {
@@ -100,7 +101,11 @@ export function accountingDocumentOf(row: AccountingDocumentRow): AccountingDocu
     party: { customerId: row.customer_id, name: row.buyer_name, siren: row.buyer_siren },
     currency: row.currency,
     total: Number(row.total),
-    netByNature: netsByNature(row.id, row.line_natures, row.line_nets),
+    netByNature: withDocumentAdjustments(
+      netsByNature(row.id, row.line_natures, row.line_nets),
+      row.allowance_amounts,
+      row.charge_amounts,
+    ),
     vatByRate: vatByRate(row.id, row.vat_rates, row.vat_amounts),
   };
 }
@@ -130,6 +135,29 @@ function netsByNature(
     else nets.push({ nature, amount: amounts[k]! });
   }
   return nets;
+}
+
+/**
+ * The document's own allowances and charges (BG-20 / BG-21) taken off and put onto the revenue of
+ * each nature in proportion to its net, so the revenue lines add up to the document's net (BT-109)
+ * and the entry balances.
+ */
+function withDocumentAdjustments(
+  nets: { nature: string; amount: number }[],
+  allowancesJson: string | null,
+  chargesJson: string | null,
+): { nature: string; amount: number }[] {
+  const amounts = (json: string | null) =>
+    (json ? (JSON.parse(json) as number[]) : []).map((amount) => ({ amount, reason: null, reasonCode: null }));
+  const adjustments = { allowances: amounts(allowancesJson), charges: amounts(chargesJson) };
+  if (adjustments.allowances.length === 0 && adjustments.charges.length === 0) return nets;
+  const adjusted = nets.map((entry) => ({ ...entry }));
+  const parts = splitDocumentAdjustments(
+    adjusted.map((entry) => ({ key: entry, base: entry.amount })),
+    adjustments,
+  );
+  for (const part of parts) part.key.amount += part.charge ? part.amount : -part.amount;
+  return adjusted;
 }
 
 /** The VAT of each group (`["20", "5.5", null]`, `[8660, 110, 0]`); a null rate is none. */

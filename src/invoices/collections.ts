@@ -3,7 +3,7 @@ import type { Scope } from '../db/scope.js';
 import type { CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { recordEvent } from '../webhooks/service.js';
-import type { Axes } from './document-axes.js';
+import type { Axes, PaymentStatus } from './document-axes.js';
 import { amountDueOf, axesColumns, axesOf, documentEventData, type DocumentRow } from './document-record.js';
 import { euros } from '../kernel/money.js';
 import { later } from '../kernel/clock.js';
@@ -49,11 +49,23 @@ function withAmounts(
   row: DocumentRow,
   changes: Pick<DocumentRow, 'amountPaid' | 'amountRefunded' | 'amountCredited'>,
 ): { axes: Axes; changes: Partial<DocumentRow> } {
-  const axes: Axes = {
-    ...axesOf(row),
-    paymentStatus: paymentStatusOf(row.total! - changes.amountCredited, changes.amountPaid, changes.amountRefunded),
-  };
+  const axes: Axes = { ...axesOf(row), paymentStatus: invoicePaymentStatus(row.total!, changes) };
   return { axes, changes: { ...changes, ...axesColumns(axes, 'invoice') } };
+}
+
+/**
+ * The invoice's payment axis. A refund gives back what was paid beyond what the invoice still owes
+ * (its total less its credit notes): once all of that is given back the invoice is `refunded`, even
+ * when it keeps the payment of what it still owes (a partial credit note refunded in full).
+ */
+export function invoicePaymentStatus(
+  total: number,
+  amounts: Pick<DocumentRow, 'amountPaid' | 'amountRefunded' | 'amountCredited'>,
+): PaymentStatus {
+  const owed = total - amounts.amountCredited;
+  const overpaid = amounts.amountPaid - owed;
+  if (amounts.amountRefunded > 0 && overpaid > 0 && amounts.amountRefunded >= overpaid) return 'refunded';
+  return paymentStatusOf(owed, amounts.amountPaid, amounts.amountRefunded);
 }
 
 /** What a payment's statement (status 212, the payments capability) needs to know of its invoice. */

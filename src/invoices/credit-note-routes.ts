@@ -3,7 +3,14 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
-import { deleteDocumentDraft, documentHistory, getInvoiceDocument, listDocuments, sendToPlatform } from './service.js';
+import {
+  deleteDocumentDraft,
+  documentHistory,
+  emailDocumentToBuyer,
+  getInvoiceDocument,
+  listDocuments,
+  sendToPlatform,
+} from './service.js';
 import { documentListQuery, historySchema } from './resource-schema.js';
 import { sellerOf } from './request-seller.js';
 import {
@@ -159,6 +166,22 @@ export async function creditNoteRoutes(parent: FastifyInstance, { deps }: { deps
       },
     },
     async (request) => sendToPlatform(deps, callContext(request), 'credit_note', request.params.id),
+  );
+
+  app.post(
+    '/credit-notes/:id/email',
+    {
+      config: { access: 'invoices:write' },
+      schema: {
+        tags,
+        summary: 'E-mail a finalized credit note to its buyer',
+        description:
+          "The credit note's Factur-X (the file as issued, a PDF any reader opens) e-mailed to the buyer's address frozen at finalization, through the operator's SMTP server (`FACTEUR_SMTP_URL`), as a durable job (retried on a 4xx or a lost connection; a 5xx is recorded as a bounce). Outside e-invoicing (B2C, international: `send` answers `not_einvoicing_channel`) this is how the credit note is sent: `credit_note.sent` once the e-mail leaves; within e-invoicing it is a copy (the contract's fallback while the buyer has no directory address) and no event. Test mode: logged, never sent; the event at once. While the files are being generated: 409 `conflict` with `Retry-After`. Refused with `missing_required_field` (`buyer.email`) when the buyer has no e-mail address, `not_supported` in live without an SMTP server, `invalid_status_transition` for a draft.",
+        params: idParams,
+        response: { 200: Type.Ref('CreditNote') },
+      },
+    },
+    async (request) => emailDocumentToBuyer(deps, callContext(request), 'credit_note', request.params.id),
   );
 
   app.get(

@@ -114,7 +114,12 @@ export async function createCreditNote(
       currency: invoice.currency as 'EUR',
       taxSource: fields.taxSource ?? (invoice.taxSource as 'service' | 'integration' | null),
     },
-    extra: { relatedInvoiceId: invoice.id, relatedInvoiceNumber: invoice.number },
+    extra: {
+      relatedInvoiceId: invoice.id,
+      relatedInvoiceNumber: invoice.number,
+      // The whole invoice credited: its own allowances and charges too, so the credit note nets the same.
+      ...(rest.lines ? {} : { allowances: invoice.allowances, charges: invoice.charges }),
+    },
   });
   return toDocument(await inTransaction(deps.db, ctx, (tx) => insertDraft(tx, ctx, draft)), deps.config.publicUrl);
 }

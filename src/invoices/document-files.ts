@@ -3,7 +3,7 @@
  * and how the resource lists them. A draft has none.
  */
 
-export const fileKinds = ['facturx', 'xml', 'pdf'] as const;
+export const fileKinds = ['facturx', 'xml', 'pdf', 'ubl'] as const;
 export type FileKind = (typeof fileKinds)[number];
 
 export type FileState = 'pending' | 'generating' | 'ready' | 'failed';
@@ -25,16 +25,18 @@ export const fileContentTypes: Record<FileKind, string> = {
   facturx: 'application/pdf',
   xml: 'application/xml',
   pdf: 'application/pdf',
+  ubl: 'application/xml',
 };
 
 /**
  * Stable names from the number: the Factur-X (the invoice itself: the readable PDF/A-3 carrying
  * its CII) is `F2026-000001.pdf`, its CII `F2026-000001.xml`, the plain readable PDF (no XML
- * attached) `F2026-000001-visual.pdf`.
+ * attached) `F2026-000001-visual.pdf`, its UBL 2.1 `F2026-000001-ubl.xml`.
  */
 export function fileNameOf(number: string, kind: FileKind): string {
   if (kind === 'facturx') return `${number}.pdf`;
   if (kind === 'xml') return `${number}.xml`;
+  if (kind === 'ubl') return `${number}-ubl.xml`;
   return `${number}-visual.pdf`;
 }
 
@@ -64,4 +66,21 @@ export function fileEntries(
     fileName: fileNameOf(document.number!, kind),
     url: `${base}/${document.id}/files/${kind}`,
   }));
+}
+
+/** The e-invoice syntax a buyer takes (`einvoiceSyntax`): the Factur-X (its CII inside), or UBL 2.1. */
+export type EinvoiceSyntax = 'cii' | 'ubl';
+
+/**
+ * Which of a document's files the platform deposit carries, and its AFNOR `flowSyntax`: the
+ * buyer's preferred syntax, else the issuing establishment's default, else the Factur-X (what
+ * every platform accepts, the readable invoice with its CII). Pure: the deposit reads the two
+ * settings where they are stored and asks this.
+ */
+export function documentSyntaxOf(preferences: {
+  customer?: EinvoiceSyntax | null;
+  establishment?: EinvoiceSyntax | null;
+}): { fileKind: Extract<FileKind, 'facturx' | 'ubl'>; flowSyntax: 'Factur-X' | 'UBL' } {
+  const syntax = preferences.customer ?? preferences.establishment ?? 'cii';
+  return syntax === 'ubl' ? { fileKind: 'ubl', flowSyntax: 'UBL' } : { fileKind: 'facturx', flowSyntax: 'Factur-X' };
 }

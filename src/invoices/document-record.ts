@@ -9,6 +9,7 @@ import type {
 import type { BuyerSnapshot } from './buyer.js';
 import type { SellerBlock } from '../einvoice/document-model.js';
 import type { DocumentLine } from './lines.js';
+import type { DocumentAdjustment } from '../kernel/document-adjustments.js';
 import type { RejectionCategory } from '../platform/rejection-classification.js';
 import { summaryStatus, type SummaryStatus } from './summary-status.js';
 import { documentObligation, type Obligation } from './obligation.js';
@@ -121,6 +122,9 @@ export interface DocumentResource {
   taxSource: string | null;
   taxDecisionId: string | null;
   lines: DocumentLine[];
+  /** BG-20 / BG-21 as stated on the document. */
+  allowances: DocumentAdjustment[];
+  charges: DocumentAdjustment[];
   subtotal: number;
   totalTax: number | null;
   total: number | null;
@@ -222,6 +226,8 @@ export function toDocument(
     taxSource: row.taxSource,
     taxDecisionId: row.taxDecisionId,
     lines: row.lines,
+    allowances: row.allowances ?? [],
+    charges: row.charges ?? [],
     subtotal: row.subtotal,
     totalTax: row.totalTax,
     total: row.total,

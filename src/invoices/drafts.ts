@@ -15,13 +15,38 @@ import { axesColumns, documentEventData, freshEinvoicing, type DocumentRow } fro
 import { findDocument, insertDocument, updateDocument } from './store.js';
 import { checkMetadata } from '../kernel/metadata.js';
 import { draftFields, nullableString } from './document-fields.js';
+import {
+  checkDocumentNet,
+  documentAdjustmentsField,
+  resolveDocumentAdjustments,
+  type DocumentAdjustmentInput,
+  type DocumentAdjustments,
+} from '../kernel/document-adjustments.js';
 
 /** Drafts of invoices and credit notes: created, edited and deleted while nothing is numbered. */
 
-export const invoiceCreateBody = Type.Object({ ...draftFields, lines: linesField }, { additionalProperties: false });
+/** BG-20 / BG-21: the tax decision states the same, and splits them over the VAT groups. */
+const documentAdjustmentFields = {
+  allowances: Type.Optional(
+    documentAdjustmentsField(
+      "Allowances on the whole document (BG-20), deducted from the lines' total; split over the VAT rates by the lines' nets.",
+    ),
+  ),
+  charges: Type.Optional(
+    documentAdjustmentsField(
+      "Charges on the whole document (BG-21), such as shipping, added to the lines' total; split over the VAT rates likewise.",
+    ),
+  ),
+};
+
+export const invoiceCreateBody = Type.Object(
+  { ...draftFields, ...documentAdjustmentFields, lines: linesField },
+  { additionalProperties: false },
+);
 export const invoiceUpdateBody = Type.Object(
   {
     ...draftFields,
+    ...documentAdjustmentFields,
     customerId: Type.Optional(nullableString({ maxLength: 255 })),
     buyer: Type.Optional(Type.Unsafe<Static<typeof buyerInput> | null>({ ...buyerInput, type: ['object', 'null'] })),
     lines: Type.Optional(linesField),
@@ -31,6 +56,16 @@ export const invoiceUpdateBody = Type.Object(
 
 export type DraftInput = Static<typeof invoiceCreateBody>;
 export type DraftUpdate = Static<typeof invoiceUpdateBody>;
+
+function documentAdjustmentsOf(
+  allowances: DocumentAdjustmentInput[] | undefined,
+  charges: DocumentAdjustmentInput[] | undefined,
+): DocumentAdjustments {
+  return {
+    allowances: resolveDocumentAdjustments(allowances, 'allowance', 'allowances'),
+    charges: resolveDocumentAdjustments(charges, 'charge', 'charges'),
+  };
+}
 
 export function notFound(kind: DocumentKind, id: string): ApiError {
   return refuse('not_found', `No ${kind === 'invoice' ? 'invoice' : 'credit note'} ${id}.`, { param: 'id' });
@@ -148,9 +183,12 @@ export interface NewDraft {
 }
 
 export function draftRow(ctx: CallContext, draft: NewDraft): DocumentRow {
-  const { input } = draft;
+  const { allowances: allowanceInputs, charges: chargeInputs, ...input } = draft.input;
   const metadata = input.metadata ?? {};
   checkMetadata(metadata);
+  const subtotal = subtotalOf(draft.lines);
+  const adjustments = documentAdjustmentsOf(allowanceInputs, chargeInputs);
+  checkDocumentNet(subtotal, adjustments);
   const dates = { issueDate: input.issueDate ?? null, dueDate: input.dueDate ?? null };
   checkDates(dates);
   return {
@@ -168,13 +206,14 @@ export function draftRow(ctx: CallContext, draft: NewDraft): DocumentRow {
     taxDecisionId: input.taxDecisionId ?? null,
     backingDecisionId: null,
     lines: draft.lines,
+    ...adjustments,
     ...dates,
     deliveryDate: input.deliveryDate ?? null,
     paymentTermsDays: input.paymentTermsDays ?? null,
     paymentTerms: input.paymentTerms ?? null,
     notes: input.notes ?? null,
     metadata,
-    subtotal: subtotalOf(draft.lines),
+    subtotal,
     totalTax: null,
     total: null,
     amountPaid: 0,
@@ -263,6 +302,11 @@ export async function updateDraft(
     const changes: Partial<DocumentRow> = {};
     if (party) Object.assign(changes, party);
     if (lines) Object.assign(changes, { lines, subtotal: subtotalOf(lines) });
+    if (input.allowances !== undefined || input.charges !== undefined) {
+      const adjustments = documentAdjustmentsOf(input.allowances, input.charges);
+      if (input.allowances !== undefined) changes.allowances = adjustments.allowances;
+      if (input.charges !== undefined) changes.charges = adjustments.charges;
+    }
     for (const field of [
       'currency',
       'issueDate',
@@ -280,6 +324,10 @@ export async function updateDraft(
       checkMetadata(input.metadata);
       changes.metadata = input.metadata;
     }
+    checkDocumentNet(changes.subtotal ?? current.subtotal, {
+      allowances: changes.allowances ?? current.allowances,
+      charges: changes.charges ?? current.charges,
+    });
     checkDates({
       issueDate: changes.issueDate !== undefined ? changes.issueDate : current.issueDate,
       dueDate: changes.dueDate !== undefined ? changes.dueDate : current.dueDate,

@@ -58,6 +58,14 @@ const fileDescriptions: Record<FileKind, string> = {
     'The Factur-X (EN 16931 profile): the readable PDF/A-3b carrying its CII as `factur-x.xml`, named `<number>.pdf`. This is the invoice the platform receives.',
   xml: 'The CII (UN/CEFACT Cross Industry Invoice, Factur-X EN 16931) alone, `<number>.xml`: byte-identical to the attachment of the Factur-X.',
   pdf: 'The readable PDF without attachment, `<number>-visual.pdf`.',
+  ubl: 'The UBL 2.1 Invoice (or CreditNote for a credit note), EN 16931, `<number>-ubl.xml`: the same document as the CII, in the other syntax the platforms accept, validated by the OASIS UBL 2.1 XSD, the EN 16931 UBL schematron and the BR-FR rules for UBL. A document generated before UBL was issued has none: 400 `not_supported`.',
+};
+
+const fileTitles: Record<FileKind, string> = {
+  facturx: 'Factur-X',
+  xml: 'CII XML',
+  pdf: 'readable PDF',
+  ubl: 'UBL XML',
 };
 
 /** The files and the archive verification of invoices and credit notes. */
@@ -72,10 +80,10 @@ export async function documentFileRoutes(parent: FastifyInstance, { deps }: { de
           config: { access: scope as 'invoices:read' },
           schema: {
             tags,
-            summary: `Download the ${fileKind === 'facturx' ? 'Factur-X' : fileKind === 'xml' ? 'CII XML' : 'readable PDF'} of ${label}`,
+            summary: `Download the ${fileTitles[fileKind]} of ${label}`,
             description: `${fileDescriptions[fileKind]} With \`ETag\` (its SHA-256, quoted; \`If-None-Match\` answers 304) and \`Content-Disposition\`. While the files are being generated (right after the finalization): 409 \`conflict\` with \`Retry-After\`. A draft has no file: 409 \`conflict\`. Files the official validators refused: \`schematron_validation_failed\` naming the failed rule ids in its message.`,
             params: Type.Object({ id: Type.String({ maxLength: 255 }) }),
-            produces: [fileKind === 'xml' ? 'application/xml' : 'application/pdf'],
+            produces: [fileKind === 'xml' || fileKind === 'ubl' ? 'application/xml' : 'application/pdf'],
             response: {
               200: Type.String({ description: 'The bytes of the file.' }),
               304: Type.Null({ description: 'Not modified: `If-None-Match` named its ETag.' }),

@@ -153,10 +153,16 @@ export function depositSourceOf(raw: Record<string, unknown>): DepositSource | n
   };
 }
 
-/** The three stored files' bytes (verification). */
+/** The stored files' bytes (verification); `ubl` is null for a document generated before UBL was issued. */
 export async function allFileBytes(db: Executor, scope: Scope, documentId: string) {
   const [row] = await db
-    .select({ ...summaryColumns, facturx: documentFiles.facturx, xml: documentFiles.xml, pdf: documentFiles.pdf })
+    .select({
+      ...summaryColumns,
+      facturx: documentFiles.facturx,
+      xml: documentFiles.xml,
+      pdf: documentFiles.pdf,
+      ubl: documentFiles.ubl,
+    })
     .from(documentFiles)
     .where(
       and(
@@ -296,7 +302,7 @@ export async function deleteScopeFiles(db: Executor, scope: Scope): Promise<{ do
     .where(and(eq(documentFiles.companyId, scope.companyId), eq(documentFiles.livemode, scope.livemode)))
     .returning({
       id: documentFiles.documentId,
-      bytes: sql<string>`coalesce(octet_length(${documentFiles.facturx}), 0) + coalesce(octet_length(${documentFiles.xml}), 0) + coalesce(octet_length(${documentFiles.pdf}), 0)`,
+      bytes: sql<string>`coalesce(octet_length(${documentFiles.facturx}), 0) + coalesce(octet_length(${documentFiles.xml}), 0) + coalesce(octet_length(${documentFiles.pdf}), 0) + coalesce(octet_length(${documentFiles.ubl}), 0)`,
     });
   return { documents: rows.length, bytes: rows.reduce((total, row) => total + Number(row.bytes), 0) };
 }

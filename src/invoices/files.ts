@@ -27,7 +27,7 @@ function noFilesForDraft(row: DocumentRow, kind: DocumentKind): ApiError {
   );
 }
 
-function beingGenerated(row: DocumentRow, kind: DocumentKind): ApiError {
+export function beingGenerated(row: DocumentRow, kind: DocumentKind): ApiError {
   return new ApiError('conflict', {
     values: {
       detail: `The files of ${label(kind).toLowerCase()} ${row.number} are being generated; retry in ${generationRetryAfterSeconds} seconds.`,
@@ -74,6 +74,12 @@ export async function documentFile(
     throw beingGenerated(row, kind);
   }
   if (stored.state === 'failed') throw generationFailed(row, stored);
+  if (stored.state === 'ready' && stored.files && !stored.files[fileKind])
+    throw refuse(
+      'not_supported',
+      `${row.number} was generated before UBL was issued: it has no UBL file (its Factur-X and CII are its files).`,
+      { param: 'id' },
+    );
   if (stored.state !== 'ready' || !stored.bytes || !stored.files) throw beingGenerated(row, kind);
   return {
     bytes: stored.bytes,

@@ -194,6 +194,8 @@ export async function finalizeDocument(
           taxSource: draft.taxSource,
           lines: draft.lines,
           subtotal: draft.subtotal,
+          allowances: draft.allowances,
+          charges: draft.charges,
         },
         ctx.now,
         null,

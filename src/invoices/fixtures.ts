@@ -231,6 +231,8 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
       subtotal,
       amountRefunded: 0,
       amountCredited: 0,
+      allowances: [],
+      charges: [],
       history: [] as DocumentRow['history'],
       relatedInvoiceId: null,
       relatedInvoiceNumber: null,

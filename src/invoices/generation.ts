@@ -8,9 +8,15 @@ import { documentFileGenerationDuration, documentFileGenerations } from '../kern
 import { createClaimLoop, type ClaimLoop } from '../workers/claim-loop.js';
 import { documentModelOf } from '../einvoice/document-model.js';
 import { writeCii } from '../einvoice/cii-writer.js';
+import { writeUbl } from '../einvoice/ubl-writer.js';
 import { renderPdf } from '../einvoice/pdf-renderer.js';
 import { buildFacturX } from '../einvoice/facturx.js';
-import { ValidationPool, validatorCacheDir } from '../einvoice/validation-pool.js';
+import {
+  ublValidation,
+  ValidationPool,
+  validatorCacheDir,
+  type ValidationReport,
+} from '../einvoice/validation-pool.js';
 import { queueCompanyEmail } from '../notifications/service.js';
 import { appendEntry } from '../archive/service.js';
 import { countStorage } from '../subscriptions/service.js';
@@ -32,7 +38,8 @@ import {
  * The file worker: claims the generations the finalizations queued (never inside their
  * transaction, which holds the series' lock), builds each document's CII from the frozen
  * document, runs the official validators on it (worker threads, outside any transaction),
- * renders the readable PDF and the Factur-X, then stores the three files with their SHA-256 and,
+ * renders the readable PDF and the Factur-X, writes the UBL (validated by its own validators), then
+ * stores the four files with their SHA-256 and,
  * for a live document, appends its legal archive entry, in one short transaction. A document the
  * validators refuse is never deposited: its files are `failed` with the rule ids, and an
  * operational alert goes out (log, e-mail, metric). Any other error is retried; a worker that
@@ -56,6 +63,17 @@ class ValidationFailure extends Error {
   constructor(readonly failure: FileFailure) {
     super(failure.message);
   }
+}
+
+/** The validators' refusal of one of the document's XML files (`CII`, `UBL`), as a failure. */
+function refusal(syntax: string, number: string | null, report: ValidationReport): ValidationFailure {
+  return new ValidationFailure({
+    rules: report.rules,
+    message: `The official validators refused the ${syntax} of ${number}: ${report.failures
+      .slice(0, 5)
+      .map((failure) => `${failure.rule} (${failure.flag}): ${failure.text}`)
+      .join(' | ')}`.slice(0, 2000),
+  });
 }
 
 /** Another worker took the row over (the lease lapsed): this attempt's work is dropped. */
@@ -137,6 +155,18 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
       throw error;
     }));
 
+  let ublPool: Promise<ValidationPool> | null = null;
+  // The UBL's own validators (UBL XSD, EN 16931 UBL, BR-FR UBL): one thread beside the CII's.
+  const ublValidators = () =>
+    (ublPool ??= ValidationPool.open({
+      cacheDir: options.cacheDir ?? validatorCacheDir(deps.config.dataDir),
+      size: 1,
+      ...ublValidation,
+    }).catch((error: unknown) => {
+      ublPool = null;
+      throw error;
+    }));
+
   async function build(row: DocumentRow, scope: Scope): Promise<Record<FileKind, Buffer>> {
     const { number, issueDate, seller, buyer, tax } = row;
     // Frozen at finalization: a document without its seller block cannot be written, whatever the retries.
@@ -147,21 +177,19 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
       });
     const model = await documentModel(deps, scope, { ...row, number, issueDate, seller, buyer, tax });
     const xml = writeCii(model);
-    const report = await (await validators()).validate(xml);
-    if (!report.valid)
-      throw new ValidationFailure({
-        rules: report.rules,
-        message: `The official validators refused the CII of ${row.number}: ${report.failures
-          .slice(0, 5)
-          .map((failure) => `${failure.rule} (${failure.flag}): ${failure.text}`)
-          .join(' | ')}`.slice(0, 2000),
-      });
+    const ubl = writeUbl(model);
+    const [report, ublReport] = await Promise.all([
+      validators().then((pool) => pool.validate(xml)),
+      ublValidators().then((pool) => pool.validate(ubl)),
+    ]);
+    if (!report.valid) throw refusal('CII', row.number, report);
+    if (!ublReport.valid) throw refusal('UBL', row.number, ublReport);
     // Dated by the finalization: a generation run again after a crash gives the same bytes.
     const creationDate = row.finalizedAt ?? deps.clock.now();
     // A test document carries the specimen mark on every page; a live one never.
     const options = { creationDate, specimen: !row.livemode };
     const [pdf, facturx] = await Promise.all([renderPdf(model, options), buildFacturX(model, xml, options)]);
-    return { facturx, xml: Buffer.from(xml, 'utf8'), pdf };
+    return { facturx, xml: Buffer.from(xml, 'utf8'), pdf, ubl: Buffer.from(ubl, 'utf8') };
   }
 
   async function alert(claim: ClaimedGeneration, row: DocumentRow | undefined, failure: FileFailure, now: Date) {
@@ -276,9 +304,10 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
     generate,
     async stop() {
       await loop.stop();
-      const opened = pool;
+      const opened = [pool, ublPool];
       pool = null;
-      if (opened) await (await opened.catch(() => null))?.close();
+      ublPool = null;
+      await Promise.all(opened.map(async (each) => (await each?.catch(() => null))?.close()));
     },
   };
 }

@@ -4,6 +4,7 @@ import { refuse, type ApiError } from '../kernel/errors.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { TaxSnapshot } from './document-record.js';
 import type { DocumentLine } from './lines.js';
+import type { DocumentAdjustment } from '../kernel/document-adjustments.js';
 
 /**
  * The own checks of a finalization: the document as it would be issued (its number, dates,
@@ -24,6 +25,9 @@ export interface IssuedDocument {
   seller: SellerBlock;
   buyer: BuyerSnapshot;
   lines: DocumentLine[];
+  /** BG-20 / BG-21 as stated; absent: none. */
+  allowances?: DocumentAdjustment[];
+  charges?: DocumentAdjustment[];
   tax: TaxSnapshot;
 }
 
@@ -86,7 +90,11 @@ export function documentSourceOf(
       vatCode: line.vatCode,
       vatRate: line.vatRate,
       vatexCode: line.vatexCode,
+      allowances: line.allowances ?? [],
+      charges: line.charges ?? [],
     })),
+    allowances: document.allowances ?? [],
+    charges: document.charges ?? [],
     tax: {
       vatBreakdown: document.tax.vatBreakdown,
       mentions: document.tax.mentions,

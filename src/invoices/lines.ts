@@ -1,7 +1,8 @@
 import Big from 'big.js';
 import { Type, type Static } from 'typebox';
 import { ApiError, refuse } from '../kernel/errors.js';
-import { lineNetCents, quantityPattern, unitPricePattern } from '../kernel/money.js';
+import { quantityPattern, unitPricePattern } from '../kernel/money.js';
+import { lineAdjustmentsField, lineFigures, type LineAdjustment } from '../kernel/line-adjustments.js';
 
 /**
  * Lines of a document (invoice, credit note, quote): from a product or free. A line is resolved
@@ -73,6 +74,16 @@ export const lineInput = Type.Object(
     vatexCode: Type.Optional(
       nullableString({ maxLength: 40, description: '`taxSource: integration`: the VATEX code, or null.' }),
     ),
+    allowances: Type.Optional(
+      lineAdjustmentsField(
+        'Discounts on the line (BG-27), deducted from quantity x unit price; the tax decision states the same.',
+      ),
+    ),
+    charges: Type.Optional(
+      lineAdjustmentsField(
+        'Charges on the line (BG-28), added to quantity x unit price; the tax decision states the same.',
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -85,7 +96,7 @@ export const linesField = Type.Array(lineInput, {
 
 export type LineInput = Static<typeof lineInput>;
 
-/** A line as stored and shown. `netAmount` is cents: round2(quantity x unit price), half-up. */
+/** A line as stored and shown. `netAmount` is cents: round2(quantity x unit price), half-up, less its allowances, plus its charges. */
 export interface DocumentLine {
   productId: string | null;
   description: string;
@@ -97,6 +108,9 @@ export interface DocumentLine {
   vatRate: string | null;
   vatCode: string | null;
   vatexCode: string | null;
+  /** BG-27 / BG-28; absent on the lines written before they existed. */
+  allowances?: LineAdjustment[];
+  charges?: LineAdjustment[];
   netAmount: number;
 }
 
@@ -167,6 +181,7 @@ export function resolveLines(
         `\`${at('unit')}\` is a UN/ECE Recommendation 20 code such as \`C62\` or \`HUR\`.`,
         { param: at('unit') },
       );
+    const figures = lineFigures(quantity, unitPrice, input, `${field}[${index}]`);
     return {
       productId: product?.id ?? null,
       description,
@@ -178,7 +193,9 @@ export function resolveLines(
       vatRate: input.vatRate ?? null,
       vatCode: input.vatCode ?? null,
       vatexCode: input.vatexCode ?? null,
-      netAmount: lineNetCents(quantity, unitPrice),
+      allowances: figures.allowances,
+      charges: figures.charges,
+      netAmount: figures.netAmount,
     };
   });
 }

@@ -62,6 +62,20 @@ export const sellerSchema = Type.Object({
   bic: nullable(Type.String()),
 });
 
+const lineAdjustmentSchema = Type.Object({
+  amount: Type.Integer({ description: 'Cents (BT-136 / BT-141), computed from the percentage when one is given.' }),
+  percentage: nullable(Type.String({ description: 'BT-138 / BT-143.' })),
+  baseAmount: nullable(Type.Integer({ description: 'Cents: quantity x unit price, the base of the percentage.' })),
+  reason: nullable(Type.String({ description: 'BT-139 / BT-144.' })),
+  reasonCode: nullable(Type.String({ description: 'UNTDID 5189 (allowance) or 7161 (charge).' })),
+});
+
+const documentAdjustmentSchema = Type.Object({
+  amount: Type.Integer({ description: 'Cents (BT-92 / BT-99).' }),
+  reason: nullable(Type.String({ description: 'BT-97 / BT-104.' })),
+  reasonCode: nullable(Type.String({ description: 'UNTDID 5189 (allowance) or 7161 (charge).' })),
+});
+
 export const lineSchema = Type.Object({
   productId: nullable(Type.String()),
   description: Type.String(),
@@ -73,7 +87,11 @@ export const lineSchema = Type.Object({
   vatRate: nullable(Type.String()),
   vatCode: nullable(Type.String()),
   vatexCode: nullable(Type.String()),
-  netAmount: Type.Integer({ description: 'Cents: round2(quantity x unit price) (BT-131).' }),
+  allowances: Type.Optional(Type.Array(lineAdjustmentSchema, { description: 'Discounts on the line (BG-27).' })),
+  charges: Type.Optional(Type.Array(lineAdjustmentSchema, { description: 'Charges on the line (BG-28).' })),
+  netAmount: Type.Integer({
+    description: 'Cents: round2(quantity x unit price), less the allowances, plus the charges (BT-131).',
+  }),
 });
 
 const rejectionFields = {
@@ -175,6 +193,14 @@ const documentFields = {
   taxSource: nullable(Type.String()),
   taxDecisionId: nullable(Type.String()),
   lines: Type.Array(lineSchema),
+  allowances: Type.Optional(
+    Type.Array(documentAdjustmentSchema, {
+      description: "Allowances on the whole document (BG-20), off the lines' total; split over the VAT rates.",
+    }),
+  ),
+  charges: Type.Optional(
+    Type.Array(documentAdjustmentSchema, { description: 'Charges on the whole document (BG-21).' }),
+  ),
   subtotal: Type.Integer({ description: 'Cents, excluding VAT: the sum of the line nets.' }),
   totalTax: nullable(Type.Integer({ description: 'Cents; fixed by the tax decision at finalization.' })),
   total: nullable(Type.Integer({ description: 'Cents, VAT included; fixed by the tax decision at finalization.' })),
@@ -222,7 +248,7 @@ const documentFields = {
   ),
   files: Type.Array(
     Type.Object({
-      kind: oneOf(['facturx', 'xml', 'pdf']),
+      kind: oneOf(['facturx', 'xml', 'pdf', 'ubl']),
       state: oneOf(['pending', 'generating', 'ready', 'failed']),
       sha256: nullable(Type.String({ description: 'SHA-256 of the stored file (hex), once ready; also its ETag.' })),
       size: nullable(Type.Integer({ description: 'Bytes, once ready.' })),

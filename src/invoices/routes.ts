@@ -13,6 +13,7 @@ import {
   listDocuments,
   paymentLink,
   sendToPlatform,
+  emailDocumentToBuyer,
   simulateBody,
   simulateReportedStatus,
   updateDocumentDraft,
@@ -146,6 +147,22 @@ export async function invoiceRoutes(parent: FastifyInstance, { deps }: { deps: D
       },
     },
     async (request) => sendToPlatform(deps, callContext(request), 'invoice', request.params.id),
+  );
+
+  app.post(
+    '/invoices/:id/email',
+    {
+      config: { access: 'invoices:write' },
+      schema: {
+        tags,
+        summary: 'E-mail a finalized invoice to its buyer',
+        description:
+          "The invoice's Factur-X (the file as issued, a PDF any reader opens) e-mailed to the buyer's address frozen at finalization, through the operator's SMTP server (`FACTEUR_SMTP_URL`), as a durable job (retried on a 4xx or a lost connection; a 5xx is recorded as a bounce). Outside e-invoicing (B2C, international: `send` answers `not_einvoicing_channel`) this is how the invoice is sent: `invoice.sent` once the e-mail leaves; within e-invoicing it is a copy (the contract's fallback while the buyer has no directory address) and no event. Test mode: logged, never sent; the event at once. While the files are being generated: 409 `conflict` with `Retry-After`. Refused with `missing_required_field` (`buyer.email`) when the buyer has no e-mail address, `not_supported` in live without an SMTP server, `invalid_status_transition` for a draft.",
+        params: idParams,
+        response: { 200: Type.Ref('Invoice') },
+      },
+    },
+    async (request) => emailDocumentToBuyer(deps, callContext(request), 'invoice', request.params.id),
   );
 
   app.get(

@@ -3,6 +3,7 @@ import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, u
 import { instant, tenantColumns } from '../db/columns.js';
 import type { BuyerSnapshot } from './buyer.js';
 import type { DocumentLine } from './lines.js';
+import type { DocumentAdjustment } from '../kernel/document-adjustments.js';
 import type { SellerBlock } from '../einvoice/document-model.js';
 import type { Einvoicing, HistoryEntry, TaxSnapshot } from './document-record.js';
 import type { FileFailure, StoredFiles } from './document-files.js';
@@ -39,6 +40,9 @@ export const invoices = pgTable(
     /** The decision this document consumed at finalization: a final decision backs one document. */
     backingDecisionId: text('backing_decision_id'),
     lines: jsonb('lines').$type<DocumentLine[]>().notNull(),
+    /** BG-20 / BG-21 as the draft states them; the tax decision splits them over the VAT groups. */
+    allowances: jsonb('allowances').$type<DocumentAdjustment[]>().notNull().default([]),
+    charges: jsonb('charges').$type<DocumentAdjustment[]>().notNull().default([]),
     issueDate: text('issue_date'),
     dueDate: text('due_date'),
     deliveryDate: text('delivery_date'),
@@ -163,6 +167,8 @@ export const documentFiles = pgTable(
     facturx: bytea('facturx'),
     xml: bytea('xml'),
     pdf: bytea('pdf'),
+    /** The UBL 2.1 Invoice or CreditNote; null for a document generated before UBL was issued. */
+    ubl: bytea('ubl'),
     created: instant('created').notNull(),
     generatedAt: instant('generated_at'),
   },

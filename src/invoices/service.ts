@@ -28,7 +28,7 @@ import {
 import type { BuyerInput } from './buyer.js';
 import type { DocumentLine, LineInput } from './lines.js';
 import { finalizeDocument, type FinalizeOptions, type Seller } from './finalize.js';
-import { sendDocument, type SendOptions } from './transmission.js';
+import { emailToBuyer, sendDocument, type SendOptions } from './transmission.js';
 import { simulateStatus, type SimulateInput } from './sandbox-statuses.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
 import { deleteScopeFiles, filesSummaries } from './files-store.js';
@@ -164,6 +164,16 @@ export async function sendToPlatform(
   options: SendOptions = {},
 ): Promise<DocumentResource> {
   return resource(deps, await sendDocument(deps, ctx, kind, id, options));
+}
+
+/** `POST /v1/invoices/:id/email`: the document's Factur-X e-mailed to its buyer. */
+export async function emailDocumentToBuyer(
+  deps: Needs,
+  ctx: CallContext,
+  kind: DocumentKind,
+  id: string,
+): Promise<DocumentResource> {
+  return resource(deps, await emailToBuyer(deps, ctx, kind, id));
 }
 
 export async function simulateReportedStatus(

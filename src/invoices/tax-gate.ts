@@ -6,6 +6,7 @@ import { getTaxDecision, type TaxDecision } from '../tax/service.js';
 import { countDecisionShare } from '../ledgers/service.js';
 import type { BuyerTaxFacts } from './buyer.js';
 import { sameDecimal, type DocumentLine } from './lines.js';
+import { documentNet, type DocumentAdjustment } from '../kernel/document-adjustments.js';
 import { explained } from './refusals.js';
 
 /**
@@ -125,6 +126,9 @@ export interface BackedDocument {
   taxSource: string | null;
   lines: DocumentLine[];
   subtotal: number;
+  /** BG-20 / BG-21: the decision's net (BT-109) is the lines' total less these plus those. */
+  allowances?: DocumentAdjustment[];
+  charges?: DocumentAdjustment[];
 }
 
 const normalizedVat = (value: string | null) =>
@@ -234,11 +238,22 @@ export function checkBacking(
       { param: 'taxDecisionId' },
     );
   const decidedNet = decision.lines.reduce((sum, line) => sum + (line.netAmount ?? 0), 0);
-  if (totals.net !== document.subtotal || decidedNet !== document.subtotal) {
+  const net = documentNet(document.subtotal, {
+    allowances: document.allowances ?? [],
+    charges: document.charges ?? [],
+  });
+  if (decidedNet !== document.subtotal) {
     throw refuse(
       'tax_decision_totals_inconsistent',
-      `The document's lines total ${document.subtotal} cents excluding VAT, tax decision ${id} fixed ${totals.net}.`,
+      `The document's lines total ${document.subtotal} cents excluding VAT, tax decision ${id} fixed ${decidedNet}.`,
       { param: 'lines' },
+    );
+  }
+  if (totals.net !== net) {
+    throw refuse(
+      'tax_decision_totals_inconsistent',
+      `The document's net after its allowances and charges is ${net} cents excluding VAT, tax decision ${id} fixed ${totals.net}: the decision states the same document allowances and charges.`,
+      { param: net === document.subtotal ? 'lines' : 'allowances' },
     );
   }
   document.lines.forEach((line, index) => {

@@ -15,6 +15,7 @@ import { sandboxTrackingId } from './sandbox-statuses.js';
 import { later } from '../kernel/clock.js';
 import { findDocument, updateDocument } from './store.js';
 import { explained } from './refusals.js';
+import { emailDocument } from './document-email.js';
 
 /**
  * The way of a finalized document to the buyer: the send operation (`POST /v1/invoices/:id/send`).
@@ -102,5 +103,19 @@ export async function sendDocument(
     }
     await options.beforeCommit?.(tx, sent);
     return sent;
+  });
+}
+
+/** A finalized document e-mailed to its buyer (document-email.ts), in one transaction holding its row. */
+export function emailToBuyer(
+  deps: Pick<Deps, 'db' | 'config'>,
+  ctx: CallContext,
+  kind: DocumentKind,
+  id: string,
+): Promise<DocumentRow> {
+  return inTransaction(deps.db, ctx, async (tx) => {
+    const row = await findDocument(tx, ctx.scope, kind, id, true);
+    if (!row) throw notFound(kind, id);
+    return emailDocument(tx, ctx, deps.config, row);
   });
 }

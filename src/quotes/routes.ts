@@ -126,7 +126,7 @@ export async function quoteRoutes(parent: FastifyInstance, { deps }: { deps: Dep
       finalizeQuote,
       'Finalize a draft quote: number it in the quote series (validity: `validUntil`, default 30 days)',
     ],
-    ['send', sendQuote, 'Mark a finalized quote as sent to the customer (`quote.sent`)'],
+    ['send', sendQuote, 'Send a finalized quote to the customer by e-mail (`quote.sent` when it leaves)'],
     ['accept', acceptQuote, "Record the customer's acceptance (`quote.accepted`)"],
     ['refuse', refuseQuote, "Record the customer's refusal (`quote.refused`)"],
   ] as const;

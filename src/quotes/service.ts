@@ -19,7 +19,9 @@ import { buyerInput, type BuyerInput, type BuyerSnapshot } from '../invoices/buy
 import { draftFields } from '../invoices/document-fields.js';
 import { linesField, resolveLines, type DocumentLine } from '../invoices/lines.js';
 import { createDraftFromQuote, documentLines, documentParty, type DocumentResource } from '../invoices/service.js';
-import { customerFixtures } from '../customers/service.js';
+import { customerFixtures, customerResourceLookup } from '../customers/service.js';
+import { queueDocumentEmail } from '../mail/service.js';
+import { readLookups } from '../db/lookup.js';
 import { getCompany } from '../companies/service.js';
 import { fixtureCreated, fixtureId } from '../identifiers/fixture-id.js';
 import { checkStillValid, quoteMove, type QuoteAction, type QuoteStatus } from './quote-status.js';
@@ -228,6 +230,36 @@ export async function updateQuoteDraft(deps: Needs, ctx: CallContext, id: string
   return toQuote(row, deps.config.publicUrl);
 }
 
+/** Who receives a quote: its customer (read in the transaction) or its inline buyer. */
+async function quoteRecipient(tx: Executor, scope: Scope, row: QuoteRow) {
+  if (row.customerId) {
+    const { customer } = await readLookups(tx, { customer: customerResourceLookup(scope, row.customerId) });
+    if (customer) return { email: customer.email, name: customer.name, country: customer.address?.country ?? null };
+  }
+  const buyer = row.buyer as Partial<BuyerSnapshot> | null;
+  return { email: buyer?.email ?? null, name: buyer?.name ?? null, country: buyer?.address?.country ?? null };
+}
+
+/**
+ * The e-mail of a sent quote, with the link to its page (accept or refuse there): quotes have no
+ * PDF of their own. Logged in test mode, without a recipient or an SMTP server (`quote.sent` then at once).
+ */
+async function queueQuoteEmail(tx: Executor, ctx: CallContext, config: Needs['config'], row: QuoteRow) {
+  const recipient = await quoteRecipient(tx, ctx.scope, row);
+  await queueDocumentEmail(tx, ctx, config, {
+    kind: 'quote',
+    documentId: row.id,
+    number: row.number ?? row.id,
+    to: recipient.email,
+    buyerName: recipient.name,
+    country: recipient.country,
+    amount: null,
+    link: toQuote(row, config.publicUrl).publicUrl,
+    attachment: null,
+    event: { type: 'quote.sent', data: quoteEventData(row) },
+  });
+}
+
 /** One move of the table, on the locked quote, with its event. */
 async function move(
   deps: Needs,
@@ -260,7 +292,9 @@ async function move(
     checkStillValid(id, current.validUntil, today);
     const stamp: Partial<QuoteRow> = action === 'send' ? { sentAt: ctx.now } : { decidedAt: ctx.now };
     const updated = await updateQuote(tx, ctx.scope, id, { status: next.to, ...stamp, updated: ctx.now });
-    if (next.event) await recordEvent(tx, ctx, next.event, quoteEventData(updated), ctx.now);
+    // The sent quote goes to the customer by e-mail; `quote.sent` is recorded when it leaves.
+    if (action === 'send') await queueQuoteEmail(tx, ctx, deps.config, updated);
+    else if (next.event) await recordEvent(tx, ctx, next.event, quoteEventData(updated), ctx.now);
     return updated;
   });
   return toQuote(row, deps.config.publicUrl);

@@ -1,12 +1,23 @@
-import { ValidationPool, validatorCacheDir } from '../einvoice/validation-pool.js';
+import {
+  ciiExtendedValidation,
+  officialStylesheets,
+  ublExtendedValidation,
+  ublValidation,
+  ValidationPool,
+  validatorCacheDir,
+  type StylesheetName,
+  type XsdSet,
+} from '../einvoice/validation-pool.js';
 import type { IncomingFile } from './incoming-file.js';
 import type { ValidationError } from './received-record.js';
 
 /**
- * The official validation of a received invoice: the same validators as the service's own
- * invoices (Factur-X EN16931 XSD and schematron, BR-FR rules), in one small pool of worker threads
- * opened on first use. A UBL invoice is not judged: no official UBL artefact is carried
- * (standards/PROVENANCE.md), so it is kept with `conformant: null` and says so.
+ * The official validation of a received invoice: a CII (or Factur-X) by the same validators as the
+ * service's own invoices (Factur-X EN16931 XSD and schematron, BR-FR rules); a UBL by the OASIS UBL
+ * 2.1 XSD, the EN 16931 UBL schematron and the BR-FR rules for UBL. A file whose BT-24 names the
+ * French extended profile (EXTENDED-CTC-FR) is judged by that profile's schematron (and, in CII,
+ * the CII D22B XSD) in place of EN 16931's. One small pool of worker threads per set, opened on
+ * first use.
  */
 
 export interface Verdict {
@@ -15,7 +26,32 @@ export interface Verdict {
   validators: string[];
 }
 
-export const ublNotValidated = 'not validated: no official UBL artefact';
+/** The validators of one kind of received document. */
+export type IncomingValidation = 'cii' | 'cii-extended-ctc-fr' | 'ubl' | 'ubl-extended-ctc-fr';
+
+const validationSets: Record<
+  IncomingValidation,
+  { stylesheets: StylesheetName[]; xsd?: XsdSet; xsdByRoot?: XsdSet[] }
+> = {
+  cii: { stylesheets: officialStylesheets },
+  'cii-extended-ctc-fr': ciiExtendedValidation,
+  ubl: ublValidation,
+  'ubl-extended-ctc-fr': ublExtendedValidation,
+};
+
+/**
+ * True when BT-24 names the French extended profile (XP Z12-012, EXTENDED-CTC-FR), in CII as in
+ * UBL: `urn:cen.eu:en16931:2017#conformant#urn.cpro.gouv.fr:1p0:extended-ctc-fr`.
+ */
+export const isExtendedCtcFr = (guideline: string | null): boolean =>
+  guideline !== null && /(^|[#:])extended-ctc-fr$/i.test(guideline.trim());
+
+/** Which validators judge this received file: by its syntax, then by its BT-24. */
+export function incomingValidationOf(file: Pick<IncomingFile, 'syntax' | 'document'>): IncomingValidation {
+  const extended = isExtendedCtcFr(file.document.guideline ?? null);
+  if (file.syntax !== 'UBL') return extended ? 'cii-extended-ctc-fr' : 'cii';
+  return extended ? 'ubl-extended-ctc-fr' : 'ubl';
+}
 
 /**
  * A received document is validated alone, within this time: a file from outside may be built to
@@ -24,7 +60,7 @@ export const ublNotValidated = 'not validated: no official UBL artefact';
  */
 export const incomingValidationTimeoutMs = 60_000;
 
-let pool: Promise<ValidationPool> | null = null;
+const pools = new Map<IncomingValidation, Promise<ValidationPool>>();
 let pending = 0;
 let idleTimer: NodeJS.Timeout | null = null;
 /** An idle pool is closed: received invoices come now and then, and its threads would keep a process alive. */
@@ -35,32 +71,33 @@ export function cacheDir(dataDir: string): string {
   return validatorCacheDir(dataDir);
 }
 
-function openPool(dataDir: string): Promise<ValidationPool> {
-  pool ??= ValidationPool.open({
+function openPool(dataDir: string, kind: IncomingValidation): Promise<ValidationPool> {
+  const open = pools.get(kind);
+  if (open) return open;
+  const set = validationSets[kind];
+  const opening = ValidationPool.open({
     cacheDir: cacheDir(dataDir),
     size: 1,
     maxBatch: 1,
     timeoutMs: incomingValidationTimeoutMs,
+    stylesheets: set.stylesheets,
+    ...(set.xsd ? { xsd: set.xsd } : {}),
+    ...(set.xsdByRoot ? { xsdByRoot: set.xsdByRoot } : {}),
   }).catch((error: unknown) => {
-    pool = null;
+    pools.delete(kind);
     throw error;
   });
-  return pool;
+  pools.set(kind, opening);
+  return opening;
 }
 
 export async function validateIncoming(file: IncomingFile, dataDir: string): Promise<Verdict> {
-  if (file.syntax === 'UBL')
-    return {
-      conformant: null,
-      validationErrors: [{ rule: 'UBL', flag: 'warning', message: ublNotValidated, location: null }],
-      validators: [],
-    };
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = null;
   pending += 1;
   let report;
   try {
-    report = await (await openPool(dataDir)).validate(file.xml);
+    report = await (await openPool(dataDir, incomingValidationOf(file))).validate(file.xml);
   } finally {
     pending -= 1;
     if (pending === 0) {
@@ -85,7 +122,7 @@ export async function closeValidation(): Promise<void> {
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = null;
   if (pending > 0) return;
-  const open = pool;
-  pool = null;
-  if (open) await (await open).close();
+  const open = [...pools.values()];
+  pools.clear();
+  await Promise.all(open.map(async (pool) => (await pool).close()));
 }

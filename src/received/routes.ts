@@ -77,7 +77,7 @@ export const receivedInvoiceSchema = Type.Object(
     conformant: nullable(
       Type.Boolean({
         description:
-          'The official validators’ verdict (warnings count: platforms reject on them). Null: not validated (UBL: no official UBL artefact).',
+          'The official validators’ verdict (warnings count: platforms reject on them). Null: not validated (an unreadable file is `false` with its reason).',
       }),
     ),
     validationErrors: Type.Array(

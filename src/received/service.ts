@@ -55,6 +55,15 @@ import { visualModelOf } from './visual.js';
  */
 
 export type { ReceivedInvoice } from './received-record.js';
+// What a buyer may answer, for the forms that offer it (the dashboard's inbox).
+export {
+  disputeReasons,
+  receivedStatuses,
+  refusalReasons,
+  suspensionReasons,
+  type ReceivedAction,
+  type ReceivedStatus,
+} from './transitions.js';
 
 function notFound(id: string): ApiError {
   return refuse('not_found', `No received invoice ${id}.`, { param: 'id' });

@@ -22,6 +22,7 @@ import {
   type DocumentResource,
   type TemplateFacts,
 } from '../invoices/service.js';
+import { adjustmentInputOf } from '../kernel/line-adjustments.js';
 import type { LastRun } from './schema.js';
 import { failedEventData, generatedEventData, scheduleOf } from './recurring-record.js';
 import { nextPeriod, runAt } from './schedule.js';
@@ -374,6 +375,8 @@ export function decisionInputOf(draft: DocumentResource, period: string): Decisi
       nature: line.nature,
       ...(line.rateCategory ? { rateCategory: line.rateCategory as never } : {}),
       ...(line.vatCode !== null ? { vatRate: line.vatRate, vatCode: line.vatCode, vatexCode: line.vatexCode } : {}),
+      ...(line.allowances?.length ? { allowances: line.allowances.map(adjustmentInputOf) } : {}),
+      ...(line.charges?.length ? { charges: line.charges.map(adjustmentInputOf) } : {}),
     })),
   };
 }

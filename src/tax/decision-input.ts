@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ApiError, type Issue } from '../kernel/errors.js';
+import { lineAdjustmentsField } from '../kernel/line-adjustments.js';
+import { documentAdjustmentsField } from '../kernel/document-adjustments.js';
 import { evidenceTypes } from './location-evidence.js';
 import { rateCategories } from './rates.js';
 
@@ -79,6 +81,10 @@ const line = Type.Object(
         description: '`taxSource: integration` only: the VATEX exemption code, or null.',
       }),
     ),
+    allowances: Type.Optional(
+      lineAdjustmentsField('Discounts on the line (BG-27): the line net is quantity x unit price less these.'),
+    ),
+    charges: Type.Optional(lineAdjustmentsField('Charges on the line (BG-28): added to quantity x unit price.')),
   },
   { additionalProperties: false },
 );
@@ -112,6 +118,14 @@ export const decisionBody = Type.Object(
     customerId: Type.Optional(Type.String({ maxLength: 255 })),
     customer: Type.Optional(inlineCustomer),
     lines: Type.Array(line, { minItems: 1, maxItems: maxDecisionLines }),
+    allowances: Type.Optional(
+      documentAdjustmentsField(
+        'Document allowances (BG-20), as the document states them: split over the VAT groups by their line nets.',
+      ),
+    ),
+    charges: Type.Optional(
+      documentAdjustmentsField('Document charges (BG-21): split over the VAT groups by their line nets.'),
+    ),
     locationEvidence: Type.Optional(
       Type.Array(evidence, { maxItems: 20, description: 'Where a consumer of electronic services is.' }),
     ),

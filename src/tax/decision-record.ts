@@ -4,6 +4,7 @@ import type { Buyer } from './buyer.js';
 import type { DecisionInput } from './decision-input.js';
 import type { Concluded, DecidedLine, Seller } from './engine.js';
 import type { Plan } from './treatments.js';
+import type { DecisionVatValidation } from './vat-proof.js';
 
 /** The tax decision resource, and the rule of its retries. */
 
@@ -47,6 +48,8 @@ export interface TaxDecision {
   operationCategory: 'goods' | 'services' | 'mixed' | null;
   axes: Record<'einvoicing' | 'ereportingTransaction' | 'ereportingPayment', { state: string; reason: string }> | null;
   euThreshold: { year: number; position: 'origin' | 'destination'; reservationId: string } | null;
+  /** VIES's confirmation of the buyer's intra-EU VAT number, when a line rests on it (live); null otherwise. */
+  vatValidation: DecisionVatValidation | null;
   /** Why a decision is suspended or not taken (codes of the catalogue); empty for a final one. */
   reasons: Issue[];
   retryOf: string | null;
@@ -64,6 +67,7 @@ export interface RecordParts {
   now: Date;
   expiresAt: Date | null;
   euThreshold: TaxDecision['euThreshold'];
+  vatValidation: DecisionVatValidation | null;
 }
 
 export function decisionRecord(
@@ -102,6 +106,7 @@ export function decisionRecord(
     operationCategory: final ? final.operationCategory : null,
     axes: final ? final.axes : null,
     euThreshold: final ? parts.euThreshold : null,
+    vatValidation: parts.vatValidation,
     reasons: outcome.status === 'final' ? [] : outcome.reasons,
     retryOf: parts.input.retryOf ?? null,
     metadata: parts.input.metadata ?? {},

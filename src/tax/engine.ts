@@ -1,5 +1,12 @@
 import { ApiError, refuse, type Issue } from '../kernel/errors.js';
-import { lineNetCents, quantityPattern, unitPricePattern } from '../kernel/money.js';
+import { quantityPattern, unitPricePattern } from '../kernel/money.js';
+import { lineFigures, type LineAdjustmentInput } from '../kernel/line-adjustments.js';
+import {
+  checkDocumentNet,
+  resolveDocumentAdjustments,
+  type DocumentAdjustmentInput,
+  type DocumentAdjustments,
+} from '../kernel/document-adjustments.js';
 import { computeTotals, maxTotalCents, type Totals, type VatGroup } from './amounts.js';
 import type { Buyer } from './buyer.js';
 import { checkLineTax, decideLineTax, type LineOutcome, type LineTax } from './line-tax.js';
@@ -46,6 +53,9 @@ export interface OperationLine {
   vatRate?: string | null | undefined;
   vatCode?: string | undefined;
   vatexCode?: string | null | undefined;
+  /** BG-27 / BG-28: the line's net (BT-131) is its gross amount less these plus those. */
+  allowances?: LineAdjustmentInput[] | undefined;
+  charges?: LineAdjustmentInput[] | undefined;
 }
 
 export interface Operation {
@@ -55,6 +65,9 @@ export interface Operation {
   currency: string;
   lines: OperationLine[];
   locationEvidence: EvidenceItem[];
+  /** BG-20 / BG-21: split over the VAT groups by their line nets. */
+  allowances?: DocumentAdjustmentInput[] | undefined;
+  charges?: DocumentAdjustmentInput[] | undefined;
 }
 
 export interface Seller {
@@ -70,6 +83,7 @@ export interface Seller {
 export interface Prepared {
   plan: Plan;
   nets: number[];
+  adjustments: DocumentAdjustments;
   shares: { distanceSales: number; electronicServices: number };
   /** Some line is an EU B2C supply to another member state: the ledger decides. */
   needsLedger: boolean;
@@ -184,7 +198,7 @@ function lineNets(operation: Operation): number[] {
       );
       return 0;
     }
-    return lineNetCents(line.quantity, line.unitPrice);
+    return lineFigures(line.quantity, line.unitPrice, line, `lines[${index}]`).netAmount;
   });
   if (issues.length > 0) refuseWithIssues('invalid_field_value', issues, 'Some lines have invalid amounts');
   const total = nets.reduce((sum, net) => sum + net, 0);
@@ -200,9 +214,23 @@ export function prepare(operation: Operation, seller: Seller, buyer: Buyer): Pre
     throw refuse('invalid_field_value', 'An operation has at least one line.', { param: 'lines' });
   checkSource(operation);
   const nets = lineNets(operation);
+  const adjustments = {
+    allowances: resolveDocumentAdjustments(operation.allowances, 'allowance', 'allowances'),
+    charges: resolveDocumentAdjustments(operation.charges, 'charge', 'charges'),
+  };
+  checkDocumentNet(
+    nets.reduce((sum, net) => sum + net, 0),
+    adjustments,
+  );
   const plan = planOperation(seller.place, buyer, operation.lines, operation.locationEvidence);
   const shares = ledgerShares(plan, nets);
-  return { plan, nets, shares, needsLedger: plan.lines.some((line) => line.treatment.kind === 'eu_b2c') };
+  return {
+    plan,
+    nets,
+    adjustments,
+    shares,
+    needsLedger: plan.lines.some((line) => line.treatment.kind === 'eu_b2c'),
+  };
 }
 
 function describe(treatment: Treatment): { treatment: string; place: string } {
@@ -380,6 +408,7 @@ export function conclude(
       vatRate: line.tax.vatRate,
       vatexCode: line.tax.vatexCode,
     })),
+    prepared.adjustments,
   );
   return {
     status: 'final',

@@ -83,6 +83,23 @@ export const taxDecisionSchema = Type.Object(
     operationCategory: nullable(Type.String()),
     axes: nullable(Type.Object({ einvoicing: axis, ereportingTransaction: axis, ereportingPayment: axis })),
     euThreshold: nullable(Type.Object({ year: Type.Integer(), position: Type.String(), reservationId: Type.String() })),
+    vatValidation: nullable(
+      Type.Object(
+        {
+          vatNumber: Type.String(),
+          status: Type.String({ description: '`valid`: VIES confirmed the number.' }),
+          checkedAt: Type.String({ description: 'When VIES was asked.' }),
+          requestIdentifier: nullable(
+            Type.String({ description: "VIES's consultation number: the proof of the check, kept with the decision." }),
+          ),
+          requestDate: nullable(Type.String({ description: "VIES's date of its answer." })),
+        },
+        {
+          description:
+            "Live: VIES's confirmation of the buyer's intra-EU VAT number when a line is an exempt intra-EU supply or a reverse charge. Null in test mode and when no line rests on the number.",
+        },
+      ),
+    ),
     reasons: Type.Array(issue),
     retryOf: nullable(Type.String()),
     metadata: Type.Record(Type.String(), Type.Unknown()),

@@ -24,6 +24,10 @@ import {
 } from './store.js';
 import { mapLookup, type Lookup } from '../db/lookup.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { isIntraEuVatNumber, unavailableRetryMs, verifyVatNumber } from '../vies/service.js';
+import type { Buyer } from './buyer.js';
+import type { Plan } from './treatments.js';
+import { restsOnVatNumber, vatProofOf, type VatProof } from './vat-proof.js';
 
 export type { TaxDecision } from './decision-record.js';
 
@@ -118,6 +122,8 @@ function operationOf(input: DecisionInput): Operation {
     currency: input.currency,
     lines: input.lines,
     locationEvidence: input.locationEvidence ?? [],
+    allowances: input.allowances,
+    charges: input.charges,
   };
 }
 
@@ -130,6 +136,21 @@ async function previousDecision(deps: Pick<Deps, 'db'>, ctx: CallContext, input:
     input,
     ctx.now,
   );
+}
+
+/** VIES's word on the buyer's number when a line rests on it (asked now, or its fresh answer reused). */
+async function vatProof(
+  deps: Pick<Deps, 'db' | 'config'>,
+  ctx: CallContext,
+  input: DecisionInput,
+  buyer: Buyer,
+  plan: Plan,
+): Promise<VatProof> {
+  if (!buyer.vatNumber || !isIntraEuVatNumber(buyer.vatNumber) || !restsOnVatNumber(plan))
+    return { kind: 'proven', validation: null };
+  const verdict = await verifyVatNumber(deps, ctx.scope, buyer.vatNumber, ctx.now);
+  const param = input.customer !== undefined ? 'customer.vatNumber' : 'customerId';
+  return vatProofOf(verdict, buyer.vatNumber, param, unavailableRetryMs / 60_000);
 }
 
 async function write(
@@ -176,7 +197,7 @@ async function write(
  * `eu_threshold_reservation_lost` (409), no decision, and the ledger goes under review.
  */
 export async function createTaxDecision(
-  deps: Pick<Deps, 'db' | 'clock' | 'log'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'log' | 'config'>,
   ctx: CallContext,
   input: DecisionInput,
   hooks: DecisionHooks = {},
@@ -189,6 +210,7 @@ export async function createTaxDecision(
   const seller = sellerOf(await taxProfileFor(deps.db, ctx.scope, input.date));
   const operation = operationOf(input);
   const prepared = prepare(operation, seller, buyer);
+  const proof = await vatProof(deps, ctx, input, buyer, prepared.plan);
   const id = newId('taxDecision', ctx.now);
   const parts = {
     id,
@@ -200,17 +222,15 @@ export async function createTaxDecision(
     now: ctx.now,
     expiresAt: null as Date | null,
     euThreshold: null as TaxDecision['euThreshold'],
+    vatValidation: proof.kind === 'proven' ? proof.validation : null,
   };
 
-  if (prepared.plan.locationPending) {
+  const pending = proof.kind === 'pending' ? proof.reason : prepared.plan.locationPending;
+  if (pending) {
     return write(
       deps,
       ctx,
-      decisionRecord(parts, {
-        status: 'suspended',
-        lines: undecidedLines(operation, prepared),
-        reasons: [prepared.plan.locationPending],
-      }),
+      decisionRecord(parts, { status: 'suspended', lines: undecidedLines(operation, prepared), reasons: [pending] }),
       input,
     );
   }
@@ -284,7 +304,9 @@ export async function createTaxDecision(
 }
 
 export function toTaxDecision(row: DecisionRow): TaxDecision {
-  return row.body as unknown as TaxDecision;
+  const decision = row.body as unknown as TaxDecision;
+  // Decisions written before VIES was consulted carry no `vatValidation`.
+  return { ...decision, vatValidation: decision.vatValidation ?? null };
 }
 
 export async function getTaxDecision(deps: Pick<Deps, 'db'>, scope: Scope, id: string): Promise<TaxDecision> {

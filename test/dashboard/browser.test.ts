@@ -27,6 +27,7 @@ import { createDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/de
 import { createDeliveryClient, type DeliveryClient } from '../../src/webhooks/delivery-client.js';
 import { startReceiver, stubResolver, type Receiver } from '../support/webhook-receiver.js';
 import { userOf } from './support.js';
+import { langCookie } from '../../src/dashboard/language.js';
 import { launchChromium, type LaunchedChromium } from '../support/chromium.js';
 
 const artifactsDir = process.env.FACTEUR_ARTIFACTS_DIR ?? join(tmpdir(), 'facteur-artifacts', 'dashboard');
@@ -62,6 +63,8 @@ async function shot(page: Page, name: string, options: { fullPage?: boolean } = 
 async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport });
   context.setDefaultTimeout(10_000);
+  // The steps read the English texts; French, the default, has its own tests.
+  await context.addCookies([{ name: langCookie, value: 'en', url: base, secure: true }]);
   contexts.push(context);
   return context.newPage();
 }

@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { randomIp, type Harness } from '../support/harness.js';
 import { createUserWithPassword } from '../../src/users/service.js';
 import type { Deps } from '../../src/deps.js';
+import { langCookie } from '../../src/dashboard/language.js';
 
 export type Fields = Record<string, string | string[]>;
 
@@ -14,10 +15,17 @@ export class PageClient {
   /** The `_csrf` of the last page read that had one. */
   csrf: string | null = null;
 
+  /**
+   * `lang`: the language cookie the client starts with. The older page tests read English
+   * texts, so they choose it; `null` is a first visit (French, the default).
+   */
   constructor(
     readonly h: Harness,
     readonly ip: string = randomIp(),
-  ) {}
+    lang: 'fr' | 'en' | null = 'en',
+  ) {
+    if (lang) this.cookies.set(langCookie, lang);
+  }
 
   private remember(response: LightMyRequestResponse): void {
     const header = response.headers['set-cookie'];
@@ -96,10 +104,11 @@ export async function userOf(
 /** A client signed in as a new user of a new company. */
 export async function signedIn(
   h: Harness,
+  lang: 'fr' | 'en' | null = 'en',
 ): Promise<{ client: PageClient; companyId: string; user: { email: string; password: string } }> {
   const companyId = await h.company();
   const user = await userOf(h.deps, companyId);
-  const client = new PageClient(h);
+  const client = new PageClient(h, randomIp(), lang);
   const response = await client.logIn(user.email, user.password);
   if (response.statusCode !== 303)
     throw new Error(`log-in failed: ${response.statusCode} ${response.body.slice(0, 500)}`);

@@ -70,6 +70,58 @@ const situations: [string, () => DocumentModel][] = [
       }),
   ],
   [
+    'line allowances and charges (BG-27, BG-28): amounts and percentages, reasons and codes, two rates',
+    () => {
+      const model = engineDocument({
+        ...base,
+        seller: sellers.paris,
+        buyer: buyers.domestic,
+        lines: [
+          {
+            ...goods('Chaise'),
+            allowances: [
+              { percentage: '10', reasonCode: '95', reason: 'Remise fidélité' },
+              { amount: 150, reason: 'Geste commercial' },
+            ],
+            charges: [{ amount: 1200, reasonCode: 'ABL', reason: 'Emballage' }],
+          },
+          { ...services('Pose'), rate: '10', charges: [{ percentage: '2.5', reasonCode: 'FC' }] },
+          { ...goods('Table'), rate: '10', allowances: [{ amount: 9980, reasonCode: '95' }] },
+        ],
+      });
+      // 2 x 49.90 = 99.80, less 9.98 and 1.50, plus 12.00; 1.5 x 600 = 900.00 plus 22.50; a line discounted to zero.
+      assert.deepEqual(
+        model.lines.map((line) => line.netAmount),
+        [10032, 92250, 0],
+      );
+      return model;
+    },
+  ],
+  [
+    'document allowances and charges (BG-20, BG-21) split over three rates, with line allowances',
+    () => {
+      const model = engineDocument({
+        ...base,
+        seller: sellers.paris,
+        buyer: buyers.domestic,
+        lines: [
+          { ...goods('Chaise'), allowances: [{ percentage: '5', reasonCode: '95' }] },
+          { ...services('Pose'), rate: '10' },
+          { ...goods('Livre'), rate: '5.5' },
+        ],
+        allowances: [
+          { amount: 3333, reason: 'Remise commerciale', reasonCode: '95' },
+          { amount: 100, reason: 'Geste' },
+        ],
+        charges: [{ amount: 1999, reason: 'Port', reasonCode: 'FC' }],
+      });
+      assert.equal(model.allowances!.length, 6);
+      assert.equal(model.charges!.length, 3);
+      assert.equal(model.totals.net, model.totals.lineTotal! - 3433 + 1999);
+      return model;
+    },
+  ],
+  [
     'a credit note',
     () =>
       engineDocument({

@@ -1,3 +1,5 @@
+import type { DocumentAdjustmentInput } from '../../src/kernel/document-adjustments.js';
+import { lineFigures, type LineAdjustmentInput } from '../../src/kernel/line-adjustments.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -150,6 +152,9 @@ export interface LineSpec {
   nature: 'goods' | 'services' | 'electronic_service';
   /** `taxSource: service` asks a category; otherwise the rate is supplied (integration), category S. */
   rate?: string;
+  /** BG-27 / BG-28, as the API takes them. */
+  allowances?: LineAdjustmentInput[];
+  charges?: LineAdjustmentInput[];
 }
 
 export interface DocumentSpec {
@@ -160,6 +165,9 @@ export interface DocumentSpec {
   buyer: BuyerSpec;
   lines: LineSpec[];
   notes?: string | null;
+  /** BG-20 / BG-21, as the API takes them. */
+  allowances?: DocumentAdjustmentInput[];
+  charges?: DocumentAdjustmentInput[];
 }
 
 const sellerIdentity = (spec: SellerSpec): SellerBlock => ({
@@ -210,11 +218,15 @@ export function engineDocument(spec: DocumentSpec): DocumentModel {
     date: spec.issueDate,
     currency: 'EUR',
     locationEvidence: [],
+    allowances: spec.allowances,
+    charges: spec.charges,
     lines: spec.lines.map((line) => ({
       description: line.description,
       quantity: line.quantity,
       unitPrice: line.unitPrice,
       nature: line.nature,
+      ...(line.allowances ? { allowances: line.allowances } : {}),
+      ...(line.charges ? { charges: line.charges } : {}),
       ...(integration
         ? { vatCode: 'S', vatRate: line.rate ?? '20', vatexCode: null }
         : { rateCategory: 'standard' as const }),
@@ -234,6 +246,8 @@ export function engineDocument(spec: DocumentSpec): DocumentModel {
     paymentTerms: spec.kind === 'invoice' ? 'Paiement à 30 jours.' : null,
     notes: spec.notes ?? null,
     amountPaid: 0,
+    allowances: prepared.adjustments.allowances,
+    charges: prepared.adjustments.charges,
     precedingInvoice: spec.kind === 'credit_note' ? { number: 'F2026-000001', issueDate: '2026-01-15' } : null,
     seller: sellerIdentity(spec.seller),
     buyer: {
@@ -262,10 +276,11 @@ export function engineDocument(spec: DocumentSpec): DocumentModel {
       unitPrice: line.unitPrice,
       unit: spec.lines[index]!.unit,
       nature: line.nature,
-      netAmount: line.netAmount!,
       vatCode: line.vatCode,
       vatRate: line.vatRate,
       vatexCode: line.vatexCode,
+      // The engine's net (BT-131) and the allowances and charges it was computed from.
+      ...lineFigures(line.quantity, line.unitPrice, spec.lines[index]!, `lines[${index}]`),
     })),
     tax: {
       vatBreakdown: concluded.vatBreakdown,

@@ -232,6 +232,8 @@ test('credit notes and refunds', async (t) => {
       assert.equal((await h.call('GET', `/v1/credit-notes/${note.id}`, { key })).data.paymentStatus, 'refunded');
       after = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data;
       assert.equal(after.amountRefunded, 32400);
+      // The credit note is refunded in full: the invoice gave back all it owed back, it is no longer partly refunded.
+      assert.deepEqual([after.paymentStatus, after.status], ['refunded', 'refunded']);
       const list = (await h.call('GET', `/v1/credit-notes/${note.id}/refunds`, { key })).data;
       assert.equal(list.data.length, 2);
     },

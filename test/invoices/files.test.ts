@@ -64,7 +64,7 @@ test('generated files', async (t) => {
   };
 
   await t.test(
-    'a finalized invoice: pending (409 with Retry-After) until the worker generated its three files, then served with type, name and ETag',
+    'a finalized invoice: pending (409 with Retry-After) until the worker generated its four files, then served with type, name and ETag',
     async () => {
       const { companyId, key } = await seller(h);
       const invoice = await finalizedInvoice(h, key, { lines: [chair, advice] });
@@ -74,6 +74,7 @@ test('generated files', async (t) => {
           ['facturx', 'pending', null, `${invoice.number}.pdf`],
           ['xml', 'pending', null, `${invoice.number}.xml`],
           ['pdf', 'pending', null, `${invoice.number}-visual.pdf`],
+          ['ubl', 'pending', null, `${invoice.number}-ubl.xml`],
         ],
       );
       const early = await h.call('GET', `/v1/invoices/${invoice.id}/files/facturx`, { key });
@@ -95,6 +96,7 @@ test('generated files', async (t) => {
         ['facturx', 'application/pdf', `${invoice.number}.pdf`],
         ['xml', 'application/xml', `${invoice.number}.xml`],
         ['pdf', 'application/pdf', `${invoice.number}-visual.pdf`],
+        ['ubl', 'application/xml', `${invoice.number}-ubl.xml`],
       ] as const) {
         const response = await h.call('GET', `/v1/invoices/${invoice.id}/files/${kind}`, { key });
         assert.equal(response.statusCode, 200, response.body);
@@ -282,7 +284,7 @@ test('generated files', async (t) => {
     const fixtures = (await h.call('GET', '/v1/invoices?limit=100', { key })).data.data;
     const numbered = fixtures.filter((invoice: any) => invoice.number !== null);
     assert.ok(numbered.length >= 6);
-    assert.ok(numbered.every((invoice: any) => invoice.files.length === 3 && invoice.files[0].state === 'pending'));
+    assert.ok(numbered.every((invoice: any) => invoice.files.length === 4 && invoice.files[0].state === 'pending'));
     assert.equal(await started([companyId]).drain(), numbered.length);
     const states = await fileRows(h, companyId);
     assert.deepEqual(

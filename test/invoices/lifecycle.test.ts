@@ -18,6 +18,7 @@ import {
   type LifecycleCode,
 } from '../../src/invoices/lifecycle-status.js';
 import { paymentStatusOf } from '../../src/invoices/payment-status.js';
+import { invoicePaymentStatus } from '../../src/invoices/collections.js';
 import { formatNumber, seriesOf } from '../../src/numbering/series.js';
 
 const finalized: Axes = {
@@ -314,6 +315,17 @@ test('the payment axis from amounts', () => {
   assert.equal(paymentStatusOf(12_000, 12_000, 0), 'paid');
   assert.equal(paymentStatusOf(12_000, 12_000, 2_000), 'partially_refunded');
   assert.equal(paymentStatusOf(12_000, 12_000, 12_000), 'refunded');
+  // A credit note of 40 on a paid invoice of 120: refunding its 40 gives back all that was owed back.
+  const amounts = (paid: number, refunded: number, credited: number) => ({
+    amountPaid: paid,
+    amountRefunded: refunded,
+    amountCredited: credited,
+  });
+  assert.equal(invoicePaymentStatus(12_000, amounts(12_000, 1_000, 4_000)), 'partially_refunded');
+  assert.equal(invoicePaymentStatus(12_000, amounts(12_000, 4_000, 4_000)), 'refunded');
+  assert.equal(invoicePaymentStatus(12_000, amounts(12_000, 12_000, 12_000)), 'refunded');
+  // A credit note that settles a partly paid invoice leaves nothing to give back: paid.
+  assert.equal(invoicePaymentStatus(12_000, amounts(8_000, 0, 4_000)), 'paid');
 });
 
 test('numbers: a series per kind, environment and year; test series marked; French format rules', () => {

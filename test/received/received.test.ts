@@ -165,31 +165,31 @@ test('received invoices', async (t) => {
     assert.ok(again.rawPayload.equals(visual.rawPayload));
   });
 
-  await t.test('a UBL invoice is read and said not validated; an unreadable file is kept and flagged', async () => {
-    const { key } = await h.tenant();
-    const ubl = await receive(h, key, ublExample());
-    assert.equal(ubl.statusCode, 201, ubl.body);
-    assert.equal(ubl.data.syntax, 'UBL');
-    assert.equal(ubl.data.sender.siret, '99999999800019');
-    assert.equal(ubl.data.conformant, null);
-    assert.deepEqual(
-      ubl.data.validationErrors.map((error: any) => error.message),
-      ['not validated: no official UBL artefact'],
-    );
-    assert.equal(ubl.data.totalTtc, 30803);
+  await t.test(
+    'a UBL invoice is read and validated (ubl-received.test.ts); an unreadable file is kept and flagged',
+    async () => {
+      const { key } = await h.tenant();
+      const ubl = await receive(h, key, ublExample());
+      assert.equal(ubl.statusCode, 201, ubl.body);
+      assert.equal(ubl.data.syntax, 'UBL');
+      assert.equal(ubl.data.sender.siret, '99999999800019');
+      assert.equal(ubl.data.conformant, true, JSON.stringify(ubl.data.validationErrors));
+      assert.deepEqual(ubl.data.validationErrors, []);
+      assert.equal(ubl.data.totalTtc, 30803);
 
-    const garbage = Buffer.from('<html>not an invoice</html>');
-    const kept = await receive(h, key, garbage);
-    assert.equal(kept.statusCode, 201, kept.body);
-    assert.equal(kept.data.syntax, 'unknown');
-    assert.equal(kept.data.conformant, false);
-    assert.equal(kept.data.validationErrors[0].rule, 'UNREADABLE');
-    const original = await h.call('GET', `/v1/received-invoices/${kept.data.id}/files/original`, { key });
-    assert.ok(original.rawPayload.equals(garbage));
-    const visual = await h.call('GET', `/v1/received-invoices/${kept.data.id}/files/pdf`, { key });
-    assert.equal(visual.statusCode, 400);
-    assert.equal(visual.data.error.code, 'not_supported');
-  });
+      const garbage = Buffer.from('<html>not an invoice</html>');
+      const kept = await receive(h, key, garbage);
+      assert.equal(kept.statusCode, 201, kept.body);
+      assert.equal(kept.data.syntax, 'unknown');
+      assert.equal(kept.data.conformant, false);
+      assert.equal(kept.data.validationErrors[0].rule, 'UNREADABLE');
+      const original = await h.call('GET', `/v1/received-invoices/${kept.data.id}/files/original`, { key });
+      assert.ok(original.rawPayload.equals(garbage));
+      const visual = await h.call('GET', `/v1/received-invoices/${kept.data.id}/files/pdf`, { key });
+      assert.equal(visual.statusCode, 400);
+      assert.equal(visual.data.error.code, 'not_supported');
+    },
+  );
 
   await t.test('list with filters; other company, other environment and scopes', async () => {
     const { companyId, key } = await h.tenant();

@@ -70,7 +70,7 @@ test("generated and received files count against the plan's storage", async (t) 
       const files = (await h.call('GET', `/v1/invoices/${invoice.id}`, { key })).data.files;
       assert.ok(files.every((file: any) => file.state === 'ready'));
       const size = files.reduce((total: number, file: any) => total + file.size, 0);
-      assert.ok(size > 10_000, `three real files: ${size} bytes`);
+      assert.ok(size > 10_000, `four real files: ${size} bytes`);
       assert.equal(await stored(h, key), size);
       const live = await h.key(companyId, { env: 'live' });
       assert.equal(await stored(h, live), 0, 'the live environment has its own storage');
@@ -82,7 +82,7 @@ test("generated and received files count against the plan's storage", async (t) 
       const samples = await fileWorker.drain();
       assert.ok(samples > 0);
       const sampleFiles = await h.deps.pool.query(
-        `select sum(octet_length(facturx) + octet_length(xml) + octet_length(pdf))::bigint as bytes
+        `select sum(octet_length(facturx) + octet_length(xml) + octet_length(pdf) + coalesce(octet_length(ubl), 0))::bigint as bytes
          from document_files where company_id = $1 and not livemode and state = 'ready'`,
         [companyId],
       );

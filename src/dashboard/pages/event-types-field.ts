@@ -1,5 +1,6 @@
 import { eventTypes } from '../../webhooks/event-types.js';
 import { html, type Html } from '../../http/html.js';
+import type { Messages } from '../messages.js';
 
 /** The event types grouped by their object (`invoice.paid` under invoice), for checkboxes. */
 function groups(): Map<string, string[]> {
@@ -12,15 +13,15 @@ function groups(): Map<string, string[]> {
 }
 
 /** Checkboxes for an endpoint's subscriptions: "all events" (`*`) or a chosen list. */
-export function eventTypesField(selected: readonly string[]): Html {
+export function eventTypesField(m: Messages, selected: readonly string[]): Html {
   const all = selected.includes('*');
   const fieldsets = [...groups()].map(
     ([object, types]) => html`<fieldset class="types"><legend>${object.replace('_', ' ')}</legend>
 ${types.map((type) => html`<label><input type="checkbox" name="events" value="${type}"${!all && selected.includes(type) ? html` checked` : null}> ${type}</label>`)}</fieldset>`,
   );
-  return html`<fieldset><legend>Events</legend>
-  <label class="strong"><input type="checkbox" name="events" value="*"${all ? html` checked` : null}> All events, present and future</label>
-  <details${all ? null : html` open`}><summary>Or choose event types</summary><div class="types-grid">${fieldsets}</div></details>
+  return html`<fieldset><legend>${m.events}</legend>
+  <label class="strong"><input type="checkbox" name="events" value="*"${all ? html` checked` : null}> ${m.allEventsFuture}</label>
+  <details${all ? null : html` open`}><summary>${m.orChooseTypes}</summary><div class="types-grid">${fieldsets}</div></details>
 </fieldset>`;
 }
 

@@ -30,28 +30,30 @@ function stateOf(event: EventWithDeliveries): 'delivered' | 'failed' | 'pending'
   return event.endpoints.some((endpoint) => endpoint.state === 'pending') ? 'pending' : 'failed';
 }
 
-function stateTag(state: ReturnType<typeof stateOf>): Html {
+function stateTag(page: Page, state: ReturnType<typeof stateOf>): Html {
   const tone = state === 'delivered' ? 'active' : state === 'failed' ? 'revoked' : 'pending';
-  return html`<span class="status status-${tone}">${state}</span>`;
+  return html`<span data-state="${state}" class="status status-${tone}">${page.m.eventState[state]}</span>`;
 }
 
 function filters(page: Page, type: string | undefined, delivery: DeliveryState | undefined): Html {
+  const { m } = page;
   return html`<form method="get" action="${page.base}/events" class="filters">
-  <label for="type">Type</label>
-  <select id="type" name="type"><option value="">All types</option>${eventTypes.map((t) => html`<option${t === type ? html` selected` : null}>${t}</option>`)}</select>
-  <label for="delivery">Delivery</label>
+  <label for="type">${m.type}</label>
+  <select id="type" name="type"><option value="">${m.allTypes}</option>${eventTypes.map((t) => html`<option${t === type ? html` selected` : null}>${t}</option>`)}</select>
+  <label for="delivery">${m.delivery}</label>
   <select id="delivery" name="delivery">
-    <option value="">Any</option>
-    <option value="delivered"${delivery === 'delivered' ? html` selected` : null}>Delivered everywhere</option>
-    <option value="undelivered"${delivery === 'undelivered' ? html` selected` : null}>Not delivered somewhere</option>
+    <option value="">${m.any}</option>
+    <option value="delivered"${delivery === 'delivered' ? html` selected` : null}>${m.deliveredEverywhere}</option>
+    <option value="undelivered"${delivery === 'undelivered' ? html` selected` : null}>${m.notDeliveredSomewhere}</option>
   </select>
-  <button type="submit">Filter</button>
+  <button type="submit">${m.filter}</button>
 </form>`;
 }
 
 export async function eventPages(app: FastifyInstance, { deps, env }: { deps: Deps; env: Env }): Promise<void> {
   app.get('/events', async (request, reply) => {
     const page = pageOf(request, env);
+    const { m } = page;
     const query = request.query as ListQuery;
     const type = query.type && isEventType(query.type) ? query.type : undefined;
     const delivery = query.delivery === 'delivered' || query.delivery === 'undelivered' ? query.delivery : undefined;
@@ -68,74 +70,79 @@ export async function eventPages(app: FastifyInstance, { deps, env }: { deps: De
     const keep = new URLSearchParams({ ...(type ? { type } : {}), ...(delivery ? { delivery } : {}) });
     const rows = detailed.map(
       (event) => html`<tr data-event="${event.id}">
-  <td>${formatTime(event.created)}</td><td><code>${event.type}</code></td>
-  <td><a href="${page.base}/events/${event.id}">${event.id}</a></td><td>${stateTag(stateOf(event))}</td></tr>`,
+  <td>${formatTime(page, event.created)}</td><td><code>${event.type}</code></td>
+  <td><a href="${page.base}/events/${event.id}">${event.id}</a></td><td>${stateTag(page, stateOf(event))}</td></tr>`,
     );
     const more =
       list.has_more && list.next_cursor
-        ? html`<a href="${page.base}/events?${new URLSearchParams([...keep, ['starting_after', list.next_cursor]]).toString()}" rel="next">Older events →</a>`
+        ? html`<a href="${page.base}/events?${new URLSearchParams([...keep, ['starting_after', list.next_cursor]]).toString()}" rel="next">${m.olderEvents}</a>`
         : null;
     const first = query.starting_after
-      ? html`<a href="${page.base}/events?${keep.toString()}">← Newest events</a>`
+      ? html`<a href="${page.base}/events?${keep.toString()}">${m.newestEvents}</a>`
       : null;
     const content = html`${filters(page, type, delivery)}
 ${
   detailed.length === 0
-    ? html`<p class="muted">No event${type || delivery ? ' matches these filters' : ' yet'}.</p>`
-    : html`<div class="table-wrap"><table><thead><tr><th>Created</th><th>Type</th><th>Event</th><th>Delivery</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    ? html`<p class="muted">${m.noEvent(Boolean(type || delivery))}</p>`
+    : html`<div class="table-wrap"><table><thead><tr><th>${m.created}</th><th>${m.type}</th><th>${m.event}</th><th>${m.delivery}</th></tr></thead><tbody>${rows}</tbody></table></div>`
 }
 <p class="pager">${first} ${more}</p>`;
     return reply
       .type('text/html; charset=utf-8')
-      .send(layout(page, { title: 'Events', section: 'events', notice: noticeOf(request.query) }, content));
+      .send(layout(page, { title: m.sections.events, section: 'events', notice: noticeOf(request.query, m) }, content));
   });
 
   app.get('/events/:id', async (request, reply) => {
     const page = pageOf(request, env);
+    const { m } = page;
     const event = await getEventWithDeliveries(deps, page.scope, (request.params as { id: string }).id);
     const { deliveries, attemptCount, generation, nextRetry, delivered, endpoints, ...envelope } = event;
     const replayAction = `${page.base}/events/${event.id}/replay`;
     const endpointRows = endpoints.map(
       (endpoint) => html`<tr data-endpoint="${endpoint.endpointId}">
   <td><a href="${page.base}/webhooks/${endpoint.endpointId}">${endpoint.endpointId}</a></td><td>${endpoint.generation}</td>
-  <td>${stateTag(endpoint.state === 'delivered' ? 'delivered' : endpoint.state === 'failed' ? 'failed' : 'pending')}</td>
-  <td>${endpoint.attemptCount}</td><td>${formatTime(endpoint.nextRetry)}</td>
-  <td><form method="post" action="${replayAction}" class="inline">${csrfField(page)}<input type="hidden" name="endpoint" value="${endpoint.endpointId}"><button type="submit">Replay to this endpoint</button></form></td></tr>`,
+  <td>${stateTag(page, endpoint.state === 'delivered' ? 'delivered' : endpoint.state === 'failed' ? 'failed' : 'pending')}</td>
+  <td>${endpoint.attemptCount}</td><td>${formatTime(page, endpoint.nextRetry)}</td>
+  <td><form method="post" action="${replayAction}" class="inline">${csrfField(page)}<input type="hidden" name="endpoint" value="${endpoint.endpointId}"><button type="submit">${m.replayHere}</button></form></td></tr>`,
     );
     const attemptRows = deliveries.map(
       (
         attempt,
       ) => html`<tr class="${attempt.status !== null && attempt.status >= 200 && attempt.status < 300 ? 'ok' : 'failed'}">
-  <td>${formatTime(attempt.created)}</td><td><code>${attempt.endpointId}</code></td><td>${attempt.generation}</td><td>${attempt.attempt}</td>
-  <td>${attempt.status ?? html`<span class="muted">none</span>`}</td><td>${attempt.durationMs} ms</td><td>${attempt.error ?? ''}</td></tr>`,
+  <td>${formatTime(page, attempt.created)}</td><td><code>${attempt.endpointId}</code></td><td>${attempt.generation}</td><td>${attempt.attempt}</td>
+  <td>${attempt.status ?? html`<span class="muted">${m.none}</span>`}</td><td>${attempt.durationMs} ms</td><td>${attempt.error ?? ''}</td></tr>`,
     );
     const content = html`<dl class="facts">
-  <dt>Event</dt><dd><code>${event.id}</code></dd>
-  <dt>Type</dt><dd><code>${event.type}</code></dd>
-  <dt>Created</dt><dd>${formatTime(event.created)}</dd>
-  <dt>API version</dt><dd>${event.apiVersion}</dd>
-  <dt>Delivery</dt><dd>${stateTag(stateOf(event))} generation ${generation}, ${attemptCount} attempt(s) in it${nextRetry ? html`, next retry ${formatTime(nextRetry)}` : null}</dd>
+  <dt>${m.event}</dt><dd><code>${event.id}</code></dd>
+  <dt>${m.type}</dt><dd><code>${event.type}</code></dd>
+  <dt>${m.created}</dt><dd>${formatTime(page, event.created)}</dd>
+  <dt>${m.apiVersion}</dt><dd>${event.apiVersion}</dd>
+  <dt>${m.delivery}</dt><dd>${stateTag(page, stateOf(event))}${m.generationLine(generation, attemptCount)}${nextRetry ? html`${m.nextRetryAt}${formatTime(page, nextRetry)}` : null}</dd>
 </dl>
-<div class="actions"><form method="post" action="${replayAction}" class="inline">${csrfField(page)}<button type="submit">Replay to every failed endpoint</button></form>
-<a href="${page.base}/events/${event.id}">Reload</a></div>
-<h2>Endpoints</h2>
+<div class="actions"><form method="post" action="${replayAction}" class="inline">${csrfField(page)}<button type="submit">${m.replayEverywhere}</button></form>
+<a href="${page.base}/events/${event.id}">${m.reload}</a></div>
+<h2>${m.endpoints}</h2>
 ${
   endpoints.length === 0
-    ? html`<p class="muted">No endpoint was subscribed to this event.</p>`
-    : html`<div class="table-wrap"><table id="endpoints"><thead><tr><th>Endpoint</th><th>Generation</th><th>State</th><th>Attempts</th><th>Next retry</th><th></th></tr></thead><tbody>${endpointRows}</tbody></table></div>`
+    ? html`<p class="muted">${m.noEndpointSubscribed}</p>`
+    : html`<div class="table-wrap"><table id="endpoints"><thead><tr><th>${m.endpoint}</th><th>${m.generation}</th><th>${m.state}</th><th>${m.attempts}</th><th>${m.nextRetry}</th><th></th></tr></thead><tbody>${endpointRows}</tbody></table></div>`
 }
-<h2>Attempts</h2>
+<h2>${m.attempts}</h2>
 ${
   deliveries.length === 0
-    ? html`<p class="muted">No attempt yet.</p>`
-    : html`<div class="table-wrap"><table id="attempts"><thead><tr><th>Time</th><th>Endpoint</th><th>Generation</th><th>Attempt</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead><tbody>${attemptRows}</tbody></table></div>`
+    ? html`<p class="muted">${m.noAttemptYet}</p>`
+    : html`<div class="table-wrap"><table id="attempts"><thead><tr><th>${m.time}</th><th>${m.endpoint}</th><th>${m.generation}</th><th>${m.attempt}</th><th>${m.status}</th><th>${m.duration}</th><th>${m.error}</th></tr></thead><tbody>${attemptRows}</tbody></table></div>`
 }
-<h2>Payload</h2>
+<h2>${m.payload}</h2>
 <pre class="payload" id="payload">${JSON.stringify(envelope, null, 2)}</pre>`;
     return reply
       .type('text/html; charset=utf-8')
       .send(
-        layout(page, { title: `Event ${event.type}`, section: 'events', notice: noticeOf(request.query) }, content),
+        layout(
+          page,
+          { title: m.eventTitle(event.type), section: 'events', notice: noticeOf(request.query, m) },
+          content,
+        ),
       );
   });
 

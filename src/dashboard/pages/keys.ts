@@ -21,49 +21,52 @@ async function keysOf(deps: Deps, page: Page): Promise<ApiKeyResource[]> {
 }
 
 function keyTable(page: Page, keys: ApiKeyResource[], now: Date): Html {
-  if (keys.length === 0) return html`<p class="muted">No ${page.env} key yet.</p>`;
+  const { m } = page;
+  if (keys.length === 0) return html`<p class="muted">${m.noKeyYet(page.env)}</p>`;
   const rows = keys.map((key) => {
     const status = statusOf(key, now);
     return html`<tr data-key="${key.id}">
   <td><code>${key.secretHint}</code><br><small class="muted">${key.id}</small></td>
-  <td>${key.scopes ? key.scopes.map((scope) => html`<span class="tag">${scope}</span> `) : html`<span class="tag tag-strong">full access</span>`}</td>
-  <td>${formatTime(key.created)}</td>
-  <td>${formatTime(key.lastUsedAt)}</td>
-  <td>${key.expiresAt ? formatTime(key.expiresAt) : html`<span class="muted">never</span>`}</td>
-  <td><span class="status status-${status}">${status}</span></td>
-  <td>${status === 'active' ? html`<form method="post" action="${page.base}/keys/${key.id}/revoke" class="inline">${csrfField(page)}<button type="submit" class="danger">Revoke</button></form>` : null}</td>
+  <td>${key.scopes ? key.scopes.map((scope) => html`<span class="tag">${scope}</span> `) : html`<span class="tag tag-strong">${m.fullAccess}</span>`}</td>
+  <td>${formatTime(page, key.created)}</td>
+  <td>${formatTime(page, key.lastUsedAt)}</td>
+  <td>${key.expiresAt ? formatTime(page, key.expiresAt) : html`<span class="muted">${m.never}</span>`}</td>
+  <td><span data-status="${status}" class="status status-${status}">${m.keyStatus[status]}</span></td>
+  <td>${status === 'active' ? html`<form method="post" action="${page.base}/keys/${key.id}/revoke" class="inline">${csrfField(page)}<button type="submit" class="danger">${m.revoke}</button></form>` : null}</td>
 </tr>`;
   });
   return html`<div class="table-wrap"><table>
-<thead><tr><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Expires</th><th>Status</th><th></th></tr></thead>
+<thead><tr><th>${m.key}</th><th>${m.scopes}</th><th>${m.created}</th><th>${m.lastUsed}</th><th>${m.expires}</th><th>${m.status}</th><th></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }
 
 function createForm(page: Page): Html {
+  const { m } = page;
   const grid = scopeResources.map(
     (resource) => html`<tr><th scope="row">${resource.replace('_', ' ')}</th>
-  <td><label><input type="checkbox" name="scopes" value="${resource}:read"> read</label></td>
-  <td><label><input type="checkbox" name="scopes" value="${resource}:write"> write</label></td></tr>`,
+  <td><label><input type="checkbox" name="scopes" value="${resource}:read"> ${m.read}</label></td>
+  <td><label><input type="checkbox" name="scopes" value="${resource}:write"> ${m.write}</label></td></tr>`,
   );
   return html`<section class="card">
-<h2>Create a ${page.env} key</h2>
+<h2>${m.createKeyTitle(page.env)}</h2>
 <form method="post" action="${page.base}/keys" class="stack">
   ${csrfField(page)}
-  <fieldset><legend>Scopes</legend>
-    <p class="muted">Tick nothing for a key with full access. Restricting a key to what it needs is safer; <em>write</em> includes <em>read</em>.</p>
+  <fieldset><legend>${m.scopes}</legend>
+    <p class="muted">${m.scopesHint}</p>
     <div class="table-wrap"><table class="compact">${grid}</table></div>
   </fieldset>
-  <label for="expires">Expires on (optional, UTC midnight)</label>
+  <label for="expires">${m.expiresOn}</label>
   <input id="expires" name="expires" type="date">
-  <button type="submit">Create the key</button>
+  <button type="submit">${m.createTheKey}</button>
 </form></section>`;
 }
 
-function revealed(secret: string, key: ApiKeyResource): Html {
+function revealed(page: Page, secret: string, key: ApiKeyResource): Html {
+  const { m } = page;
   return html`<section class="card reveal" aria-labelledby="new-key-title">
-<h2 id="new-key-title">Your new key ${key.id}</h2>
-<p><strong>Copy it now: it is shown this once and never again.</strong> Only its SHA-256 is stored.</p>
-<div class="copy-row"><input id="new-secret" class="secret" readonly value="${secret}" aria-label="The new secret key"><button type="button" data-copy="new-secret">Copy</button></div>
+<h2 id="new-key-title">${m.yourNewKey} ${key.id}</h2>
+<p><strong>${m.copyNow}</strong> ${m.onlyHashStored}</p>
+<div class="copy-row"><input id="new-secret" class="secret" readonly value="${secret}" aria-label="${m.newSecretLabel}"><button type="button" data-copy="new-secret">${m.copy}</button></div>
 </section>`;
 }
 
@@ -75,7 +78,7 @@ export async function keyPages(app: FastifyInstance, { deps, env }: { deps: Deps
   ) {
     const page = pageOf(request, env);
     const keys = await keysOf(deps, page);
-    const content = html`${extra.created ? revealed(extra.created.secret, extra.created.key) : null}
+    const content = html`${extra.created ? revealed(page, extra.created.secret, extra.created.key) : null}
 ${keyTable(page, keys, deps.clock.now())}
 ${createForm(page)}`;
     return reply
@@ -84,7 +87,12 @@ ${createForm(page)}`;
       .send(
         layout(
           page,
-          { title: 'API keys', section: 'keys', notice: noticeOf(request.query), error: extra.error ?? null },
+          {
+            title: page.m.sections.keys,
+            section: 'keys',
+            notice: noticeOf(request.query, page.m),
+            error: extra.error ?? null,
+          },
           content,
         ),
       );

@@ -10,6 +10,8 @@ import { clearCookie, formCookie, readCookie, sessionCookie, setCookie } from '.
 import { formOf } from '../form.js';
 import { html } from '../../http/html.js';
 import { bareLayout, noticeOf } from '../layout.js';
+import { langOf, type Lang } from '../language.js';
+import { messagesOf, type Messages } from '../messages.js';
 
 const signedOut = { signedOut: true };
 const formCookieSeconds = 86_400;
@@ -24,7 +26,7 @@ function formToken(request: FastifyRequest, reply: FastifyReply): string {
 }
 
 /** Only a path of the dashboard itself: never an open redirect. */
-function safeNext(value: unknown): string {
+export function safeNext(value: unknown): string {
   const fallback = `${dashboardPrefix}/test/keys`;
   if (typeof value !== 'string' || !/^\/dashboard(\/[A-Za-z0-9_.-]+)*\/?(\?[A-Za-z0-9_.=&%-]*)?$/.test(value))
     return fallback;
@@ -33,6 +35,7 @@ function safeNext(value: unknown): string {
 }
 
 interface LoginView {
+  lang: Lang;
   csrf: string;
   next: string;
   email?: string | undefined;
@@ -41,38 +44,33 @@ interface LoginView {
 }
 
 function loginPage(view: LoginView): string {
+  const m = messagesOf(view.lang);
   const error = view.error
     ? html`<p class="error" role="alert" data-code="${view.error.code}">${view.error.message}</p>`
     : null;
   return bareLayout(
-    { title: 'Log in', notice: view.notice ?? null },
+    { title: m.logIn, notice: view.notice ?? null, lang: view.lang, path: `${dashboardPrefix}/login` },
     html`${error}
 <form method="post" action="${dashboardPrefix}/login" class="stack">
   <input type="hidden" name="_csrf" value="${view.csrf}">
   <input type="hidden" name="next" value="${view.next}">
-  <label for="email">E-mail</label>
+  <label for="email">${m.email}</label>
   <input id="email" name="email" type="email" autocomplete="username" required value="${view.email ?? ''}">
-  <label for="password">Password</label>
+  <label for="password">${m.password}</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>
-  <button type="submit">Log in</button>
+  <button type="submit">${m.logIn}</button>
 </form>
-<p class="muted">No password yet? Use the link you were given (<code>facteur user create</code> prints one).</p>`,
+<p class="muted">${m.noPasswordYet}<code>facteur user create</code>${m.noPasswordYetEnd}</p>`,
   );
 }
-
-const invalidCredentials = { message: 'The e-mail address or the password is not right.', code: 'invalid_credentials' };
 
 /** Whole minutes, rounded up, for a person reading the page. */
 const minutes = (seconds: number) => Math.ceil(seconds / 60);
 
 /** The refusal shown for a failed log-in: the same words whether the password was right or not. */
-function refusalOf(result: Exclude<LogInResult, { ok: true }>): { message: string; code: string } {
-  if (result.reason === 'invalid_credentials') return invalidCredentials;
-  const wait = minutes(result.retryAfter);
-  return {
-    message: `Too many failed log-ins for this account or from your network. Log-ins are refused for ${wait} minute${wait === 1 ? '' : 's'}; try again after that.`,
-    code: 'brute_force_blocked',
-  };
+function refusalOf(result: Exclude<LogInResult, { ok: true }>, m: Messages): { message: string; code: string } {
+  if (result.reason === 'invalid_credentials') return { message: m.invalidCredentials, code: 'invalid_credentials' };
+  return { message: m.tooManyLogIns(minutes(result.retryAfter)), code: 'brute_force_blocked' };
 }
 
 export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
@@ -80,9 +78,10 @@ export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }
     const query = request.query as { next?: string };
     return reply.type('text/html; charset=utf-8').send(
       loginPage({
+        lang: langOf(request),
         csrf: formToken(request, reply),
         next: safeNext(query.next),
-        notice: noticeOf(request.query),
+        notice: noticeOf(request.query, messagesOf(langOf(request))),
       }),
     );
   });
@@ -101,10 +100,11 @@ export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }
       else reply.code(401);
       return reply.type('text/html; charset=utf-8').send(
         loginPage({
+          lang: langOf(request),
           csrf: formToken(request, reply),
           next,
           email: form.get('email'),
-          error: refusalOf(result),
+          error: refusalOf(result, messagesOf(langOf(request))),
         }),
       );
     }
@@ -118,25 +118,29 @@ export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }
     return reply.redirect(`${dashboardPrefix}/login?notice=signed_out`, 303);
   });
 
-  const passwordForm = (token: string, csrf: string, email: string, error: string | null) =>
-    bareLayout(
-      { title: 'Set your password', error },
+  const passwordForm = (lang: Lang, token: string, csrf: string, email: string, error: string | null) => {
+    const m = messagesOf(lang);
+    return bareLayout(
+      { title: m.setYourPassword, error, lang, path: `${dashboardPrefix}/password/${token}` },
       html`
 <form method="post" action="${dashboardPrefix}/password/${token}" class="stack">
   <input type="hidden" name="_csrf" value="${csrf}">
-  <p>For <strong>${email}</strong>. At least ${minPasswordLength} characters.</p>
-  <label for="password">New password</label>
+  <p>${m.forEmail} <strong>${email}</strong>. ${m.atLeast(minPasswordLength)}</p>
+  <label for="password">${m.newPassword}</label>
   <input id="password" name="password" type="password" autocomplete="new-password" minlength="${minPasswordLength}" required>
-  <label for="confirmation">The same again</label>
+  <label for="confirmation">${m.sameAgain}</label>
   <input id="confirmation" name="confirmation" type="password" autocomplete="new-password" minlength="${minPasswordLength}" required>
-  <button type="submit">Set the password</button>
+  <button type="submit">${m.setThePassword}</button>
 </form>`,
     );
+  };
 
   app.get('/password/:token', { config: signedOut }, async (request, reply) => {
     const { token } = request.params as { token: string };
     const { email } = await describePasswordLink(deps, token);
-    return reply.type('text/html; charset=utf-8').send(passwordForm(token, formToken(request, reply), email, null));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(passwordForm(langOf(request), token, formToken(request, reply), email, null));
   });
 
   app.post('/password/:token', { config: signedOut }, async (request, reply) => {
@@ -150,7 +154,7 @@ export async function signInPages(app: FastifyInstance, { deps }: { deps: Deps }
       return reply
         .code(error.status)
         .type('text/html; charset=utf-8')
-        .send(passwordForm(token, formToken(request, reply), email, error.message));
+        .send(passwordForm(langOf(request), token, formToken(request, reply), email, error.message));
     }
     return reply.redirect(`${dashboardPrefix}/login?notice=password_set`, 303);
   });

@@ -21,6 +21,7 @@ import { describeError } from '../page-error.js';
 import { html, type Html } from '../../http/html.js';
 import { csrfField, formatTime, layout, noticeOf } from '../layout.js';
 import { eventsFromForm, eventTypesField } from './event-types-field.js';
+import type { Messages } from '../messages.js';
 
 const text = 'text/html; charset=utf-8';
 
@@ -29,35 +30,36 @@ function shownOnForm(error: unknown): error is ApiError {
   return error instanceof ApiError && error.status < 500 && error.code !== 'not_found';
 }
 
-function eventsSummary(events: string[]): Html {
+function eventsSummary(m: Messages, events: string[]): Html {
   return events.includes('*')
-    ? html`<span class="tag tag-strong">all events</span>`
+    ? html`<span class="tag tag-strong">${m.allEvents}</span>`
     : html`${events.map((type) => html`<span class="tag">${type}</span> `)}`;
 }
 
-function statusTag(endpoint: WebhookEndpoint): Html {
-  return html`<span class="status status-${endpoint.status === 'enabled' ? 'active' : 'revoked'}">${endpoint.status}</span>`;
+function statusTag(m: Messages, endpoint: WebhookEndpoint): Html {
+  return html`<span data-status="${endpoint.status}" class="status status-${endpoint.status === 'enabled' ? 'active' : 'revoked'}">${m.endpointStatus[endpoint.status]}</span>`;
 }
 
-function secretBox(id: string, secret: string, title: string): Html {
+function secretBox(m: Messages, id: string, secret: string, title: string): Html {
   return html`<section class="card reveal"><h2>${title}</h2>
-<p><strong>Keep it in your server's configuration.</strong> Deliveries are signed with it (<code>Service-Signature</code>).</p>
-<div class="copy-row"><input id="${id}" class="secret" readonly value="${secret}" aria-label="Signing secret"><button type="button" data-copy="${id}">Copy</button></div></section>`;
+<p><strong>${m.keepSecret}</strong> ${m.signedWith} (<code>Service-Signature</code>).</p>
+<div class="copy-row"><input id="${id}" class="secret" readonly value="${secret}" aria-label="${m.signingSecret}"><button type="button" data-copy="${id}">${m.copy}</button></div></section>`;
 }
 
 function newEndpointForm(
   page: Page,
   values: { url?: string | undefined; description?: string | undefined; events?: string[] },
 ): Html {
-  return html`<section class="card"><h2>Add an endpoint</h2>
+  const { m } = page;
+  return html`<section class="card"><h2>${m.addEndpoint}</h2>
 <form method="post" action="${page.base}/webhooks" class="stack">
   ${csrfField(page)}
-  <label for="url">URL (HTTPS, publicly reachable)</label>
+  <label for="url">${m.urlHint}</label>
   <input id="url" name="url" type="url" required maxlength="2048" placeholder="https://example.com/webhooks/facteur" value="${values.url ?? ''}">
-  <label for="description">Description (optional)</label>
+  <label for="description">${m.descriptionOptional}</label>
   <input id="description" name="description" maxlength="500" value="${values.description ?? ''}">
-  ${eventTypesField(values.events ?? ['*'])}
-  <button type="submit">Add the endpoint</button>
+  ${eventTypesField(m, values.events ?? ['*'])}
+  <button type="submit">${m.addTheEndpoint}</button>
 </form></section>`;
 }
 
@@ -68,20 +70,21 @@ export async function webhookPages(app: FastifyInstance, { deps, env }: { deps: 
     extra: { status?: number; error?: string; values?: Parameters<typeof newEndpointForm>[1] } = {},
   ) {
     const page = pageOf(request, env);
+    const { m } = page;
     const query = request.query as { starting_after?: string };
     const list = await listEndpoints(deps, page.scope, { limit: 50, startingAfter: query.starting_after || undefined });
     const limit = plans[page.session.company.plan].webhookEndpoints;
     const rows = list.data.map(
       (endpoint) => html`<tr data-endpoint="${endpoint.id}">
   <td><a href="${page.base}/webhooks/${endpoint.id}">${endpoint.url}</a>${endpoint.description ? html`<br><small class="muted">${endpoint.description}</small>` : null}</td>
-  <td>${eventsSummary(endpoint.events)}</td><td>${statusTag(endpoint)}</td><td>${formatTime(endpoint.created)}</td></tr>`,
+  <td>${eventsSummary(m, endpoint.events)}</td><td>${statusTag(m, endpoint)}</td><td>${formatTime(page, endpoint.created)}</td></tr>`,
     );
     const table =
       list.data.length === 0
-        ? html`<p class="muted">No ${env} endpoint yet.</p>`
-        : html`<div class="table-wrap"><table><thead><tr><th>URL</th><th>Events</th><th>Status</th><th>Created</th></tr></thead><tbody>${rows}</tbody></table></div>
-${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?starting_after=${list.next_cursor}">Next page</a></p>` : null}`;
-    const content = html`<p class="muted">The ${page.session.company.plan} plan allows ${limit} endpoint(s) per environment.</p>${table}${newEndpointForm(page, extra.values ?? {})}`;
+        ? html`<p class="muted">${m.noEndpointYet(env)}</p>`
+        : html`<div class="table-wrap"><table><thead><tr><th>URL</th><th>${m.events}</th><th>${m.status}</th><th>${m.created}</th></tr></thead><tbody>${rows}</tbody></table></div>
+${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?starting_after=${list.next_cursor}">${m.nextPage}</a></p>` : null}`;
+    const content = html`<p class="muted">${m.planAllows(page.session.company.plan, limit)}</p>${table}${newEndpointForm(page, extra.values ?? {})}`;
     return reply
       .code(extra.status ?? 200)
       .type(text)
@@ -89,9 +92,9 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
         layout(
           page,
           {
-            title: 'Webhook endpoints',
+            title: m.webhookEndpointsTitle,
             section: 'webhooks',
-            notice: noticeOf(request.query),
+            notice: noticeOf(request.query, m),
             error: extra.error ?? null,
           },
           content,
@@ -108,43 +111,44 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
 
   async function renderDetail(request: FastifyRequest, reply: FastifyReply, id: string, extra: DetailExtra = {}) {
     const page = pageOf(request, env);
+    const { m } = page;
     const endpoint = await getEndpoint(deps, page.scope, id);
     const action = (path: string) => `${page.base}/webhooks/${endpoint.id}/${path}`;
-    const content = html`${extra.secret ? secretBox('endpoint-secret', extra.secret.value, extra.secret.title) : null}
+    const content = html`${extra.secret ? secretBox(m, 'endpoint-secret', extra.secret.value, extra.secret.title) : null}
 <dl class="facts">
   <dt>URL</dt><dd><code>${endpoint.url}</code></dd>
-  <dt>Status</dt><dd>${statusTag(endpoint)}${endpoint.disabledReason ? html` <span class="muted">(${endpoint.disabledReason})</span>` : null}</dd>
-  <dt>Description</dt><dd>${endpoint.description ?? html`<span class="muted">—</span>`}</dd>
-  <dt>Events</dt><dd>${eventsSummary(endpoint.events)}</dd>
-  <dt>Signing secret</dt><dd><code>${endpoint.secret}</code></dd>
-  <dt>Id</dt><dd><code>${endpoint.id}</code></dd>
-  <dt>Created</dt><dd>${formatTime(endpoint.created)}</dd>
+  <dt>${m.status}</dt><dd>${statusTag(m, endpoint)}${endpoint.disabledReason ? html` <span class="muted">(${endpoint.disabledReason})</span>` : null}</dd>
+  <dt>${m.description}</dt><dd>${endpoint.description ?? html`<span class="muted">—</span>`}</dd>
+  <dt>${m.events}</dt><dd>${eventsSummary(m, endpoint.events)}</dd>
+  <dt>${m.signingSecret}</dt><dd><code>${endpoint.secret}</code></dd>
+  <dt>${m.id}</dt><dd><code>${endpoint.id}</code></dd>
+  <dt>${m.created}</dt><dd>${formatTime(page, endpoint.created)}</dd>
 </dl>
 <div class="actions">
-  <form method="post" action="${action('ping')}" class="inline">${csrfField(page)}<button type="submit"${endpoint.status === 'enabled' ? null : html` disabled`}>Send a ping</button></form>
-  <form method="post" action="${action('status')}" class="inline">${csrfField(page)}<input type="hidden" name="status" value="${endpoint.status === 'enabled' ? 'disabled' : 'enabled'}"><button type="submit">${endpoint.status === 'enabled' ? 'Disable' : 'Enable'}</button></form>
-  <form method="post" action="${action('rotate-secret')}" class="inline">${csrfField(page)}<button type="submit">Rotate the secret</button></form>
-  <a href="${page.base}/events">Events</a>
+  <form method="post" action="${action('ping')}" class="inline">${csrfField(page)}<button type="submit"${endpoint.status === 'enabled' ? null : html` disabled`}>${m.sendPing}</button></form>
+  <form method="post" action="${action('status')}" class="inline">${csrfField(page)}<input type="hidden" name="status" value="${endpoint.status === 'enabled' ? 'disabled' : 'enabled'}"><button type="submit">${endpoint.status === 'enabled' ? m.disable : m.enable}</button></form>
+  <form method="post" action="${action('rotate-secret')}" class="inline">${csrfField(page)}<button type="submit">${m.rotateSecret}</button></form>
+  <a href="${page.base}/events">${m.events}</a>
 </div>
-<section class="card"><h2>Reveal the signing secret</h2>
+<section class="card"><h2>${m.revealSecretTitle}</h2>
 <form method="post" action="${action('reveal-secret')}" class="stack">${csrfField(page)}
-  <label for="reveal-password">Your password</label>
+  <label for="reveal-password">${m.yourPassword}</label>
   <input id="reveal-password" name="password" type="password" autocomplete="current-password" required>
-  <button type="submit">Reveal</button>
+  <button type="submit">${m.reveal}</button>
 </form></section>
-<section class="card"><h2>Edit</h2>
+<section class="card"><h2>${m.edit}</h2>
 <form method="post" action="${page.base}/webhooks/${endpoint.id}" class="stack">${csrfField(page)}
   <label for="url">URL</label>
   <input id="url" name="url" type="url" required maxlength="2048" value="${endpoint.url}">
-  <label for="description">Description</label>
+  <label for="description">${m.description}</label>
   <input id="description" name="description" maxlength="500" value="${endpoint.description ?? ''}">
-  ${eventTypesField(endpoint.events)}
-  <button type="submit">Save</button>
+  ${eventTypesField(m, endpoint.events)}
+  <button type="submit">${m.save}</button>
 </form></section>
-<section class="card danger-zone"><h2>Delete</h2>
+<section class="card danger-zone"><h2>${m.deleteTitle}</h2>
 <form method="post" action="${action('delete')}" class="stack">${csrfField(page)}
-  <label><input type="checkbox" name="confirm" value="yes" required> Delete this endpoint: nothing more is delivered to it. Its delivery history stays.</label>
-  <button type="submit" class="danger">Delete the endpoint</button>
+  <label><input type="checkbox" name="confirm" value="yes" required> ${m.deleteConfirm}</label>
+  <button type="submit" class="danger">${m.deleteTheEndpoint}</button>
 </form></section>`;
     return reply
       .code(extra.status ?? 200)
@@ -153,9 +157,9 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
         layout(
           page,
           {
-            title: 'Webhook endpoint',
+            title: m.webhookEndpoint,
             section: 'webhooks',
-            notice: extra.notice ?? noticeOf(request.query),
+            notice: extra.notice ?? noticeOf(request.query, m),
             error: extra.error ?? null,
           },
           content,
@@ -183,7 +187,7 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
       });
       return await renderDetail(request, reply, endpoint.id, {
         status: 201,
-        secret: { value: endpoint.secret, title: 'The endpoint is added. Its signing secret:' },
+        secret: { value: endpoint.secret, title: page.m.endpointAdded },
       });
     } catch (error) {
       if (shownOnForm(error))
@@ -223,7 +227,7 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
     if (formOf(request).get('confirm') !== 'yes')
       return renderDetail(request, reply, idOf(request), {
         status: 422,
-        error: 'Tick the box to confirm the deletion.',
+        error: page.m.tickToConfirm,
       });
     await deleteEndpoint(deps, callContextOf(deps, request, page), idOf(request));
     return reply.redirect(`${page.base}/webhooks?notice=endpoint_deleted`, 303);
@@ -245,9 +249,8 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
     const page = pageOf(request, env);
     const endpoint = await rotateSecret(deps, callContextOf(deps, request, page), idOf(request));
     return renderDetail(request, reply, endpoint.id, {
-      secret: { value: endpoint.secret, title: 'The secret is rotated. The new one:' },
-      notice:
-        'For 24 hours, deliveries carry a signature with the old secret too, so your server can switch without losing any.',
+      secret: { value: endpoint.secret, title: page.m.secretRotated },
+      notice: page.m.rotationNotice,
     });
   });
 
@@ -260,10 +263,10 @@ ${list.has_more && list.next_cursor ? html`<p><a href="${page.base}/webhooks?sta
     if (outcome === 'wrong')
       return renderDetail(request, reply, id, {
         status: 422,
-        error: 'The password is not right; the secret stays hidden.',
+        error: page.m.wrongPasswordSecretHidden,
       });
     return renderDetail(request, reply, id, {
-      secret: { value: await revealEndpointSecret(deps, page.scope, id), title: 'The signing secret:' },
+      secret: { value: await revealEndpointSecret(deps, page.scope, id), title: page.m.theSigningSecret },
     });
   });
 }
