@@ -17,7 +17,8 @@ import { insertDirectoryCheck, latestDirectoryCheck, type DirectoryCheckRow } fr
  * Directory Service of the platform the company's default establishment is connected to. A
  * customer with a SIREN and no SIRET has its legal unit looked up in Sirene.
  *
- * - unknown, or closed (Sirene `F` / `C`, the platform's `C`): `siret_not_found`;
+ * - unknown to Sirene, or closed (Sirene `F` / `C`, the platform's `C`): `siret_not_found` (a SIRET
+ *   the platform's directory does not list is only unverified: it lists addresses, not the register);
  * - kept from publication (Sirene `P`, or a 403): the name / the address are marked non-disclosed,
  *   so finalizing is refused with `buyer_identity_not_disclosed`;
  * - nobody answers (no source, 429, 5xx, a time-out): the SIRET is accepted as `unverified`, never
@@ -55,7 +56,11 @@ async function askPlatform(deps: DirectoryDeps, scope: Scope, siret: string): Pr
   if (access.state !== 'connected') return null;
   const answer = await access.connector.lookupFacility(siret, { retryBudgetMs: 0 });
   if (!answer.ok) return { outcome: 'unavailable', failure: `platform: ${answer.paErrorCode}` };
-  if (!answer.value) return { outcome: 'not_found' };
+  // A platform's directory lists the addresses registered for e-invoicing, not every SIRET: a
+  // SIRET it does not list may exist with no address yet (the contract's `buyer_not_in_directory`,
+  // a deposit's concern). Only the register (Sirene) says a SIRET does not exist.
+  if (!answer.value)
+    return { outcome: 'unavailable', failure: 'platform: not in its directory (no e-invoicing address yet)' };
   return {
     outcome: 'found',
     closed: !answer.value.active,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
-import { authOf } from '../http/request-context.js';
+import { authOf, callContext } from '../http/request-context.js';
 import { nullable } from '../http/route-schemas.js';
 import { documentFile, verifyDocumentArchive } from './service.js';
 import type { DocumentKind } from './document-axes.js';
@@ -81,7 +81,7 @@ export async function documentFileRoutes(parent: FastifyInstance, { deps }: { de
           schema: {
             tags,
             summary: `Download the ${fileTitles[fileKind]} of ${label}`,
-            description: `${fileDescriptions[fileKind]} With \`ETag\` (its SHA-256, quoted; \`If-None-Match\` answers 304) and \`Content-Disposition\`. While the files are being generated (right after the finalization): 409 \`conflict\` with \`Retry-After\`. A draft has no file: 409 \`conflict\`. Files the official validators refused: \`schematron_validation_failed\` naming the failed rule ids in its message.`,
+            description: `${fileDescriptions[fileKind]} With \`ETag\` (its SHA-256, quoted; \`If-None-Match\` answers 304) and \`Content-Disposition\`. While the files are being generated (right after the finalization): 409 \`conflict\` with \`Retry-After\`. A draft has no file: 409 \`conflict\`. Files the official validators refused: \`schematron_validation_failed\` naming the failed rule ids in its message. The first download of a document outside e-invoicing (B2C, international) is its manual sending: \`invoice.sent\` (\`credit_note.sent\`), once.`,
             params: Type.Object({ id: Type.String({ maxLength: 255 }) }),
             produces: [fileKind === 'xml' || fileKind === 'ubl' ? 'application/xml' : 'application/pdf'],
             response: {
@@ -91,7 +91,8 @@ export async function documentFileRoutes(parent: FastifyInstance, { deps }: { de
           },
         },
         async (request, reply) => {
-          const file = await documentFile(deps, authOf(request).scope, kind, request.params.id, fileKind);
+          const ctx = callContext(request);
+          const file = await documentFile(deps, ctx.scope, kind, request.params.id, fileKind, ctx);
           const etag = `"${file.sha256}"`;
           reply.header('etag', etag).header('cache-control', 'private, max-age=0, must-revalidate');
           const asked = request.headers['if-none-match'];

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { claimLeased, renewLeased } from '../db/leased-claim.js';
@@ -108,6 +108,23 @@ export async function fileBytes(
       ),
     );
   return row;
+}
+
+/** Marks the document's files downloaded, once: true for the download that marked them. */
+export async function markFirstDownload(db: Executor, scope: Scope, documentId: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(documentFiles)
+    .set({ downloadedAt: at })
+    .where(
+      and(
+        eq(documentFiles.companyId, scope.companyId),
+        eq(documentFiles.livemode, scope.livemode),
+        eq(documentFiles.documentId, documentId),
+        isNull(documentFiles.downloadedAt),
+      ),
+    )
+    .returning({ documentId: documentFiles.documentId });
+  return rows.length > 0;
 }
 
 /**

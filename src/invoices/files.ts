@@ -4,10 +4,12 @@ import { ApiError, refuse } from '../kernel/errors.js';
 import { verifyDocument, type ArchiveEntry, type VerificationCheck } from '../archive/service.js';
 import { sha256Hex } from '../archive/entry-hash.js';
 import type { DocumentKind } from './document-axes.js';
-import type { DocumentRow } from './document-record.js';
+import { documentEventData, type DocumentRow } from './document-record.js';
 import { getDocument } from './drafts.js';
 import { fileContentTypes, fileKinds, fileNameOf, type FileKind } from './document-files.js';
-import { allFileBytes, fileBytes, queueGeneration, type FilesSummary } from './files-store.js';
+import { allFileBytes, fileBytes, markFirstDownload, queueGeneration, type FilesSummary } from './files-store.js';
+import { inTransaction, type CallContext } from '../db/transaction.js';
+import { recordEvent } from '../webhooks/service.js';
 
 /**
  * `GET /v1/invoices/:id/files/:kind` and `GET /v1/invoices/:id/verify` (and the credit notes'):
@@ -65,6 +67,8 @@ export async function documentFile(
   kind: DocumentKind,
   id: string,
   fileKind: FileKind,
+  /** A download by the seller (the API), not a view: the first one of a document outside e-invoicing is its sending. */
+  download?: CallContext,
 ): Promise<DownloadedFile> {
   const row = await getDocument(deps, scope, kind, id);
   if (row.number === null) throw noFilesForDraft(row, kind);
@@ -81,12 +85,34 @@ export async function documentFile(
       { param: 'id' },
     );
   if (stored.state !== 'ready' || !stored.bytes || !stored.files) throw beingGenerated(row, kind);
+  if (download && row.transmissionStatus === 'not_applicable') await recordManualSending(deps, download, row);
   return {
     bytes: stored.bytes,
     contentType: fileContentTypes[fileKind],
     fileName: fileNameOf(row.number, fileKind),
     sha256: stored.files[fileKind].sha256,
   };
+}
+
+/**
+ * The contract's `invoice.sent` on a "manual download": a document no platform carries (B2C,
+ * international) is sent by the seller from its file, so its first download records the sending
+ * (`invoice.sent`, or `credit_note.sent`), once whatever the number of downloads or nodes.
+ */
+async function recordManualSending(deps: Pick<Deps, 'db'>, ctx: CallContext, row: DocumentRow): Promise<void> {
+  await inTransaction(deps.db, ctx, async (tx) => {
+    if (!(await markFirstDownload(tx, ctx.scope, row.id, ctx.now))) return;
+    const data = documentEventData(row, row.status);
+    if (row.kind === 'invoice') await recordEvent(tx, ctx, 'invoice.sent', data, ctx.now);
+    else
+      await recordEvent(
+        tx,
+        ctx,
+        'credit_note.sent',
+        { ...data, paStatus: row.transmissionStatus, paInvoiceId: null },
+        ctx.now,
+      );
+  });
 }
 
 export type VerificationStatus = 'intact' | 'altered' | 'not_archived' | 'pending';

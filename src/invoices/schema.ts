@@ -169,6 +169,8 @@ export const documentFiles = pgTable(
     pdf: bytea('pdf'),
     /** The UBL 2.1 Invoice or CreditNote; null for a document generated before UBL was issued. */
     ubl: bytea('ubl'),
+    /** The first download of a file of a document outside e-invoicing: its manual sending (`invoice.sent`). */
+    downloadedAt: instant('downloaded_at'),
     created: instant('created').notNull(),
     generatedAt: instant('generated_at'),
   },

@@ -86,8 +86,8 @@ export async function logIn(
     absoluteExpiresAt: new Date(now.getTime() + sessionMaxMs),
   };
   await insertSession(deps.db, row);
-  // Housekeeping rides on log-ins: expired sessions go (stale failure counts go with the limits' purge).
-  await deleteExpiredSessions(deps.db, now);
+  // Housekeeping rides on log-ins: the company's expired sessions go (stale failure counts go with the limits' purge).
+  await deleteExpiredSessions(deps.db, user.companyId, now);
   const session = (await findLiveSession(deps.db, row.tokenHash, now))!;
   return { ok: true, token, session: { ...session, company: await getCompany(deps, session.companyId), token } };
 }

@@ -136,8 +136,11 @@ export async function withdrawReauthFailure(db: Executor, tokenHash: string): Pr
     .where(eq(dashboardSessions.tokenHash, tokenHash));
 }
 
-export async function deleteExpiredSessions(db: Executor, now: Date): Promise<void> {
-  await db.delete(dashboardSessions).where(lt(dashboardSessions.expiresAt, now));
+/** The company's sessions expired by `now`: each company's log-ins clear its own, and never touch another's. */
+export async function deleteExpiredSessions(db: Executor, companyId: string, now: Date): Promise<void> {
+  await db
+    .delete(dashboardSessions)
+    .where(and(eq(dashboardSessions.companyId, companyId), lt(dashboardSessions.expiresAt, now)));
 }
 
 /** What a tenant's transaction may read of a user (migration 0024): no password hash. */

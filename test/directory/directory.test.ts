@@ -256,29 +256,34 @@ test('live customers: without a Sirene key, the connected platform Directory Ser
     assert.equal(response.data.directoryVerification, 'unverified');
   });
 
-  await t.test('a connected platform: its facility look-up decides (known, unknown, closed)', async () => {
-    const companyId = await h.company({ plan: 'pro' });
-    const test = await h.key(companyId);
-    const key = await h.key(companyId, { env: 'live' });
-    const siren: string = (await h.call('GET', '/v1/account', { key: test })).data.siren;
-    const head = (await h.call('GET', '/v1/establishments', { key })).data.data[0];
-    const active = freshSiret();
-    const closed = freshSiret();
-    sim.simulator.seedDirectory([
-      { siren, siret: head.siret },
-      { siren: buyerSiren, siret: active },
-      { siren: buyerSiren, siret: closed, facilityStatus: 'C' },
-    ]);
-    const connected = await h.call('POST', `/v1/establishments/${head.id}`, { key, body: { platform } });
-    assert.equal(connected.statusCode, 200, connected.body);
+  await t.test(
+    'a connected platform: its facility look-up decides (known, closed; unlisted stays unverified)',
+    async () => {
+      const companyId = await h.company({ plan: 'pro' });
+      const test = await h.key(companyId);
+      const key = await h.key(companyId, { env: 'live' });
+      const siren: string = (await h.call('GET', '/v1/account', { key: test })).data.siren;
+      const head = (await h.call('GET', '/v1/establishments', { key })).data.data[0];
+      const active = freshSiret();
+      const closed = freshSiret();
+      sim.simulator.seedDirectory([
+        { siren, siret: head.siret },
+        { siren: buyerSiren, siret: active },
+        { siren: buyerSiren, siret: closed, facilityStatus: 'C' },
+      ]);
+      const connected = await h.call('POST', `/v1/establishments/${head.id}`, { key, body: { platform } });
+      assert.equal(connected.statusCode, 200, connected.body);
 
-    const known = await h.call('POST', '/v1/customers', { key, body: buyer(active) });
-    assert.equal(known.statusCode, 201, known.body);
-    assert.equal(known.data.directoryVerification, 'verified');
-    for (const siret of [closed, freshSiret()]) {
-      const refused = await h.call('POST', '/v1/customers', { key, body: buyer(siret) });
+      const known = await h.call('POST', '/v1/customers', { key, body: buyer(active) });
+      assert.equal(known.statusCode, 201, known.body);
+      assert.equal(known.data.directoryVerification, 'verified');
+      const refused = await h.call('POST', '/v1/customers', { key, body: buyer(closed) });
       assert.equal(refused.statusCode, 422, refused.body);
       assert.equal(refused.data.error.code, 'siret_not_found');
-    }
-  });
+      // The platform lists addresses, not the register: a SIRET it does not list is only unverified.
+      const unlisted = await h.call('POST', '/v1/customers', { key, body: buyer(freshSiret()) });
+      assert.equal(unlisted.statusCode, 201, unlisted.body);
+      assert.equal(unlisted.data.directoryVerification, 'unverified');
+    },
+  );
 });
