@@ -729,7 +729,7 @@ export interface paths {
     };
     /**
      * Download the Factur-X of a credit note
-     * @description The Factur-X (EN 16931 profile): the readable PDF/A-3b carrying its CII as `factur-x.xml`, named `<number>.pdf`. This is the invoice the platform receives. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message.
+     * @description The Factur-X (EN 16931 profile): the readable PDF/A-3b carrying its CII as `factur-x.xml`, named `<number>.pdf`. This is the invoice the platform receives. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message. The first download of a document outside e-invoicing (B2C, international) is its manual sending: `invoice.sent` (`credit_note.sent`), once.
      */
     get: {
       parameters: {
@@ -795,7 +795,7 @@ export interface paths {
     };
     /**
      * Download the readable PDF of a credit note
-     * @description The readable PDF without attachment, `<number>-visual.pdf`. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message.
+     * @description The readable PDF without attachment, `<number>-visual.pdf`. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message. The first download of a document outside e-invoicing (B2C, international) is its manual sending: `invoice.sent` (`credit_note.sent`), once.
      */
     get: {
       parameters: {
@@ -861,7 +861,7 @@ export interface paths {
     };
     /**
      * Download the UBL XML of a credit note
-     * @description The UBL 2.1 Invoice (or CreditNote for a credit note), EN 16931, `<number>-ubl.xml`: the same document as the CII, in the other syntax the platforms accept, validated by the OASIS UBL 2.1 XSD, the EN 16931 UBL schematron and the BR-FR rules for UBL. A document generated before UBL was issued has none: 400 `not_supported`. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message.
+     * @description The UBL 2.1 Invoice (or CreditNote for a credit note), EN 16931, `<number>-ubl.xml`: the same document as the CII, in the other syntax the platforms accept, validated by the OASIS UBL 2.1 XSD, the EN 16931 UBL schematron and the BR-FR rules for UBL. A document generated before UBL was issued has none: 400 `not_supported`. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message. The first download of a document outside e-invoicing (B2C, international) is its manual sending: `invoice.sent` (`credit_note.sent`), once.
      */
     get: {
       parameters: {
@@ -927,7 +927,7 @@ export interface paths {
     };
     /**
      * Download the CII XML of a credit note
-     * @description The CII (UN/CEFACT Cross Industry Invoice, Factur-X EN 16931) alone, `<number>.xml`: byte-identical to the attachment of the Factur-X. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message.
+     * @description The CII (UN/CEFACT Cross Industry Invoice, Factur-X EN 16931) alone, `<number>.xml`: byte-identical to the attachment of the Factur-X. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message. The first download of a document outside e-invoicing (B2C, international) is its manual sending: `invoice.sent` (`credit_note.sent`), once.
      */
     get: {
       parameters: {
@@ -3852,7 +3852,7 @@ export interface paths {
     };
     /**
      * Download the Factur-X of an invoice
-     * @description The Factur-X (EN 16931 profile): the readable PDF/A-3b carrying its CII as `factur-x.xml`, named `<number>.pdf`. This is the invoice the platform receives. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message.
+     * @description The Factur-X (EN 16931 profile): the readable PDF/A-3b carrying its CII as `factur-x.xml`, named `<number>.pdf`. This is the invoice the platform receives. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message. The first download of a document outside e-invoicing (B2C, international) is its manual sending: `invoice.sent` (`credit_note.sent`), once.
      */
     get: {
       parameters: {
@@ -3918,7 +3918,7 @@ export interface paths {
     };
     /**
      * Download the readable PDF of an invoice
-     * @description The readable PDF without attachment, `<number>-visual.pdf`. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message.
+     * @description The readable PDF without attachment, `<number>-visual.pdf`. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message. The first download of a document outside e-invoicing (B2C, international) is its manual sending: `invoice.sent` (`credit_note.sent`), once.
      */
     get: {
       parameters: {
@@ -3984,7 +3984,7 @@ export interface paths {
     };
     /**
      * Download the UBL XML of an invoice
-     * @description The UBL 2.1 Invoice (or CreditNote for a credit note), EN 16931, `<number>-ubl.xml`: the same document as the CII, in the other syntax the platforms accept, validated by the OASIS UBL 2.1 XSD, the EN 16931 UBL schematron and the BR-FR rules for UBL. A document generated before UBL was issued has none: 400 `not_supported`. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message.
+     * @description The UBL 2.1 Invoice (or CreditNote for a credit note), EN 16931, `<number>-ubl.xml`: the same document as the CII, in the other syntax the platforms accept, validated by the OASIS UBL 2.1 XSD, the EN 16931 UBL schematron and the BR-FR rules for UBL. A document generated before UBL was issued has none: 400 `not_supported`. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message. The first download of a document outside e-invoicing (B2C, international) is its manual sending: `invoice.sent` (`credit_note.sent`), once.
      */
     get: {
       parameters: {
@@ -4050,7 +4050,7 @@ export interface paths {
     };
     /**
      * Download the CII XML of an invoice
-     * @description The CII (UN/CEFACT Cross Industry Invoice, Factur-X EN 16931) alone, `<number>.xml`: byte-identical to the attachment of the Factur-X. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message.
+     * @description The CII (UN/CEFACT Cross Industry Invoice, Factur-X EN 16931) alone, `<number>.xml`: byte-identical to the attachment of the Factur-X. With `ETag` (its SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition`. While the files are being generated (right after the finalization): 409 `conflict` with `Retry-After`. A draft has no file: 409 `conflict`. Files the official validators refused: `schematron_validation_failed` naming the failed rule ids in its message. The first download of a document outside e-invoicing (B2C, international) is its manual sending: `invoice.sent` (`credit_note.sent`), once.
      */
     get: {
       parameters: {
