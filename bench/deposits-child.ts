@@ -9,7 +9,8 @@ import { Session } from 'node:inspector/promises';
 import { migrateDatabase } from '../src/db/database.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { createFileWorker } from '../src/invoices/generation.js';
-import { createDepositWorker } from '../src/invoices/deposits.js';
+import { depositFlow } from '../src/invoices/deposit-flow.js';
+import { createOutboxWorker } from '../src/platform/service.js';
 import { fileBytes } from '../src/invoices/files-store.js';
 import { startHarness } from '../test/support/harness.js';
 import { customer, finalizedInvoice, seller } from '../test/invoices/support.js';
@@ -158,7 +159,7 @@ async function run() {
     }
     await files.stop();
     // What the generation left to the database (dead rows, statistics) is done before measuring.
-    await h.deps.pool.query('vacuum analyze invoices, document_files, document_deposits, events');
+    await h.deps.pool.query('vacuum analyze invoices, document_files, platform_flows, events');
     const backlogs = Array.from({ length: rounds }, (_, round) => invoices.slice(round * count, (round + 1) * count));
     const steady = invoices.slice(rounds * count, (rounds + 1) * count);
     const warm = invoices.slice((rounds + 1) * count);
@@ -198,7 +199,7 @@ async function run() {
       const deadline = Date.now() + 300_000;
       for (;;) {
         const { rows: counted } = await h.deps.pool.query<{ done: number }>(
-          "select count(*)::int as done from document_deposits where company_id = $1 and document_id = any($2) and state = 'deposited'",
+          "select count(*)::int as done from platform_flows where company_id = $1 and owner_id = any($2) and kind = 'invoices.deposit' and state = 'deposited'",
           [companyId, ids],
         );
         if (counted[0]!.done >= ids.length) break;
@@ -207,7 +208,7 @@ async function run() {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const { rows } = await h.deps.pool.query<{ document_id: string; state: string; updated: Date }>(
-        'select document_id, state, updated from document_deposits where company_id = $1 and document_id = any($2)',
+        "select owner_id as document_id, state, updated from platform_flows where company_id = $1 and owner_id = any($2) and kind = 'invoices.deposit'",
         [companyId, ids],
       );
       if (rows.length !== ids.length || rows.some((row) => row.state !== 'deposited'))
@@ -222,7 +223,7 @@ async function run() {
 
     // A worker warmed as the bare loop was (a long-running service's is): a few deposits, not measured.
     await inPool(warm, concurrency, send);
-    const warming = createDepositWorker(h.deps, { companyIds: [companyId] });
+    const warming = createOutboxWorker(h.deps, [depositFlow], { companyIds: [companyId] });
     await warming.start();
     await deposited(warm);
     await warming.stop();
@@ -237,7 +238,7 @@ async function run() {
     for (const [index, backlog] of backlogs.entries()) {
       await quiet();
       await inPool(backlog, concurrency, send);
-      const worker = createDepositWorker(h.deps, { companyIds: [companyId] });
+      const worker = createOutboxWorker(h.deps, [depositFlow], { companyIds: [companyId] });
       const profile = index === 0 ? await drainProfile() : null;
       const drainStarted = Date.now();
       const monotonicStart = process.hrtime.bigint() / 1000n;
@@ -261,7 +262,7 @@ async function run() {
       progress(`deposits: round ${index + 1}: drained at ${drainRate} deposits/s, bare loop after ${bares[index + 1]}`);
     }
     await quiet();
-    const worker = createDepositWorker(h.deps, { companyIds: [companyId] });
+    const worker = createOutboxWorker(h.deps, [depositFlow], { companyIds: [companyId] });
     await worker.start();
 
     // The time from send to deposit: sends (8 at a time) while the worker runs.

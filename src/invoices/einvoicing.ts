@@ -1,6 +1,5 @@
 import type { Tx } from '../db/database.js';
 import type { CallContext } from '../db/transaction.js';
-import { notifyOnCommit } from '../db/commit-notice.js';
 import { recordEvent } from '../webhooks/service.js';
 import type { LifecycleEvent } from '../platform/connector.js';
 import type { DocumentKind } from './document-axes.js';
@@ -17,14 +16,16 @@ import { applyReportedStatus, type ReportedStatus } from './reported-status.js';
 import { followUpOf } from './rejection-follow-up.js';
 import { archiveAttempt } from './submission.js';
 import { updateDocument } from './store.js';
-import { depositsChannel, markDeposit, queueDeposit, type DepositRow } from './deposit-store.js';
+import type { OutgoingFlow } from '../platform/flows.js';
+import { endPlatformFlow, reschedulePlatformFlow } from '../platform/service.js';
+import { queueDeposit } from './deposit-flow.js';
 
 /**
  * What the platform's word does to an invoice or a credit note, in the caller's transaction (the
  * document locked by it): a rejection of the current attempt, applied with what the service does
  * next (the table of rejection-follow-up.ts); a new attempt the service starts by itself once the
- * directory answers; an event read back from the platform applied. The deposit worker
- * (deposits.ts: its claims, leases, directory pre-check and batches) and the statuses read back
+ * directory answers; an event read back from the platform applied. The deposit flows
+ * (deposit-flow.ts: the outbox's kind, its directory pre-check) and the statuses read back
  * (platform-statuses.ts: polling, callback, once per event) come here for the document's part.
  */
 
@@ -156,19 +157,41 @@ export async function applyPlatformWord(
   ctx: CallContext,
   row: DocumentRow,
   event: LifecycleEvent,
-  deposit: DepositRow | null,
+  deposit: OutgoingFlow | null,
 ): Promise<{ row: DocumentRow; changed: boolean }> {
   if (row.documentStatus !== 'finalized' || row.transmissionStatus === 'pending') return { row, changed: false };
   const report = reportOf(event);
   if (!report) return { row, changed: false };
+  // The attempt's flow watching the directory already (its rejection followed up).
+  const watching =
+    isRejectedAttempt(row) && !!row.einvoicing.depositWait && row.einvoicing.paTrackingId === deposit?.trackingId;
   const { row: updated, job } = deposit
     ? await rejectAttempt(tx, ctx, row, report)
     : { row: await applyReportedStatus(tx, ctx, row, report), job: null };
-  if (deposit && job?.state === 'waiting_directory') {
-    await markDeposit(tx, ctx.scope, deposit, job, ctx.now);
-    if (job.nextAttemptAt && job.nextAttemptAt <= ctx.now) await notifyOnCommit(tx, depositsChannel);
-  } else if (deposit && event.kind === 'acknowledgement' && deposit.state !== 'waiting_directory') {
-    await markDeposit(tx, ctx.scope, deposit, { state: 'rejected', nextAttemptAt: null }, ctx.now);
+  if (deposit && job?.state === 'waiting_directory' && job.nextAttemptAt) {
+    const flowId = event.kind === 'acknowledgement' ? event.flow.flowId : undefined;
+    await reschedulePlatformFlow(tx, ctx.scope, deposit.trackingId, job.nextAttemptAt, ctx.now, flowId);
+  } else if (deposit && event.kind === 'acknowledgement' && !watching) {
+    const flowId = event.flow.flowId;
+    await endPlatformFlow(
+      tx,
+      ctx.scope,
+      deposit.trackingId,
+      { state: 'failed', lastError: report.paErrorCode ?? 'rejected', flowId },
+      ctx.now,
+    );
+  }
+  // The platform's flow on the document, whoever records the deposit (its holder's record is dropped).
+  if (
+    deposit &&
+    event.kind === 'acknowledgement' &&
+    !updated.einvoicing.paFlowId &&
+    updated.einvoicing.paTrackingId === deposit.trackingId
+  ) {
+    const withFlow = await updateDocument(tx, ctx.scope, updated.id, {
+      einvoicing: { ...updated.einvoicing, paFlowId: event.flow.flowId },
+    });
+    return { row: withFlow, changed: true };
   }
   const changed =
     event.kind === 'acknowledgement'

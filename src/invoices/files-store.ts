@@ -170,6 +170,21 @@ export function depositSourceOf(raw: Record<string, unknown>): DepositSource | n
   };
 }
 
+/** A document's files as its deposit needs them: their state, failure and Factur-X (undefined: none queued). */
+export async function depositFileOf(db: Executor, scope: Scope, documentId: string) {
+  const [row] = await db
+    .select({ state: documentFiles.state, failure: documentFiles.failure, facturx: documentFiles.facturx })
+    .from(documentFiles)
+    .where(
+      and(
+        eq(documentFiles.companyId, scope.companyId),
+        eq(documentFiles.livemode, scope.livemode),
+        eq(documentFiles.documentId, documentId),
+      ),
+    );
+  return row;
+}
+
 /** The stored files' bytes (verification); `ubl` is null for a document generated before UBL was issued. */
 export async function allFileBytes(db: Executor, scope: Scope, documentId: string) {
   const [row] = await db

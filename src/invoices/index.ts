@@ -15,7 +15,8 @@ import { invoiceRoutes } from './routes.js';
 import { archiveVerificationSchema, documentFileRoutes } from './files-routes.js';
 import { createFileWorker } from './generation.js';
 import { purgeTestDocuments } from './service.js';
-import { createDepositWorker } from './deposits.js';
+import { depositFlow } from './deposit-flow.js';
+import { createOutboxWorker } from '../platform/service.js';
 import { depositStatuses } from './platform-statuses.js';
 
 /**
@@ -38,7 +39,9 @@ export const invoicesCapability: Capability = {
     refunds: await purgeTestRefunds(tx, ctx.scope),
   }),
   seedFixtures: (tx, ctx) => seedInvoiceFixtures(tx, ctx),
-  workers: [(deps) => createFileWorker(deps), (deps) => createDepositWorker(deps)],
+  // Deposits go by the outbox (deposit-flow.ts), delivered by their own worker: the client waits on them.
+  flows: [depositFlow],
+  workers: [(deps) => createFileWorker(deps), (deps) => createOutboxWorker(deps, [depositFlow])],
   passes: [
     {
       name: 'invoices.overdue',

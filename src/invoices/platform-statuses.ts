@@ -8,7 +8,9 @@ import { applyPlatformWord } from './einvoicing.js';
 import { invoices } from './schema.js';
 import { findAnyDocument } from './store.js';
 import type { DocumentRow } from './document-record.js';
-import { depositByTracking, latestDeposit, type DepositRow } from './deposit-store.js';
+import type { OutgoingFlow } from '../platform/flows.js';
+import { latestPlatformFlow, platformFlowOf } from '../platform/service.js';
+import { depositDetailOf, depositFlowKind } from './deposit-flow.js';
 
 /**
  * The statuses back from the platform of the invoices' deposits: what it acknowledged of a
@@ -20,10 +22,10 @@ import { depositByTracking, latestDeposit, type DepositRow } from './deposit-sto
  */
 
 /** The document's deposit an event reports on. */
-async function depositOf(db: Executor, scope: Scope, reference: EventReference): Promise<DepositRow | undefined> {
+async function depositOf(db: Executor, scope: Scope, reference: EventReference): Promise<OutgoingFlow | undefined> {
   if (reference.trackingId) {
-    const found = await depositByTracking(db, scope, reference.trackingId);
-    if (found) return found;
+    const found = await platformFlowOf(db, scope, reference.trackingId);
+    if (found?.kind === depositFlowKind) return found;
   }
   if (!reference.invoiceNumber) return undefined;
   const [document] = await db
@@ -36,7 +38,7 @@ async function depositOf(db: Executor, scope: Scope, reference: EventReference):
         eq(invoices.number, reference.invoiceNumber),
       ),
     );
-  return document ? latestDeposit(db, scope, document.id) : undefined;
+  return document ? latestPlatformFlow(db, scope, depositFlowKind, document.id) : undefined;
 }
 
 const referenceOf = (event: LifecycleEvent): EventReference =>
@@ -46,15 +48,15 @@ const referenceOf = (event: LifecycleEvent): EventReference =>
 
 /** The invoices' part of the inbox: the statuses of the documents' deposits (the owner: the document). */
 export const depositStatuses: StatusHandler = {
-  ownerOf: async (db, scope, reference) => (await depositOf(db, scope, reference))?.documentId ?? null,
+  ownerOf: async (db, scope, reference) => (await depositOf(db, scope, reference))?.ownerId ?? null,
   async apply(tx, ctx, documentId, event) {
     const deposit = await depositOf(tx, ctx.scope, referenceOf(event));
-    if (!deposit || deposit.documentId !== documentId) return false;
+    if (!deposit || deposit.ownerId !== documentId) return false;
     const row = await findAnyDocument(tx, ctx.scope, documentId, true);
     if (!row) return false;
     // A late word on an earlier attempt does not move the current one.
-    const latest = await latestDeposit(tx, ctx.scope, documentId);
-    if (latest && latest.attempt !== deposit.attempt) return false;
+    const latest = await latestPlatformFlow(tx, ctx.scope, depositFlowKind, documentId);
+    if (latest && depositDetailOf(latest).attempt !== depositDetailOf(deposit).attempt) return false;
     return (await applyPlatformWord(tx, ctx, row, event, deposit)).changed;
   },
 };

@@ -5,7 +5,7 @@ import type { DepositWait, RejectionFields, Submission } from './document-record
  * What the service does when the deposit of an invoice or a credit note is not taken, by the
  * category of the answer (contract, "Next step by rejection category"; the platform's side of it
  * is platform/next-step.ts). The one table the deposit worker and the statuses read back act on
- * (deposits.ts, einvoicing.ts). Pure.
+ * (deposit-flow.ts, einvoicing.ts). Pure.
  *
  * | category                 | the service                                                                                  |
  * |--------------------------|----------------------------------------------------------------------------------------------|

@@ -10,7 +10,7 @@ import type { DocumentRow } from './document-record.js';
 import { lifecycleCodes, type LifecycleCode } from './lifecycle-status.js';
 import { ciiOfDocument } from './generation.js';
 import { applyEventToDocument } from './platform-statuses.js';
-import { trackingIdOf } from './deposit-store.js';
+import { trackingIdOf } from './deposit-flow.js';
 import { receiveInboxEvent as receiveEvent } from '../platform/service.js';
 import { explained } from './refusals.js';
 import { findAnyDocument, updateDocument } from './store.js';

@@ -33,7 +33,6 @@ import { simulateStatus, type SimulateInput } from './sandbox-statuses.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
 import { deleteScopeFiles, filesSummaries } from './files-store.js';
 import { releaseStorage } from '../subscriptions/service.js';
-import { deleteScopeDeposits } from './deposit-store.js';
 import * as reportable from './ereporting-store.js';
 import type { EreportableDocumentRow, EreportableRefundRow, PaymentInvoiceFactsRow } from './ereporting-store.js';
 import * as refundStatements from './refund-store.js';
@@ -147,7 +146,7 @@ export async function purgeTestDocuments(tx: Executor, scope: Scope): Promise<nu
   if (scope.livemode) throw new Error('refusing to purge live invoices');
   const files = await deleteScopeFiles(tx, scope);
   await releaseStorage(tx, scope, files.bytes);
-  await deleteScopeDeposits(tx, scope);
+  // Their deposit flows go with the platform capability's test flows (platform/index.ts).
   return deleteScopeDocuments(tx, scope);
 }
 

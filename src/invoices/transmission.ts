@@ -9,7 +9,7 @@ import { archiveAttempt, sendMove } from './submission.js';
 import { platformAccess } from '../establishments/platform-access.js';
 import { filesSummaries, queueGeneration } from './files-store.js';
 import { generationFailed } from './files.js';
-import { queueDeposit } from './deposit-store.js';
+import { queueDeposit } from './deposit-flow.js';
 import { sandboxTrackingId } from './sandbox-statuses.js';
 
 import { later } from '../kernel/clock.js';
@@ -34,7 +34,7 @@ export interface SendOptions {
  * then the platform of the seller's establishment (`pa_not_configured`, `deposit_not_enabled`),
  * then its files (failed validation: refused; still generating: the deposit job waits for them).
  * A connected establishment (live, or a test one pointed at a platform) gets a durable deposit job
- * in this transaction (deposits.ts); a test establishment without a connection keeps the in-process
+ * in this transaction (deposit-flow.ts, an outbox flow); a test establishment without a connection keeps the in-process
  * sandbox, whose statuses come from the simulate route.
  */
 export async function sendDocument(

@@ -215,10 +215,18 @@ export async function rescheduleFlow(
   trackingId: string,
   at: Date,
   now: Date,
+  flowId?: string,
 ): Promise<boolean> {
   const moved = await tx
     .update(platformFlows)
-    .set({ state: 'pending', nextAttemptAt: at, lockToken: null, lockedUntil: null, updated: now })
+    .set({
+      state: 'pending',
+      nextAttemptAt: at,
+      lockToken: null,
+      lockedUntil: null,
+      updated: now,
+      ...(flowId ? { flowId } : {}),
+    })
     .where(
       and(
         eq(platformFlows.companyId, scope.companyId),
@@ -240,7 +248,7 @@ export async function endFlow(
   tx: Executor,
   scope: Scope,
   trackingId: string,
-  end: { state: 'failed'; lastError: string } | { state: 'deposited'; flowId: string },
+  end: { state: 'failed'; lastError: string; flowId?: string } | { state: 'deposited'; flowId: string },
   now: Date,
 ): Promise<boolean> {
   const ended = await tx

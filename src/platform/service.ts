@@ -84,8 +84,10 @@ export function reschedulePlatformFlow(
   trackingId: string,
   at: Date,
   now: Date,
+  /** The platform's id of the flow, when its word names it (an acknowledgement). */
+  flowId?: string,
 ): Promise<boolean> {
-  return rescheduleFlow(tx, scope, trackingId, at, now);
+  return rescheduleFlow(tx, scope, trackingId, at, now, flowId);
 }
 
 /**
@@ -96,7 +98,7 @@ export function endPlatformFlow(
   tx: Executor,
   scope: Scope,
   trackingId: string,
-  end: { state: 'failed'; lastError: string } | { state: 'deposited'; flowId: string },
+  end: { state: 'failed'; lastError: string; flowId?: string } | { state: 'deposited'; flowId: string },
   now: Date,
 ): Promise<boolean> {
   return endFlow(tx, scope, trackingId, end, now);

@@ -27,7 +27,6 @@ const knownLong = new Set([
   'einvoice/official-validator.ts:validateBatch',
   'einvoice/pdf-renderer.ts:drawTotals',
   'einvoice/ubl-reader.ts:readUbl',
-  'invoices/deposits.ts:createDepositWorker',
   'invoices/finalize.ts:<anonymous>',
   'invoices/finalize.ts:finalizeDocument',
   'invoices/fixtures.ts:<anonymous>',

@@ -27,7 +27,6 @@ const flowCalls = [
 
 const knownCalls: Record<string, string[]> = {
   'ereporting/service.ts': ['getFlow'],
-  'invoices/deposits.ts': ['deposit', 'findDeposit'],
   'invoices/sandbox-statuses.ts': ['deposit', 'eventsOfFlow', 'findDeposit', 'getFlow'],
 };
 const knownImports = new Set<string>([]);

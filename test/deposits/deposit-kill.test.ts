@@ -62,7 +62,7 @@ test(
     assert.deepEqual([left!.state, left!.tries, left!.flow_id], ['pending', 1, null], 'nothing recorded');
     assert.equal((await read(world, seller, invoice.id)).transmissionStatus, 'sending');
     const { rows } = await world.h.deps.pool.query(
-      'select locked_until from document_deposits where company_id = $1 and document_id = $2',
+      "select locked_until from platform_flows where company_id = $1 and owner_id = $2 and kind = 'invoices.deposit'",
       [seller.companyId, invoice.id],
     );
     const leftFor = (rows[0].locked_until as Date).getTime() - world.h.clock.now().getTime();

@@ -28,7 +28,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function lockedUntil(companyId: string, documentId: string): Promise<Date | null> {
   const { rows } = await world.h.deps.pool.query(
-    'select locked_until from document_deposits where company_id = $1 and document_id = $2',
+    "select locked_until from platform_flows where company_id = $1 and owner_id = $2 and kind = 'invoices.deposit'",
     [companyId, documentId],
   );
   return rows[0].locked_until;
@@ -77,7 +77,7 @@ test('a worker whose lease was lost does not deposit: the job is left to the wor
   const before = platform.simulator.stats();
   const worker = world.depositWorker({ companyIds: [seller.companyId] });
   const [claim] = await worker.claim(1);
-  assert.equal(claim?.documentId, invoice.id);
+  assert.equal(claim?.ownerId, invoice.id);
   // What the heartbeat signals once a renewal finds the job another worker's.
   const lost = new AbortController();
   lost.abort();

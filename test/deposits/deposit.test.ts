@@ -8,11 +8,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCheckedSimulator, type CheckedSimulator } from '../platform/support.js';
 import type { Scenario } from '../../src/pa-simulator/scenario.js';
-import { depositLeaseMs, directoryAnswerTtlMs } from '../../src/invoices/deposits.js';
+import { directoryAnswerTtlMs } from '../../src/invoices/deposit-flow.js';
+import { outboxWorkerLeaseMs } from '../../src/platform/service.js';
 import { registry } from '../../src/capabilities.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { currentVersion } from '../../src/kernel/api-version.js';
-import { settleDepositedQuietly, type ClaimedDeposit } from '../../src/invoices/deposit-store.js';
 import {
   addressedBuyer,
   buyerSiren,
@@ -356,15 +356,15 @@ test('a worker dies after the platform accepted the deposit, before recording it
     afterDeposit: () => new Promise<void>(() => undefined),
   });
   const [claim] = await dying.claim(1);
-  assert.equal(claim?.documentId, invoice.id);
-  void dying.handle(claim as ClaimedDeposit);
+  assert.equal(claim?.ownerId, invoice.id);
+  void dying.handle(claim!);
   // Up to 30 s: the token, the directory and the upload over HTTPS on a loaded machine.
   for (let i = 0; i < 1200 && platform.simulator.stats().deposits === before.deposits; i += 1)
     await new Promise((resolve) => setTimeout(resolve, 25));
   assert.equal(platform.simulator.stats().deposits - before.deposits, 1, 'the platform holds it');
   const survivor = world.depositWorker({ companyIds: [crashing.companyId] });
   assert.equal(await survivor.drain(), 0, 'leased: nobody else takes it');
-  world.h.clock.advance(depositLeaseMs + 1000);
+  world.h.clock.advance(outboxWorkerLeaseMs + 1000);
   assert.equal(await survivor.drain(), 1, 'the lease lapsed: taken over');
   const [job] = await depositRows(world, crashing.companyId, invoice.id);
   assert.deepEqual([job!.state, job!.tries], ['deposited', 2]);
@@ -399,8 +399,8 @@ test('the platform rejects the file before the worker recorded its deposit: the 
     },
   });
   const [claim] = await worker.claim(1);
-  assert.equal(claim?.documentId, invoice.id);
-  const handled = worker.handle(claim as ClaimedDeposit);
+  assert.equal(claim?.ownerId, invoice.id);
+  const handled = worker.handle(claim!);
   await platformTookIt;
   await world.poll();
   const [rejected] = await depositRows(world, rejecting.companyId, invoice.id);
@@ -473,7 +473,7 @@ test('buyer not in the directory: rejected locally without a platform call, depo
   assert.deepEqual(
     rows.map((row) => [row.attempt, row.state]),
     [
-      [1, 'resumed'],
+      [1, 'abandoned'],
       [2, 'deposited'],
     ],
   );
@@ -648,82 +648,4 @@ test("the buyer's address, once found, is trusted for a minute: one directory lo
   world.h.clock.advance(directoryAnswerTtlMs);
   await through();
   assert.equal(lookups() - before, 2, 'looked up again after a minute');
-});
-
-/** A newly connected seller's three invoices, sent: three deposit jobs waiting. */
-async function threeSent() {
-  const seller = await connectedSeller(world, platform);
-  const invoices = [
-    await readyInvoice(world, seller),
-    await readyInvoice(world, seller),
-    await readyInvoice(world, seller),
-  ];
-  for (const invoice of invoices) await send(world, seller, invoice.id);
-  return { seller, invoices };
-}
-
-test('deposits answered together are recorded in one statement; one whose lease another worker holds is left to it', async () => {
-  const { seller, invoices } = await threeSent();
-  const claims = await world.depositWorker({ companyIds: [seller.companyId] }).claim(3);
-  const byDocument = new Map(claims.map((claim) => [claim.documentId, claim]));
-  const [first, second, third] = invoices.map((invoice) => byDocument.get(invoice.id)!);
-  assert.ok(first && second && third, 'the three jobs claimed');
-  const at = world.h.clock.now();
-  const accepted = [
-    { claim: first, flowId: 'flow-1', at },
-    { claim: second, flowId: 'flow-2', at },
-    // Its lease lapsed and another worker claimed it since: this token settles nothing.
-    { claim: { ...third, token: 'an-earlier-lease' }, flowId: 'flow-3', at },
-  ];
-  const settled = await settleDepositedQuietly(world.h.deps.fast.pool, accepted);
-  assert.deepEqual(
-    accepted.map((deposit) => settled.has(deposit)),
-    [true, true, false],
-  );
-  const jobs = await Promise.all(invoices.map((invoice) => depositRows(world, seller.companyId, invoice.id)));
-  assert.deepEqual(
-    jobs.map(([job]) => [job!.state, job!.flow_id]),
-    [
-      ['deposited', 'flow-1'],
-      ['deposited', 'flow-2'],
-      ['pending', null],
-    ],
-  );
-  const docs = await Promise.all(invoices.map((invoice) => read(world, seller, invoice.id)));
-  assert.deepEqual(
-    docs.map((doc) => doc.einvoicing.paFlowId),
-    ['flow-1', 'flow-2', null],
-  );
-  // The holder of the lease records its own answer.
-  const own = await settleDepositedQuietly(world.h.deps.fast.pool, [{ claim: third, flowId: 'flow-3', at }]);
-  assert.equal(own.size, 1);
-  assert.equal((await read(world, seller, invoices[2].id)).einvoicing.paFlowId, 'flow-3');
-});
-
-test('answers that come a few milliseconds apart are gathered and recorded by one statement', async () => {
-  const { seller, invoices } = await threeSent();
-  // A window wide enough for three answers on a loaded machine: the test counts statements, not time.
-  const worker = world.depositWorker({ companyIds: [seller.companyId], recordGatherMs: 500 });
-  const claims = await worker.claim(3);
-  assert.equal(claims.length, 3);
-  const pool = world.h.deps.fast.pool;
-  const query = pool.query.bind(pool);
-  let recordings = 0;
-  pool.query = ((config: unknown, ...rest: unknown[]) => {
-    if ((config as { name?: string } | null)?.name === 'facteur_settle_deposited') recordings += 1;
-    return (query as (...args: unknown[]) => unknown)(config, ...rest);
-  }) as typeof pool.query;
-  try {
-    await Promise.all(claims.map((claim) => worker.handle(claim)));
-  } finally {
-    pool.query = query;
-  }
-  assert.equal(recordings, 1, 'three accepted deposits, one statement');
-  const jobs = await Promise.all(invoices.map((invoice) => depositRows(world, seller.companyId, invoice.id)));
-  assert.deepEqual(
-    jobs.map(([job]) => job!.state),
-    ['deposited', 'deposited', 'deposited'],
-  );
-  const docs = await Promise.all(invoices.map((invoice) => read(world, seller, invoice.id)));
-  assert.ok(docs.every((doc) => typeof doc.einvoicing.paFlowId === 'string' && doc.einvoicing.paFlowId.length > 0));
 });

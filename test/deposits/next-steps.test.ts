@@ -8,7 +8,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCheckedSimulator, type CheckedSimulator } from '../platform/support.js';
 import { maxAutomaticRedeposits } from '../../src/invoices/rejection-follow-up.js';
-import type { ClaimedDeposit } from '../../src/invoices/deposit-store.js';
 import {
   buyerSiren,
   connectedSeller,
@@ -140,7 +139,7 @@ test('addressing error (213 REJ_ADR): the service reads the directory again and 
   assert.deepEqual(
     (await depositRows(world, main.companyId, invoice.id)).map((row) => [row.attempt, row.state]),
     [
-      [1, 'resumed'],
+      [1, 'abandoned'],
       [2, 'deposited'],
     ],
   );
@@ -198,7 +197,7 @@ test('routing error (221) with no active address in the directory: watched every
   assert.deepEqual(
     (await depositRows(world, main.companyId, invoice.id)).map((row) => [row.attempt, row.state]),
     [
-      [1, 'resumed'],
+      [1, 'abandoned'],
       [2, 'deposited'],
     ],
   );
@@ -229,7 +228,7 @@ test(`addressing errors again and again: ${maxAutomaticRedeposits} new attempts,
   const rows = await depositRows(world, main.companyId, invoice.id);
   assert.deepEqual(
     rows.map((row) => row.state),
-    [...Array.from({ length: maxAutomaticRedeposits }, () => 'resumed'), 'deposited'],
+    [...Array.from({ length: maxAutomaticRedeposits }, () => 'abandoned'), 'deposited'],
   );
   assert.equal(platform.simulator.stats().flowsByInvoice[invoice.number], maxAutomaticRedeposits + 1);
   const doc = await read(world, main, invoice.id);
@@ -306,7 +305,7 @@ test('a buyer the platform does not find (213 DEST_INC), though the directory li
   assert.deepEqual(
     (await depositRows(world, main.companyId, invoice.id)).map((row) => [row.attempt, row.state]),
     [
-      [1, 'resumed'],
+      [1, 'abandoned'],
       [2, 'deposited'],
     ],
   );
@@ -351,7 +350,7 @@ test('a deposit answered 400 ROUTING_FAILURE: the same watch, the deposit resume
   assert.deepEqual(
     (await depositRows(world, main.companyId, invoice.id)).map((row) => [row.attempt, row.state]),
     [
-      [1, 'resumed'],
+      [1, 'abandoned'],
       [2, 'deposited'],
     ],
   );
@@ -381,8 +380,8 @@ test('the platform says it does not find the buyer before the worker recorded th
     },
   });
   const [claim] = await worker.claim(1);
-  assert.equal(claim?.documentId, invoice.id);
-  const handled = worker.handle(claim as ClaimedDeposit);
+  assert.equal(claim?.ownerId, invoice.id);
+  const handled = worker.handle(claim!);
   await platformTookIt;
   await world.poll();
   const [watching] = await depositRows(world, main.companyId, invoice.id);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness, type HarnessOptions } from '../support/harness.js';
 import { customer, finalizedInvoice, frenchBuyer, seller } from '../invoices/support.js';
 import { createFileWorker, type FileWorker } from '../../src/invoices/generation.js';
-import { createDepositWorker, type DepositWorker, type DepositWorkerOptions } from '../../src/invoices/deposits.js';
+import type { OutboxWorker } from '../../src/platform/service.js';
+import { depositWorkerOf, type DepositWorkerOptions } from './support/deposit-worker.js';
 import { pollInbox } from '../../src/platform/service.js';
 import { registry } from '../../src/capabilities.js';
 import { testCacheDir } from '../einvoice/support.js';
@@ -23,9 +24,9 @@ export interface World {
   h: Harness;
   companyIds: string[];
   files: FileWorker;
-  deposits: DepositWorker;
+  deposits: OutboxWorker;
   /** Another deposit worker (its own options) for the same companies. */
-  depositWorker(options?: DepositWorkerOptions): DepositWorker;
+  depositWorker(options?: DepositWorkerOptions): OutboxWorker;
   poll(): Promise<number>;
   close(): Promise<void>;
 }
@@ -40,7 +41,7 @@ export async function startWorld(options: HarnessOptions = {}): Promise<World> {
   const companyIds: string[] = [];
   const files = createFileWorker(h.deps, { cacheDir: testCacheDir, validators: 1, companyIds });
   const depositWorker = (options: DepositWorkerOptions = {}) =>
-    createDepositWorker(h.deps, { companyIds, retryBudgetMs: 0, filesWaitMs: 60_000, ...options });
+    depositWorkerOf(h.deps, { companyIds, retryBudgetMs: 0, filesWaitMs: 60_000, ...options });
   const deposits = depositWorker();
   return {
     h,
@@ -137,10 +138,23 @@ export async function eventTypes(world: World, seller: ConnectedSeller, id: stri
   return (await documentEvents(world, seller, id)).map((event) => event.type);
 }
 
-/** The deposit jobs of a document, by attempt. */
+/**
+ * The deposit flows of a document, by attempt (the outbox's `invoices.deposit` flows), in the
+ * states the deposit jobs had: a pending flow whose document watches the directory is
+ * `waiting_directory`, a failed one `rejected`; one withdrawn for a newer attempt is `abandoned`.
+ */
 export async function depositRows(world: World, companyId: string, documentId: string) {
   const { rows } = await world.h.deps.pool.query(
-    'select attempt, state, tries, tracking_id, flow_id, last_error, next_attempt_at from document_deposits where company_id = $1 and document_id = $2 order by attempt',
+    `select (f.detail->>'attempt')::int as attempt,
+        case f.state when 'failed' then 'rejected'
+          when 'pending' then case when i.transmission_status = 'rejected' and i.einvoicing->>'paTrackingId' = f.tracking_id
+            and coalesce(i.einvoicing->'depositWait', 'null'::jsonb) <> 'null'::jsonb then 'waiting_directory' else 'pending' end
+          else f.state end as state,
+        f.tries, f.tracking_id, f.flow_id, f.last_error,
+        case when f.state = 'pending' then f.next_attempt_at end as next_attempt_at
+      from platform_flows f
+      left join invoices i on i.company_id = f.company_id and i.livemode = f.livemode and i.id = f.owner_id
+      where f.company_id = $1 and f.owner_id = $2 and f.kind = 'invoices.deposit' order by 1`,
     [companyId, documentId],
   );
   return rows as {

@@ -10,7 +10,7 @@ import { loadConfig } from '../../../src/config.js';
 import { connect } from '../../../src/db/database.js';
 import { makeDeps, type Deps } from '../../../src/deps.js';
 import { ManualClock } from '../../../src/kernel/clock.js';
-import { createDepositWorker } from '../../../src/invoices/deposits.js';
+import { depositWorkerOf } from './deposit-worker.js';
 
 const [companyId, at] = process.argv.slice(2);
 const url = process.env.DATABASE_URL!;
@@ -25,11 +25,11 @@ const deps = makeDeps(
   pino({ level: 'silent' }) as unknown as Deps['log'],
   { clock: new ManualClock(at!), mailer: null },
 );
-const worker = createDepositWorker(deps, {
+const worker = depositWorkerOf(deps, {
   companyIds: [companyId!],
   retryBudgetMs: 0,
-  afterDeposit: async (claim) => {
-    process.stdout.write(`DEPOSITED ${claim.documentId}\n`);
+  afterDeposit: async (flow) => {
+    process.stdout.write(`DEPOSITED ${flow.ownerId}\n`);
     await new Promise(() => undefined);
   },
 });
