@@ -10,6 +10,7 @@ import { fileContentTypes, fileKinds, fileNameOf, type FileKind } from './docume
 import { allFileBytes, fileBytes, markFirstDownload, queueGeneration, type FilesSummary } from './files-store.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { recordEvent } from '../webhooks/service.js';
+import { emailsOfDocument } from '../mail/service.js';
 
 /**
  * `GET /v1/invoices/:id/files/:kind` and `GET /v1/invoices/:id/verify` (and the credit notes'):
@@ -97,11 +98,15 @@ export async function documentFile(
 /**
  * The contract's `invoice.sent` on a "manual download": a document no platform carries (B2C,
  * international) is sent by the seller from its file, so its first download records the sending
- * (`invoice.sent`, or `credit_note.sent`), once whatever the number of downloads or nodes.
+ * (`invoice.sent`, or `credit_note.sent`), once whatever the number of downloads or nodes, and
+ * not after an e-mail of it (`POST .../email`), whose leaving is its sending.
  */
 async function recordManualSending(deps: Pick<Deps, 'db'>, ctx: CallContext, row: DocumentRow): Promise<void> {
   await inTransaction(deps.db, ctx, async (tx) => {
     if (!(await markFirstDownload(tx, ctx.scope, row.id, ctx.now))) return;
+    // Sent by e-mail already (or on its way): that sending records the event, not a download after it.
+    const emails = await emailsOfDocument(tx, ctx.scope, row.id);
+    if (emails.some((email) => email.status !== 'bounced' && email.status !== 'failed')) return;
     const data = documentEventData(row, row.status);
     if (row.kind === 'invoice') await recordEvent(tx, ctx, 'invoice.sent', data, ctx.now);
     else
