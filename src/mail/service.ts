@@ -245,6 +245,11 @@ export interface DocumentEmailWorkerOptions {
   sender?: SmtpSender;
   /** How long an SMTP exchange may last (leases outlive it). */
   timeoutMs?: number;
+  /**
+   * Only these companies' e-mails, read at each claim (tests: several workers, each with its own SMTP
+   * server, share the suite's database); by default every company's.
+   */
+  companies?: () => readonly string[];
 }
 
 /** Sends queued document e-mails; claims nothing without an SMTP server. */
@@ -262,7 +267,7 @@ export function createDocumentEmailWorker(deps: WorkerDeps, options: DocumentEma
       if (!sender) return [];
       const token = randomUUID();
       const rows = await inTransaction(deps.db, null, (tx) =>
-        claimDueDocumentEmails(tx, { now: deps.clock.now(), limit, leaseMs, token }),
+        claimDueDocumentEmails(tx, { now: deps.clock.now(), limit, leaseMs, token }, options.companies?.()),
       );
       return rows.map((email) => ({ email, token }));
     },

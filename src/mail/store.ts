@@ -24,14 +24,24 @@ export async function insertDocumentEmail(db: Executor, row: DocumentEmailRow): 
 export async function claimDueDocumentEmails(
   db: Executor,
   lease: { now: Date; limit: number; leaseMs: number; token: string },
+  companyIds?: readonly string[],
 ): Promise<DocumentEmailRow[]> {
   const at = sql`${lease.now.toISOString()}::timestamptz`;
+  const ofCompanies =
+    companyIds === undefined
+      ? sql``
+      : companyIds.length === 0
+        ? sql` and false`
+        : sql` and t.company_id in (${sql.join(
+            companyIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})`;
   const claimed = await claimLeased(
     db,
     {
       table: 'document_emails',
       key: ['company_id', 'id'],
-      due: sql`t.status in ('pending', 'sending') and t.next_attempt_at <= ${at}`,
+      due: sql`t.status in ('pending', 'sending') and t.next_attempt_at <= ${at}${ofCompanies}`,
       order: sql`t.next_attempt_at`,
       set: sql`attempts = t.attempts + case when t.status = 'pending' then 1 else 0 end,
         status = case when t.status = 'pending' then 'sending' else 'unconfirmed' end`,

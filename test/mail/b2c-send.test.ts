@@ -29,8 +29,15 @@ test('a B2C invoice is sent by e-mail with its PDF; invoice.sent when the e-mail
     h.clock.advance(1000);
     return call(...args);
   };
-  const mailWorker = createDocumentEmailWorker(h.deps, { timeoutMs: 20_000 });
+  const mailWorker = createDocumentEmailWorker(h.deps, { timeoutMs: 20_000, companies: () => [...ours] });
   t.after(() => mailWorker.stop());
+  // The suite's other e-mail workers share the database: each claims its own test's companies only.
+  const ours = new Set<string>();
+  const ownSeller = async (...args: Parameters<typeof seller>) => {
+    const made = await seller(...args);
+    ours.add(made.companyId);
+    return made;
+  };
   const fileWorker = createFileWorker(h.deps, { cacheDir: testCacheDir, validators: 1 });
   t.after(() => fileWorker.stop());
 
@@ -51,7 +58,7 @@ test('a B2C invoice is sent by e-mail with its PDF; invoice.sent when the e-mail
   await t.test(
     'test mode: files being generated, then the e-mail is logged, never sent; invoice.sent at once',
     async () => {
-      const { key } = await seller(h);
+      const { key } = await ownSeller(h);
       const invoice = await b2cInvoice(key);
       // `send` keeps the contract's answer: no platform carries it (the e-mail is its own route).
       const send = await h.call('POST', `/v1/invoices/${invoice.id}/send`, { key });
@@ -75,7 +82,7 @@ test('a B2C invoice is sent by e-mail with its PDF; invoice.sent when the e-mail
   );
 
   await t.test('live: the PDF leaves through SMTP, byte for byte; then invoice.sent', async () => {
-    const { key } = await seller(h, { env: 'live' });
+    const { key } = await ownSeller(h, { env: 'live' });
     const invoice = await b2cInvoice(key);
     await fileWorker.drain();
     const sent = await h.call('POST', `/v1/invoices/${invoice.id}/email`, { key });
@@ -95,7 +102,7 @@ test('a B2C invoice is sent by e-mail with its PDF; invoice.sent when the e-mail
   });
 
   await t.test('live: a credit note to a consumer is e-mailed too; credit_note.sent when it leaves', async () => {
-    const { key } = await seller(h, { env: 'live' });
+    const { key } = await ownSeller(h, { env: 'live' });
     const customerId = await customer(h, key, {
       ...consumerBuyer,
       address: { ...consumerBuyer.address, country: 'FR' },
@@ -124,7 +131,7 @@ test('a B2C invoice is sent by e-mail with its PDF; invoice.sent when the e-mail
   });
 
   await t.test('live without an SMTP server: not_supported, nothing queued', async () => {
-    const { key } = await seller(h, { env: 'live' });
+    const { key } = await ownSeller(h, { env: 'live' });
     const invoice = await b2cInvoice(key);
     await fileWorker.drain();
     const smtpUrl = h.deps.config.smtpUrl;

@@ -119,7 +119,7 @@ test('document e-mails through a real SMTP server', async (t) => {
   t.after(() => smtp.close());
   const s = await setup(smtp.url);
   t.after(() => s.h.close());
-  const worker = createDocumentEmailWorker(s.h.deps, { timeoutMs: 20_000 });
+  const worker = createDocumentEmailWorker(s.h.deps, { timeoutMs: 20_000, companies: () => [s.companyId] });
   t.after(() => worker.stop());
 
   await t.test('sent once with the PDF attached, from the company; the event when it leaves', async () => {
@@ -248,7 +248,7 @@ test('the SMTP server down: retried, nothing lost', async (t) => {
   const port = await freePort();
   const s = await setup(`smtp://facteur:s3cret@127.0.0.1:${port}`);
   t.after(() => s.h.close());
-  const worker = createDocumentEmailWorker(s.h.deps, { timeoutMs: 20_000 });
+  const worker = createDocumentEmailWorker(s.h.deps, { timeoutMs: 20_000, companies: () => [s.companyId] });
   t.after(() => worker.stop());
   await s.queue();
   await worker.drain();

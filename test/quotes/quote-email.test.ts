@@ -18,8 +18,15 @@ test('a sent quote is e-mailed to its customer with its page; quote.sent when th
     h.clock.advance(1000);
     return call(...args);
   };
-  const worker = createDocumentEmailWorker(h.deps, { timeoutMs: 20_000 });
+  const worker = createDocumentEmailWorker(h.deps, { timeoutMs: 20_000, companies: () => [...ours] });
   t.after(() => worker.stop());
+  // The suite's other e-mail workers share the database: each claims its own test's companies only.
+  const ours = new Set<string>();
+  const ownSeller = async (...args: Parameters<typeof seller>) => {
+    const made = await seller(...args);
+    ours.add(made.companyId);
+    return made;
+  };
 
   async function sentQuote(key: string, customerBody: Record<string, unknown>) {
     const customerId = await customer(h, key, customerBody);
@@ -35,7 +42,7 @@ test('a sent quote is e-mailed to its customer with its page; quote.sent when th
   const quoteSent = async (key: string) => (await eventsOf(h, key)).filter((e: any) => e.type === 'quote.sent');
 
   await t.test('live: the e-mail leaves through SMTP, then quote.sent', async () => {
-    const { key } = await seller(h, { env: 'live' });
+    const { key } = await ownSeller(h, { env: 'live' });
     const quote = await sentQuote(key, frenchBuyer);
     assert.equal((await quoteSent(key)).length, 0, 'not before the e-mail leaves');
     assert.equal(smtp.received.length, 0);
@@ -52,7 +59,7 @@ test('a sent quote is e-mailed to its customer with its page; quote.sent when th
   });
 
   await t.test('test mode: the e-mail is logged, never sent; quote.sent at once', async () => {
-    const { key } = await seller(h);
+    const { key } = await ownSeller(h);
     const before = smtp.received.length;
     const quote = await sentQuote(key, { ...frenchBuyer, email: 'devis@client.example' });
     assert.equal((await quoteSent(key)).length, 1);
