@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import SaxonJS, { type SaxonNode, type SvrlElement } from 'saxon-js';
 import {
@@ -196,10 +197,23 @@ interface LoadedXsd {
   rootNamespace: string | null;
 }
 
+/**
+ * An official schema file as published. One is carried gzipped (`<name>.gz`, its bytes unchanged:
+ * the OASIS UBL aggregate components, 2.4 MB of documentation, past the repository's file size).
+ */
+async function readSchemaFile(file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return gunzipSync(await readFile(`${file}.gz`));
+  }
+}
+
 /** Loads an XSD: it imports its modules by relative name, which libxml2 reads from memory, never from disk. */
 async function loadXsd(xsdSet: XsdSet): Promise<LoadedXsd> {
   const files = [xsdSet.main, ...xsdSet.modules];
-  const contents = await Promise.all(files.map((file) => readFile(file)));
+  const contents = await Promise.all(files.map(readSchemaFile));
   if (!xsdProvider) {
     xsdProvider = new XmlBufferInputProvider({});
     xmlRegisterInputProvider(xsdProvider);
