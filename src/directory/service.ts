@@ -9,7 +9,12 @@ import {
   type NonDisclosableField,
 } from '../customers/directory.js';
 import { createSireneClient, type DirectoryAnswer, type SireneClient } from './sirene-client.js';
-import { insertDirectoryCheck, latestDirectoryCheck, type DirectoryCheckRow } from './store.js';
+import {
+  deleteDirectoryChecksBefore,
+  insertDirectoryCheck,
+  latestDirectoryCheck,
+  type DirectoryCheckRow,
+} from './store.js';
 
 /**
  * The company directory in live: a SIRET is looked up in INSEE's Sirene API when the operator
@@ -30,6 +35,11 @@ import { insertDirectoryCheck, latestDirectoryCheck, type DirectoryCheckRow } fr
 
 export const directoryFreshnessMs = 24 * 3600_000;
 export const directoryRetryMs = 5 * 60_000;
+/**
+ * Look-ups older than this are forgotten: only the last 24 hours serve as cache, and what a
+ * customer's SIRET was found to be is kept on the customer; a week is left to read for support.
+ */
+export const directoryRetentionMs = 7 * 86_400_000;
 
 export type DirectoryDeps = Pick<Deps, 'db' | 'config'> & Partial<Pick<Deps, 'resolveHost'>>;
 
@@ -163,4 +173,9 @@ export function companyDirectory(deps: DirectoryDeps, scope: Scope, now: Date): 
   if (!scope.livemode) return sandboxDirectory;
   const lookup = async (identifier: string) => entryOf(await lookUpIdentifier(deps, scope, identifier, now));
   return { name: 'live', lookup, lookupSiren: lookup };
+}
+
+/** The periodic purge of look-ups past their retention (of these companies only, when given). */
+export async function purgeDirectoryChecks(deps: Pick<Deps, 'db' | 'clock'>, companyIds?: string[]): Promise<number> {
+  return deleteDirectoryChecksBefore(deps.db, new Date(deps.clock.now().getTime() - directoryRetentionMs), companyIds);
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { deleteRowsBefore } from '../db/retention.js';
 import { inScope, type Scope } from '../db/scope.js';
 import { directoryChecks } from './schema.js';
 
@@ -29,4 +30,13 @@ export async function latestDirectoryCheck(
     .orderBy(desc(directoryChecks.checkedAt))
     .limit(1);
   return row;
+}
+
+/** Forgets look-ups made before `before` (of these companies only, when given). */
+export async function deleteDirectoryChecksBefore(
+  db: Executor,
+  before: Date,
+  companyIds?: readonly string[],
+): Promise<number> {
+  return deleteRowsBefore(db, directoryChecks, directoryChecks.checkedAt, before, companyIds);
 }

@@ -5,7 +5,7 @@ import { euMemberStates } from '../identifiers/eu-member-states.js';
 import { checkVatNumber } from '../identifiers/vat-number.js';
 import { companySeller } from '../companies/service.js';
 import { createViesClient, type ViesAnswer, type ViesClient } from './vies-client.js';
-import { insertViesCheck, latestViesCheck, type ViesCheckRow } from './store.js';
+import { deleteViesChecksBefore, insertViesCheck, latestViesCheck, type ViesCheckRow } from './store.js';
 
 /**
  * Intra-EU VAT numbers checked with VIES, in live only: what an intra-EU exemption or a reverse
@@ -18,6 +18,11 @@ import { insertViesCheck, latestViesCheck, type ViesCheckRow } from './store.js'
 
 export const answerFreshnessMs = 24 * 3600_000;
 export const unavailableRetryMs = 5 * 60_000;
+/**
+ * Consultations older than this are forgotten: only the last 24 hours serve as cache, and the
+ * proof a decision or a customer rests on (the consultation number and date) is kept with them.
+ */
+export const viesRetentionMs = 7 * 86_400_000;
 export const sandboxViesInvalidNumber = 'DE123456788';
 
 export type ViesVerdict =
@@ -116,4 +121,9 @@ export async function verifyVatNumber(
   const ctx = { scope, requestId: null, idempotencyKey: null, apiVersion: '', now };
   await inTransaction(deps.db, ctx, (tx) => insertViesCheck(tx, row));
   return verdictOf(row);
+}
+
+/** The periodic purge of consultations past their retention (of these companies only, when given). */
+export async function purgeViesChecks(deps: Pick<Deps, 'db' | 'clock'>, companyIds?: string[]): Promise<number> {
+  return deleteViesChecksBefore(deps.db, new Date(deps.clock.now().getTime() - viesRetentionMs), companyIds);
 }

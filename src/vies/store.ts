@@ -1,5 +1,6 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { deleteRowsBefore } from '../db/retention.js';
 import { inScope, type Scope } from '../db/scope.js';
 import { viesChecks } from './schema.js';
 
@@ -23,4 +24,13 @@ export async function latestViesCheck(
     .orderBy(desc(viesChecks.checkedAt))
     .limit(1);
   return row;
+}
+
+/** Forgets consultations made before `before` (of these companies only, when given). */
+export async function deleteViesChecksBefore(
+  db: Executor,
+  before: Date,
+  companyIds?: readonly string[],
+): Promise<number> {
+  return deleteRowsBefore(db, viesChecks, viesChecks.checkedAt, before, companyIds);
 }

@@ -6,6 +6,7 @@ import { siretOf } from '../tax/support.js';
 import { startSireneServer, type SireneBehaviour } from './sirene-server.js';
 import { recheckUnverifiedIdentities } from '../../src/customers/directory-recheck.js';
 import { readSireneAnswer } from '../../src/directory/sirene-client.js';
+import { purgeDirectoryChecks } from '../../src/directory/service.js';
 
 const buyerSiren = '552100554';
 let nextEstablishment = 100;
@@ -236,6 +237,27 @@ test('live customers: SIRETs checked against the Sirene API', async (t) => {
     assert.equal(known.statusCode, 201, known.body);
     assert.equal(known.data.directoryVerification, null);
     assert.equal(sirene.requests.length, before);
+  });
+
+  await t.test('look-ups are forgotten after 7 days; what was found stays on the customer', async () => {
+    const { companyId } = await h.tenant();
+    const key = await h.key(companyId, { env: 'live' });
+    const first = await create(key, 'active');
+    assert.equal(first.response.statusCode, 201, first.response.body);
+    h.clock.advance(6 * 86_400_000);
+    const second = await create(key, 'active');
+    assert.equal(second.response.statusCode, 201, second.response.body);
+    const kept = async () =>
+      Number(
+        (await h.deps.pool.query('select count(*) from directory_checks where company_id = $1', [companyId])).rows[0]
+          .count,
+      );
+    assert.equal(await kept(), 2);
+    h.clock.advance(2 * 86_400_000);
+    assert.equal(await purgeDirectoryChecks(h.deps, [companyId]), 1);
+    assert.equal(await kept(), 1);
+    const read = await h.call('GET', `/v1/customers/${first.response.data.id}`, { key });
+    assert.equal(read.data.directoryVerification, 'verified');
   });
 });
 

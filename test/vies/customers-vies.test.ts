@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startHarness } from '../support/harness.js';
 import { startViesServer } from '../support/vies-server.js';
 import { recheckUnverifiedVat } from '../../src/customers/vat-recheck.js';
+import { purgeViesChecks } from '../../src/vies/service.js';
 
 const german = (vatNumber: string) => ({
   type: 'company',
@@ -197,5 +198,24 @@ test('live customers: intra-EU VAT numbers checked with VIES', async (t) => {
     assert.equal(refused.data.error.code, 'vat_validation_failed');
     assert.equal(vies.requests.length, before);
     vies.fallback = 'valid';
+  });
+
+  await t.test('consultations are forgotten after 7 days; the proof stays on the customer', async () => {
+    const { companyId, key } = await live();
+    const first = await h.call('POST', '/v1/customers', { key, body: german('DE100261327') });
+    assert.equal(first.statusCode, 201, first.body);
+    h.clock.advance(6 * 86_400_000);
+    const second = await h.call('POST', '/v1/customers', { key, body: german('DE136695976') });
+    assert.equal(second.statusCode, 201, second.body);
+    const kept = async () =>
+      Number(
+        (await h.deps.pool.query('select count(*) from vies_checks where company_id = $1', [companyId])).rows[0].count,
+      );
+    assert.equal(await kept(), 2);
+    h.clock.advance(2 * 86_400_000);
+    assert.equal(await purgeViesChecks(h.deps, [companyId]), 1);
+    assert.equal(await kept(), 1);
+    const read = await h.call('GET', `/v1/customers/${first.data.id}`, { key });
+    assert.deepEqual(read.data.vatValidation, first.data.vatValidation);
   });
 });
