@@ -4,9 +4,9 @@
  * Either way the suite gets a fresh database of its own, migrated once, dropped at the end.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir, availableParallelism } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded-postgres.js';
@@ -40,7 +40,17 @@ const tsxImports = ['--import', 'libxml2-wasm', '--import', 'tsx'];
 async function main(): Promise<number> {
   const root = new URL('..', import.meta.url).pathname;
   const args = process.argv.slice(2);
-  const files = args.length > 0 ? args : (await testFiles(join(root, 'test'))).map((file) => relative(root, file));
+  // A folder among the arguments stands for the test files under it (`npm test -- test/deposits`).
+  const chosen = args.length > 0 ? args : ['test'];
+  const files = (
+    await Promise.all(
+      chosen.map(async (arg) =>
+        (await stat(resolve(root, arg))).isDirectory()
+          ? (await testFiles(resolve(root, arg))).map((file) => relative(root, file))
+          : [arg],
+      ),
+    )
+  ).flat();
 
   // The einvoice and platform tests run the official schematrons, from the installation's one
   // cache (`npm ci` compiled it; the service under test reads the same one): what it lacks is
