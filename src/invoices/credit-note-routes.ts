@@ -5,13 +5,14 @@ import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
 import {
   deleteDocumentDraft,
+  documentEmails,
   documentHistory,
   emailDocumentToBuyer,
   getInvoiceDocument,
   listDocuments,
   sendToPlatform,
 } from './service.js';
-import { documentListQuery, historySchema } from './resource-schema.js';
+import { documentListQuery, documentEmailListSchema, historySchema } from './resource-schema.js';
 import { sellerOf } from './request-seller.js';
 import {
   createCreditNote,
@@ -182,6 +183,22 @@ export async function creditNoteRoutes(parent: FastifyInstance, { deps }: { deps
       },
     },
     async (request) => emailDocumentToBuyer(deps, callContext(request), 'credit_note', request.params.id),
+  );
+
+  app.get(
+    '/credit-notes/:id/emails',
+    {
+      config: { access: 'credit_notes:read' },
+      schema: {
+        tags,
+        summary: 'The e-mails of a credit note',
+        description:
+          'Every e-mail of the document (`POST .../email`), oldest first: to whom, its state (`sent` with the time the SMTP server accepted it, `pending` and retried, `bounced`, or `logged` and never sent, with why), its attempts and Message-ID. A document never e-mailed has an empty list.',
+        params: idParams,
+        response: { 200: documentEmailListSchema },
+      },
+    },
+    async (request) => documentEmails(deps, authOf(request).scope, 'credit_note', request.params.id),
   );
 
   app.get(

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { documentStatuses, paymentStatuses, transmissionDetails, transmissionStatuses } from './document-axes.js';
 import { rejectionCategories } from '../platform/rejection-classification.js';
 import { nullable } from '../http/route-schemas.js';
-import { paginationQuery } from '../kernel/pagination.js';
+import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
 
 /** The response schemas of invoices and credit notes (OpenAPI components `Invoice`, `CreditNote`). */
 
@@ -362,3 +362,28 @@ export const historySchema = Type.Object({
   next_cursor: Type.Union([Type.String(), Type.Null()]),
   url: Type.String(),
 });
+
+export const documentEmailListSchema = listEnvelopeSchema(
+  Type.Object({
+    object: Type.Literal('document_email'),
+    id: Type.String({ description: '`em_...`' }),
+    livemode: Type.Boolean(),
+    documentId: Type.String(),
+    to: nullable(Type.String({ description: 'The buyer address frozen at finalization.' })),
+    subject: Type.String(),
+    status: Type.Union(
+      ['logged', 'pending', 'sending', 'sent', 'unconfirmed', 'bounced', 'failed'].map((status) =>
+        Type.Literal(status),
+      ),
+      {
+        description:
+          '`logged`: recorded, never sent (test mode, no address, no SMTP server: `error` says which); `pending`: to send, retried after a 4xx; `sending`: in an SMTP exchange; `sent`: accepted by the SMTP server; `unconfirmed`: the sender died during the exchange (never sent twice); `bounced`: refused for good (5xx); `failed`: retries used up.',
+      },
+    ),
+    messageId: Type.String({ description: 'The Message-ID header, the same on every attempt.' }),
+    attempts: Type.Integer(),
+    error: nullable(Type.String()),
+    created: Type.String(),
+    sentAt: nullable(Type.String()),
+  }),
+);

@@ -7,6 +7,7 @@ import { invoiceCreateBody, invoiceUpdateBody } from './drafts.js';
 import {
   createInvoice,
   deleteDocumentDraft,
+  documentEmails,
   documentHistory,
   finalize,
   getInvoiceDocument,
@@ -20,7 +21,7 @@ import {
 } from './service.js';
 import { idParams } from '../http/route-schemas.js';
 
-import { documentListQuery, historySchema } from './resource-schema.js';
+import { documentListQuery, documentEmailListSchema, historySchema } from './resource-schema.js';
 import { sellerOf } from './request-seller.js';
 
 const tags = ['Invoices'];
@@ -163,6 +164,22 @@ export async function invoiceRoutes(parent: FastifyInstance, { deps }: { deps: D
       },
     },
     async (request) => emailDocumentToBuyer(deps, callContext(request), 'invoice', request.params.id),
+  );
+
+  app.get(
+    '/invoices/:id/emails',
+    {
+      config: { access: 'invoices:read' },
+      schema: {
+        tags,
+        summary: 'The e-mails of an invoice',
+        description:
+          'Every e-mail of the document (`POST .../email`), oldest first: to whom, its state (`sent` with the time the SMTP server accepted it, `pending` and retried, `bounced`, or `logged` and never sent, with why), its attempts and Message-ID. A document never e-mailed has an empty list.',
+        params: idParams,
+        response: { 200: documentEmailListSchema },
+      },
+    },
+    async (request) => documentEmails(deps, authOf(request).scope, 'invoice', request.params.id),
   );
 
   app.get(

@@ -33,6 +33,7 @@ import { simulateStatus, type SimulateInput } from './sandbox-statuses.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
 import { deleteScopeFiles, filesSummaries } from './files-store.js';
 import { releaseStorage } from '../subscriptions/service.js';
+import { emailsOfDocument, type DocumentEmail } from '../mail/service.js';
 import * as reportable from './ereporting-store.js';
 import type { EreportableDocumentRow, EreportableRefundRow, PaymentInvoiceFactsRow } from './ereporting-store.js';
 import * as refundStatements from './refund-store.js';
@@ -202,6 +203,24 @@ export async function documentHistory(deps: Needs, scope: Scope, kind: DocumentK
     has_more: false,
     next_cursor: null,
     url: `/v1/${path}/${id}/history`,
+  };
+}
+
+/** `GET /v1/invoices/:id/emails`: the document's e-mails (sent, pending, logged, bounced), oldest first. */
+export async function documentEmails(
+  deps: Needs,
+  scope: Scope,
+  kind: DocumentKind,
+  id: string,
+): Promise<ListEnvelope<DocumentEmail>> {
+  const row = await getDocument(deps, scope, kind, id);
+  const path = kind === 'invoice' ? 'invoices' : 'credit-notes';
+  return {
+    object: 'list',
+    data: await emailsOfDocument(deps.db, scope, row.id),
+    has_more: false,
+    next_cursor: null,
+    url: `/v1/${path}/${id}/emails`,
   };
 }
 

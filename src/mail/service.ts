@@ -55,6 +55,7 @@ export type QueuedMailStatus = 'logged' | 'pending';
 export interface DocumentEmail {
   object: 'document_email';
   id: string;
+  livemode: boolean;
   documentId: string;
   to: string | null;
   subject: string;
@@ -62,6 +63,7 @@ export interface DocumentEmail {
   messageId: string;
   attempts: number;
   error: string | null;
+  created: string;
   sentAt: string | null;
 }
 
@@ -143,6 +145,7 @@ export async function emailsOfDocument(db: Executor, scope: Scope, documentId: s
   return (await documentEmailsOf(db, scope, documentId)).map((row) => ({
     object: 'document_email',
     id: row.id,
+    livemode: row.livemode,
     documentId: row.documentId,
     to: row.to,
     subject: row.subject,
@@ -150,6 +153,7 @@ export async function emailsOfDocument(db: Executor, scope: Scope, documentId: s
     messageId: row.messageId,
     attempts: row.attempts,
     error: row.error,
+    created: row.created.toISOString(),
     sentAt: row.sentAt?.toISOString() ?? null,
   }));
 }

@@ -78,6 +78,17 @@ test('a B2C invoice is sent by e-mail with its PDF; invoice.sent when the e-mail
         invoice.id,
       ]);
       assert.deepEqual(rows, [{ status: 'logged', to: consumerBuyer.email }]);
+      const listed = await h.call('GET', `/v1/invoices/${invoice.id}/emails`, { key });
+      assert.equal(listed.statusCode, 200, listed.body);
+      assert.equal(listed.data.object, 'list');
+      assert.equal(listed.data.url, `/v1/invoices/${invoice.id}/emails`);
+      assert.equal(listed.data.data.length, 1);
+      const [email] = listed.data.data;
+      assert.equal(email.object, 'document_email');
+      assert.equal(email.livemode, false);
+      assert.equal(email.status, 'logged');
+      assert.match(email.error, /test mode/);
+      assert.equal(email.sentAt, null);
     },
   );
 
@@ -99,6 +110,13 @@ test('a B2C invoice is sent by e-mail with its PDF; invoice.sent when the e-mail
     assert.ok(attached, 'the PDF is attached');
     assert.deepEqual(attached, pdf.rawPayload, 'the frozen PDF, byte for byte');
     assert.equal((await sentEvents(key, invoice.id)).length, 1);
+    const listed = (await h.call('GET', `/v1/invoices/${invoice.id}/emails`, { key })).data.data;
+    assert.equal(listed.length, 1);
+    assert.equal(listed[0].status, 'sent');
+    assert.equal(listed[0].to, consumerBuyer.email);
+    assert.equal(listed[0].attempts, 1);
+    assert.equal(listed[0].messageId, headerOf(mail.raw, 'Message-ID'));
+    assert.ok(listed[0].sentAt, 'when the SMTP server accepted it');
   });
 
   await t.test('live: a credit note to a consumer is e-mailed too; credit_note.sent when it leaves', async () => {
@@ -128,6 +146,18 @@ test('a B2C invoice is sent by e-mail with its PDF; invoice.sent when the e-mail
     assert.equal(events[0].data.id, note.id);
     assert.equal(events[0].data.paStatus, 'not_applicable');
     assert.equal(events[0].data.paInvoiceId, null);
+    const listed = await h.call('GET', `/v1/credit-notes/${note.id}/emails`, { key });
+    assert.equal(listed.statusCode, 200, listed.body);
+    assert.deepEqual(
+      listed.data.data.map((email: any) => [email.documentId, email.status]),
+      [[note.id, 'sent']],
+    );
+    // The invoice it corrects was never e-mailed; a document of another kind or company is not found.
+    assert.deepEqual((await h.call('GET', `/v1/invoices/${invoice.id}/emails`, { key })).data.data, []);
+    assert.equal((await h.call('GET', `/v1/invoices/${note.id}/emails`, { key })).statusCode, 404);
+    const stranger = await ownSeller(h, { env: 'live' });
+    const foreign = await h.call('GET', `/v1/credit-notes/${note.id}/emails`, { key: stranger.key });
+    assert.equal(foreign.statusCode, 404, foreign.body);
   });
 
   await t.test('live without an SMTP server: not_supported, nothing queued', async () => {

@@ -720,6 +720,90 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/credit-notes/{id}/emails': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The e-mails of a credit note
+     * @description Every e-mail of the document (`POST .../email`), oldest first: to whom, its state (`sent` with the time the SMTP server accepted it, `pending` and retried, `bounced`, or `logged` and never sent, with why), its attempts and Message-ID. A document never e-mailed has an empty list.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                attempts: number;
+                created: string;
+                documentId: string;
+                error: string | null;
+                /** @description `em_...` */
+                id: string;
+                livemode: boolean;
+                /** @description The Message-ID header, the same on every attempt. */
+                messageId: string;
+                /** @enum {string} */
+                object: 'document_email';
+                sentAt: string | null;
+                /** @description `logged`: recorded, never sent (test mode, no address, no SMTP server: `error` says which); `pending`: to send, retried after a 4xx; `sending`: in an SMTP exchange; `sent`: accepted by the SMTP server; `unconfirmed`: the sender died during the exchange (never sent twice); `bounced`: refused for good (5xx); `failed`: retries used up. */
+                status: 'logged' | 'pending' | 'sending' | 'sent' | 'unconfirmed' | 'bounced' | 'failed';
+                subject: string;
+                to: string | null;
+              }[];
+              has_more: boolean;
+              /** @description Pass as `starting_after` for the next page; null on the last page. */
+              next_cursor: string | null;
+              /** @enum {string} */
+              object: 'list';
+              url: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/credit-notes/{id}/files/facturx': {
     parameters: {
       query?: never;
@@ -3837,6 +3921,90 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/invoices/{id}/emails': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The e-mails of an invoice
+     * @description Every e-mail of the document (`POST .../email`), oldest first: to whom, its state (`sent` with the time the SMTP server accepted it, `pending` and retried, `bounced`, or `logged` and never sent, with why), its attempts and Message-ID. A document never e-mailed has an empty list.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                attempts: number;
+                created: string;
+                documentId: string;
+                error: string | null;
+                /** @description `em_...` */
+                id: string;
+                livemode: boolean;
+                /** @description The Message-ID header, the same on every attempt. */
+                messageId: string;
+                /** @enum {string} */
+                object: 'document_email';
+                sentAt: string | null;
+                /** @description `logged`: recorded, never sent (test mode, no address, no SMTP server: `error` says which); `pending`: to send, retried after a 4xx; `sending`: in an SMTP exchange; `sent`: accepted by the SMTP server; `unconfirmed`: the sender died during the exchange (never sent twice); `bounced`: refused for good (5xx); `failed`: retries used up. */
+                status: 'logged' | 'pending' | 'sending' | 'sent' | 'unconfirmed' | 'bounced' | 'failed';
+                subject: string;
+                to: string | null;
+              }[];
+              has_more: boolean;
+              /** @description Pass as `starting_after` for the next page; null on the last page. */
+              next_cursor: string | null;
+              /** @enum {string} */
+              object: 'list';
+              url: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
