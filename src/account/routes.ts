@@ -3,7 +3,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { authOf } from '../http/request-context.js';
 import { nullable } from '../http/route-schemas.js';
-import { changeIdentity, toAccount } from './service.js';
+import { accountServices, changeIdentity, toAccount } from './service.js';
 
 const limitsSchema = Type.Object({
   requestsPerMinute: Type.Integer(),
@@ -55,6 +55,38 @@ const accountSchema = Type.Object({
     expiresAt: Type.Union([Type.String(), Type.Null()]),
   }),
   created: Type.String(),
+});
+
+const outsideServiceSchema = (what: string) =>
+  Type.Object(
+    {
+      configured: Type.Boolean(),
+      provider: nullable(
+        Type.String({
+          description:
+            '`sirene`, `platform` (its Directory Service), `vies`, `smtp`; `sandbox` in test mode (simulated).',
+        }),
+      ),
+      status: Type.Union(
+        [Type.Literal('operational'), Type.Literal('failing'), Type.Literal('unknown'), Type.Literal('not_configured')],
+        {
+          description: '`unknown`: configured, no exchange yet. Read from the last exchange, not probed on each call.',
+        },
+      ),
+      lastExchangeAt: nullable(Type.String()),
+      lastFailure: nullable(Type.String({ description: 'Why the last exchange failed (`HTTP 503`, `timeout`...).' })),
+    },
+    { description: what },
+  );
+
+const accountServicesSchema = Type.Object({
+  object: Type.Literal('account_services'),
+  livemode: Type.Boolean(),
+  directory: outsideServiceSchema(
+    'The company directory live SIRETs are checked against: Sirene when the operator set `FACTEUR_SIRENE_API_KEY`, else the Directory Service of the platform the default establishment is connected to.',
+  ),
+  vies: outsideServiceSchema("The EU's VIES, which intra-EU VAT numbers are checked with."),
+  email: outsideServiceSchema("The operator's SMTP server (`FACTEUR_SMTP_URL`) documents are e-mailed through."),
 });
 
 const optionalText = (maxLength: number) =>
@@ -110,6 +142,20 @@ export async function accountRoutes(parent: FastifyInstance, { deps }: { deps: D
         ...company.identity,
       });
     },
+  );
+
+  app.get(
+    '/account/services',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'The outside services and how they answer',
+        description:
+          "Whether each outside service facteur reaches for the key's environment is configured, and how its last exchange for this company went (`operational`, `failing` with why, `unknown` before the first). Test mode simulates them all (`provider: sandbox`). The approved platform's connection is on each establishment (`GET /v1/establishments`).",
+        response: { 200: accountServicesSchema },
+      },
+    },
+    async (request) => accountServices(deps, authOf(request).scope),
   );
 
   app.post(

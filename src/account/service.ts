@@ -1,4 +1,8 @@
 import type { Deps } from '../deps.js';
+import type { OutsideServiceState } from '../kernel/outside-service.js';
+import { directoryServiceState } from '../directory/service.js';
+import { viesServiceState } from '../vies/service.js';
+import { emailServiceState } from '../mail/service.js';
 import type { Scope } from '../db/scope.js';
 import { plans, type PlanLimits, type PlanName } from '../kernel/plans.js';
 import type { ApiKey } from '../api-keys/service.js';
@@ -53,4 +57,22 @@ export function toAccount(scope: Scope, key: ApiKey, company: AccountCompany, id
     apiKey: { id: key.id, scopes: key.scopes ?? null, expiresAt: key.expiresAt?.toISOString() ?? null },
     created: company.created.toISOString(),
   };
+}
+
+export interface AccountServices {
+  object: 'account_services';
+  livemode: boolean;
+  directory: OutsideServiceState;
+  vies: OutsideServiceState;
+  email: OutsideServiceState;
+}
+
+/** `GET /v1/account/services`: the outside services facteur reaches for the key's environment, and how they answer. */
+export async function accountServices(deps: Pick<Deps, 'db' | 'config'>, scope: Scope): Promise<AccountServices> {
+  const [directory, vies, email] = await Promise.all([
+    directoryServiceState(deps, scope),
+    viesServiceState(deps, scope),
+    emailServiceState(deps, scope),
+  ]);
+  return { object: 'account_services', livemode: scope.livemode, directory, vies, email };
 }

@@ -13,8 +13,15 @@ import {
   deleteDirectoryChecksBefore,
   insertDirectoryCheck,
   latestDirectoryCheck,
+  latestScopeDirectoryCheck,
   type DirectoryCheckRow,
 } from './store.js';
+import {
+  notConfigured,
+  simulated,
+  stateFromLastExchange,
+  type OutsideServiceState,
+} from '../kernel/outside-service.js';
 
 /**
  * The company directory in live: a SIRET is looked up in INSEE's Sirene API when the operator
@@ -69,8 +76,7 @@ async function askPlatform(deps: DirectoryDeps, scope: Scope, siret: string): Pr
   // A platform's directory lists the addresses registered for e-invoicing, not every SIRET: a
   // SIRET it does not list may exist with no address yet (the contract's `buyer_not_in_directory`,
   // a deposit's concern). Only the register (Sirene) says a SIRET does not exist.
-  if (!answer.value)
-    return { outcome: 'unavailable', failure: 'platform: not in its directory (no e-invoicing address yet)' };
+  if (!answer.value) return { outcome: 'unavailable', failure: notListedByPlatform };
   return {
     outcome: 'found',
     closed: !answer.value.active,
@@ -81,6 +87,8 @@ async function askPlatform(deps: DirectoryDeps, scope: Scope, siret: string): Pr
 }
 
 const noDirectory = 'no directory configured';
+/** The platform answered, without the SIRET: not a failure of the directory (the account's health). */
+const notListedByPlatform = 'platform: not in its directory (no e-invoicing address yet)';
 
 /**
  * A SIRET: Sirene first (the register itself), the platform's directory when Sirene is not
@@ -178,4 +186,26 @@ export function companyDirectory(deps: DirectoryDeps, scope: Scope, now: Date): 
 /** The periodic purge of look-ups past their retention (of these companies only, when given). */
 export async function purgeDirectoryChecks(deps: Pick<Deps, 'db' | 'clock'>, companyIds?: string[]): Promise<number> {
   return deleteDirectoryChecksBefore(deps.db, new Date(deps.clock.now().getTime() - directoryRetentionMs), companyIds);
+}
+
+/**
+ * The directory as the account sees it: test mode's simulated one; in live Sirene when a key is
+ * configured, else the connected platform's Directory Service, else none; its health from the
+ * scope's last look-up.
+ */
+export async function directoryServiceState(deps: DirectoryDeps, scope: Scope): Promise<OutsideServiceState> {
+  if (!scope.livemode) return simulated;
+  const provider = deps.config.sireneApiKey
+    ? 'sirene'
+    : (await platformAccess(deps, deps.db, scope, { siret: null })).state === 'connected'
+      ? 'platform'
+      : null;
+  if (!provider) return notConfigured;
+  const last = await latestScopeDirectoryCheck(deps.db, scope);
+  return stateFromLastExchange(provider, last ? { at: last.checkedAt, failure: failureOf(last) } : null);
+}
+
+function failureOf(check: DirectoryCheckRow): string | null {
+  if (check.outcome !== 'unavailable' || check.failure === notListedByPlatform) return null;
+  return check.failure ?? 'no answer';
 }

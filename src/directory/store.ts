@@ -40,3 +40,14 @@ export async function deleteDirectoryChecksBefore(
 ): Promise<number> {
   return deleteRowsBefore(db, directoryChecks, directoryChecks.checkedAt, before, companyIds);
 }
+
+/** The scope's newest look-up, whatever it asked. */
+export async function latestScopeDirectoryCheck(db: Executor, scope: Scope): Promise<DirectoryCheckRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(directoryChecks)
+    .where(inScope(directoryChecks, scope))
+    .orderBy(desc(directoryChecks.checkedAt))
+    .limit(1);
+  return row;
+}

@@ -4,6 +4,12 @@ import type { Executor, Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { newId } from '../kernel/ids.js';
+import {
+  notConfigured,
+  simulated,
+  stateFromLastExchange,
+  type OutsideServiceState,
+} from '../kernel/outside-service.js';
 import { companyEmail, companySeller } from '../companies/service.js';
 import { queueCompanyEmail } from '../notifications/service.js';
 import { recordEvent } from '../webhooks/service.js';
@@ -19,6 +25,7 @@ import {
   documentEmailChannel,
   documentEmailsOf,
   insertDocumentEmail,
+  latestScopeSmtpExchange,
   settleDocumentEmail,
   type DocumentEmailRow,
 } from './store.js';
@@ -285,4 +292,18 @@ export function createDocumentEmailWorker(deps: WorkerDeps, options: DocumentEma
       sender?.close();
     },
   };
+}
+
+/**
+ * The SMTP server as the account sees it: test mode logs e-mails; in live none without
+ * `FACTEUR_SMTP_URL`, else its health from the scope's last exchange (a retried or given-up
+ * e-mail is a failure; a bounce is the recipient's server answering, not the service failing).
+ */
+export async function emailServiceState(deps: Pick<Deps, 'db' | 'config'>, scope: Scope): Promise<OutsideServiceState> {
+  if (!scope.livemode) return simulated;
+  if (deps.config.smtpUrl === null) return notConfigured;
+  const last = await latestScopeSmtpExchange(deps.db, scope);
+  if (!last) return stateFromLastExchange('smtp', null);
+  const failed = last.status === 'failed' || (last.status === 'pending' && last.error !== null);
+  return stateFromLastExchange('smtp', { at: last.sentAt ?? last.created, failure: failed ? last.error : null });
 }

@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import type { Scope } from '../db/scope.js';
+import { inScope, type Scope } from '../db/scope.js';
 import { claimLeased } from '../db/leased-claim.js';
 import { notifyOnCommit } from '../db/commit-notice.js';
 import { rowsAfter } from '../db/keyset.js';
@@ -111,4 +111,15 @@ export async function deleteScopeDocumentEmails(db: Executor, scope: Scope): Pro
 /** The scope's rows in id order after `after`: the data-protection export. */
 export async function documentEmailRowsAfter(db: Executor, scope: Scope, after: string | null, limit: number) {
   return rowsAfter(db, documentEmails, scope, after, limit);
+}
+
+/** The scope's newest e-mail that met the SMTP server (sent, bounced, retried, failed, in doubt). */
+export async function latestScopeSmtpExchange(db: Executor, scope: Scope): Promise<DocumentEmailRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(documentEmails)
+    .where(and(inScope(documentEmails, scope), gt(documentEmails.attempts, 0)))
+    .orderBy(desc(documentEmails.id))
+    .limit(1);
+  return row;
 }

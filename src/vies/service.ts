@@ -5,7 +5,14 @@ import { euMemberStates } from '../identifiers/eu-member-states.js';
 import { checkVatNumber } from '../identifiers/vat-number.js';
 import { companySeller } from '../companies/service.js';
 import { createViesClient, type ViesAnswer, type ViesClient } from './vies-client.js';
-import { deleteViesChecksBefore, insertViesCheck, latestViesCheck, type ViesCheckRow } from './store.js';
+import {
+  deleteViesChecksBefore,
+  insertViesCheck,
+  latestScopeViesCheck,
+  latestViesCheck,
+  type ViesCheckRow,
+} from './store.js';
+import { simulated, stateFromLastExchange, type OutsideServiceState } from '../kernel/outside-service.js';
 
 /**
  * Intra-EU VAT numbers checked with VIES, in live only: what an intra-EU exemption or a reverse
@@ -126,4 +133,16 @@ export async function verifyVatNumber(
 /** The periodic purge of consultations past their retention (of these companies only, when given). */
 export async function purgeViesChecks(deps: Pick<Deps, 'db' | 'clock'>, companyIds?: string[]): Promise<number> {
   return deleteViesChecksBefore(deps.db, new Date(deps.clock.now().getTime() - viesRetentionMs), companyIds);
+}
+
+/** VIES as the account sees it: never called in test mode; in live its health from the scope's last consultation. */
+export async function viesServiceState(deps: Pick<Deps, 'db'>, scope: Scope): Promise<OutsideServiceState> {
+  if (!scope.livemode) return simulated;
+  const last = await latestScopeViesCheck(deps.db, scope);
+  return stateFromLastExchange(
+    'vies',
+    last
+      ? { at: last.checkedAt, failure: last.outcome === 'unavailable' ? (last.failure ?? 'no answer') : null }
+      : null,
+  );
 }

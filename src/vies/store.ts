@@ -34,3 +34,14 @@ export async function deleteViesChecksBefore(
 ): Promise<number> {
   return deleteRowsBefore(db, viesChecks, viesChecks.checkedAt, before, companyIds);
 }
+
+/** The scope's newest consultation, whatever number it asked about. */
+export async function latestScopeViesCheck(db: Executor, scope: Scope): Promise<ViesCheckRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(viesChecks)
+    .where(inScope(viesChecks, scope))
+    .orderBy(desc(viesChecks.checkedAt))
+    .limit(1);
+  return row;
+}

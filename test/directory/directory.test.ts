@@ -239,6 +239,24 @@ test('live customers: SIRETs checked against the Sirene API', async (t) => {
     assert.equal(sirene.requests.length, before);
   });
 
+  await t.test('the account says how the directory answered last: unknown, failing, operational', async () => {
+    const key = await liveKey(h);
+    const directoryState = async () => (await h.call('GET', '/v1/account/services', { key })).data.directory;
+    const first = await directoryState();
+    assert.deepEqual([first.configured, first.provider, first.status], [true, 'sirene', 'unknown']);
+    await create(key, 'http500');
+    const down = await directoryState();
+    assert.equal(down.status, 'failing');
+    assert.match(down.lastFailure, /500/);
+    h.clock.advance(1000);
+    await create(key, 'active');
+    const up = await directoryState();
+    assert.deepEqual(
+      [up.status, up.lastFailure, up.lastExchangeAt],
+      ['operational', null, h.clock.now().toISOString()],
+    );
+  });
+
   await t.test('look-ups are forgotten after 7 days; what was found stays on the customer', async () => {
     const { companyId } = await h.tenant();
     const key = await h.key(companyId, { env: 'live' });
@@ -276,6 +294,8 @@ test('live customers: without a Sirene key, the connected platform Directory Ser
     const response = await h.call('POST', '/v1/customers', { key, body: buyer(freshSiret()) });
     assert.equal(response.statusCode, 201, response.body);
     assert.equal(response.data.directoryVerification, 'unverified');
+    const services = await h.call('GET', '/v1/account/services', { key });
+    assert.deepEqual([services.data.directory.configured, services.data.directory.status], [false, 'not_configured']);
   });
 
   await t.test(
@@ -303,9 +323,17 @@ test('live customers: without a Sirene key, the connected platform Directory Ser
       assert.equal(refused.statusCode, 422, refused.body);
       assert.equal(refused.data.error.code, 'siret_not_found');
       // The platform lists addresses, not the register: a SIRET it does not list is only unverified.
+      h.clock.advance(1000);
       const unlisted = await h.call('POST', '/v1/customers', { key, body: buyer(freshSiret()) });
       assert.equal(unlisted.statusCode, 201, unlisted.body);
       assert.equal(unlisted.data.directoryVerification, 'unverified');
+      // The account names the platform as the directory; a SIRET it does not list is an answer, not a failure.
+      const directory = (await h.call('GET', '/v1/account/services', { key })).data.directory;
+      assert.deepEqual(
+        [directory.provider, directory.status, directory.lastFailure],
+        ['platform', 'operational', null],
+      );
+      assert.equal(directory.lastExchangeAt, h.clock.now().toISOString());
     },
   );
 });

@@ -256,6 +256,11 @@ test('the SMTP server down: retried, nothing lost', async (t) => {
   assert.deepEqual([row!.status, row!.attempts], ['pending', 1]);
   assert.match(row!.error!, /ECONNREFUSED|ECONNECTION|connect/i);
   assert.deepEqual(await s.eventTypes(), []);
+  const key = await s.h.key(s.companyId, { env: 'live' });
+  const emailState = async () => (await s.h.call('GET', '/v1/account/services', { key })).data.email;
+  const down = await emailState();
+  assert.deepEqual([down.configured, down.provider, down.status], [true, 'smtp', 'failing']);
+  assert.match(down.lastFailure, /ECONNREFUSED|ECONNECTION|connect/i);
   const smtp = await startSmtpServer({ port });
   t.after(() => smtp.close());
   s.h.clock.advance(60_000);
@@ -264,6 +269,9 @@ test('the SMTP server down: retried, nothing lost', async (t) => {
   assert.deepEqual([row!.status, row!.attempts], ['sent', 2]);
   assert.equal(smtp.received.length, 1);
   assert.deepEqual(await s.eventTypes(), ['invoice.sent']);
+  const up = await emailState();
+  assert.deepEqual([up.status, up.lastFailure], ['operational', null]);
+  assert.equal(up.lastExchangeAt, s.h.clock.now().toISOString());
 });
 
 test('without an SMTP server configured, live e-mails are logged and the worker claims nothing', async (t) => {
@@ -272,4 +280,18 @@ test('without an SMTP server configured, live e-mails are logged and the worker 
   assert.equal(await s.queue(), 'logged');
   assert.equal((await s.rows())[0]!.error, 'no SMTP server configured (FACTEUR_SMTP_URL)');
   assert.deepEqual(await s.eventTypes(), ['invoice.sent']);
+  const live = await s.h.call('GET', '/v1/account/services', { key: await s.h.key(s.companyId, { env: 'live' }) });
+  assert.equal(live.statusCode, 200, live.body);
+  assert.deepEqual(live.data.email, {
+    configured: false,
+    provider: null,
+    status: 'not_configured',
+    lastExchangeAt: null,
+    lastFailure: null,
+  });
+  // Test mode simulates every outside service.
+  const sandbox = await s.h.call('GET', '/v1/account/services', { key: await s.h.key(s.companyId) });
+  assert.equal(sandbox.data.livemode, false);
+  for (const service of ['directory', 'vies', 'email'])
+    assert.deepEqual([sandbox.data[service].provider, sandbox.data[service].status], ['sandbox', 'operational']);
 });

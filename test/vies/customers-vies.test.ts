@@ -200,6 +200,24 @@ test('live customers: intra-EU VAT numbers checked with VIES', async (t) => {
     vies.fallback = 'valid';
   });
 
+  await t.test('the account says how VIES answered last: unknown, failing, operational', async () => {
+    const { key } = await live();
+    const viesState = async () => (await h.call('GET', '/v1/account/services', { key })).data.vies;
+    assert.deepEqual([(await viesState()).provider, (await viesState()).status], ['vies', 'unknown']);
+    vies.behaviour.set('DE129273398', 'MS_UNAVAILABLE');
+    await h.call('POST', '/v1/customers', { key, body: german('DE129273398') });
+    const down = await viesState();
+    assert.equal(down.status, 'failing');
+    assert.match(down.lastFailure, /MS_UNAVAILABLE/);
+    h.clock.advance(1000);
+    await h.call('POST', '/v1/customers', { key, body: german('DE100261327') });
+    const up = await viesState();
+    assert.deepEqual(
+      [up.status, up.lastFailure, up.lastExchangeAt],
+      ['operational', null, h.clock.now().toISOString()],
+    );
+  });
+
   await t.test('consultations are forgotten after 7 days; the proof stays on the customer', async () => {
     const { companyId, key } = await live();
     const first = await h.call('POST', '/v1/customers', { key, body: german('DE100261327') });

@@ -215,6 +215,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/account/services': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The outside services and how they answer
+     * @description Whether each outside service facteur reaches for the key's environment is configured, and how its last exchange for this company went (`operational`, `failing` with why, `unknown` before the first). Test mode simulates them all (`provider: sandbox`). The approved platform's connection is on each establishment (`GET /v1/establishments`).
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description The company directory live SIRETs are checked against: Sirene when the operator set `FACTEUR_SIRENE_API_KEY`, else the Directory Service of the platform the default establishment is connected to. */
+              directory: {
+                configured: boolean;
+                lastExchangeAt: string | null;
+                lastFailure: string | null;
+                provider: string | null;
+                /** @description `unknown`: configured, no exchange yet. Read from the last exchange, not probed on each call. */
+                status: 'operational' | 'failing' | 'unknown' | 'not_configured';
+              };
+              /** @description The operator's SMTP server (`FACTEUR_SMTP_URL`) documents are e-mailed through. */
+              email: {
+                configured: boolean;
+                lastExchangeAt: string | null;
+                lastFailure: string | null;
+                provider: string | null;
+                /** @description `unknown`: configured, no exchange yet. Read from the last exchange, not probed on each call. */
+                status: 'operational' | 'failing' | 'unknown' | 'not_configured';
+              };
+              livemode: boolean;
+              /** @enum {string} */
+              object: 'account_services';
+              /** @description The EU's VIES, which intra-EU VAT numbers are checked with. */
+              vies: {
+                configured: boolean;
+                lastExchangeAt: string | null;
+                lastFailure: string | null;
+                provider: string | null;
+                /** @description `unknown`: configured, no exchange yet. Read from the last exchange, not probed on each call. */
+                status: 'operational' | 'failing' | 'unknown' | 'not_configured';
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/credit-notes': {
     parameters: {
       query?: never;
