@@ -358,7 +358,8 @@ export const depositFlowOf = (options: DepositFlowOptions = {}): FlowKind => ({
   // Nobody waits on the request that queued it: a lapsed deposit is deposited (searched first).
   afterLapse: 'deposit',
   call: callOf(options),
-  worker: { concurrency: depositsInFlight, prefetch: 6 },
+  // Claimed again once the hand falls to its size (as before the outbox): the platform never waits on a claim.
+  worker: { concurrency: depositsInFlight, prefetch: 6, refillAt: depositsInFlight },
   async connector(deps, scope, flow) {
     if (!flow.establishmentId) return null;
     const access = await platformAccess(deps, deps.db, scope, { establishmentId: flow.establishmentId });

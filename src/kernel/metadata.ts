@@ -9,6 +9,9 @@ export const maxMetadataBytes = 8192;
 
 export const metadataField = Type.Unsafe<Record<string, unknown>>({
   type: 'object',
+  // Says the values are free JSON, so the generated SDK types accept `{ a: "b" }` (without it,
+  // openapi-typescript types the object as `Record<string, never>`).
+  additionalProperties: true,
   maxProperties: 50,
   propertyNames: { maxLength: 40 },
   description: 'Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update.',

@@ -74,7 +74,7 @@ export interface FlowKind {
    * Delivered by an outbox worker (outbox-worker.ts: woken when a flow commits, its leases renewed
    * while in hand) rather than by the periodic pass: flows a client waits to see deposited.
    */
-  worker?: { concurrency: number; prefetch?: number };
+  worker?: { concurrency: number; prefetch?: number; refillAt?: number };
   /** Before each try, outside any transaction, once the connection is known; none: the queued file is deposited. */
   prepare?(deps: Deps, flow: OutgoingFlow, connector: PlatformConnector): Promise<FlowPreparation>;
   /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import type { Scope } from '../db/scope.js';
+import type { Tx } from '../db/database.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import type { PeriodicPass } from '../workers/periodic-passes.js';
 import type { PlatformConnector, PlatformFailure } from './connector.js';
@@ -143,6 +144,46 @@ function flowChanges(kind: FlowKind, flow: OutgoingFlow, tried: Exclude<Attempt,
     : { state: 'failed' as const, lastError };
 }
 
+/** A try made and not yet recorded: what its record writes, and on which clock. */
+export interface FlowTry {
+  kind: FlowKind;
+  flow: OutgoingFlow;
+  tried: Exclude<Attempt, { state: 'lost' }>;
+  changes: ReturnType<typeof flowChanges>;
+  now: Date;
+}
+
+/** A try's record in the caller's transaction, with its owner's; false when the lease was lost. */
+async function recordTry(deps: Deps, tx: Tx, done: FlowTry): Promise<boolean> {
+  const { kind, flow, tried, changes, now } = done;
+  if (!(await settleFlow(tx, flow, changes, now))) return false;
+  if (tried.state === 'deposited') await kind.deposited(deps, tx, flow, tried.receipt, now);
+  else if (tried.state === 'failed') await kind.failed(deps, tx, flow, tried.failure, now);
+  return true;
+}
+
+function outcomeOf(done: FlowTry, recorded: boolean): FlowOutcome {
+  const { tried, changes } = done;
+  if (!recorded) return { state: 'lost' };
+  if (tried.state === 'failed')
+    return { ...tried, retryAt: changes.state === 'pending' ? (changes.nextAttemptAt ?? null) : null };
+  if (tried.state === 'later') return { state: 'later', at: tried.at };
+  return tried;
+}
+
+/** Tries a flow its caller holds, on the platform only (nothing recorded): see `deliverFlow`. */
+export async function tryFlow(
+  deps: Deps,
+  kind: FlowKind,
+  flow: OutgoingFlow,
+  options: { lapsed?: boolean; now?: Date; lease?: AbortSignal } = {},
+): Promise<FlowTry | null> {
+  const tried = await attempt(deps, kind, flow, options.lapsed ?? false, options.lease);
+  if (tried.state === 'lost') return null;
+  const now = options.now ?? new Date(deps.clock.now().getTime() + flow.clockOffsetMs);
+  return { kind, flow, tried, changes: flowChanges(kind, flow, tried, now), now };
+}
+
 /**
  * Tries a flow its caller holds (queued with a lease, or claimed) and records the outcome with
  * the owner's. `lapsed`: the flow was claimed after its holder's lease lapsed; `ctx`: the request
@@ -155,23 +196,43 @@ export async function deliverFlow(
   flow: OutgoingFlow,
   options: { lapsed?: boolean; ctx?: CallContext; lease?: AbortSignal } = {},
 ): Promise<FlowOutcome> {
-  const tried = await attempt(deps, kind, flow, options.lapsed ?? false, options.lease);
-  if (tried.state === 'lost') return tried;
-  const now = options.ctx?.now ?? new Date(deps.clock.now().getTime() + flow.clockOffsetMs);
-  // A request's effect (its idempotency mark) commits with the deposit's record, not with a failure's.
-  const ctx = options.ctx && tried.state !== 'deposited' ? { ...options.ctx, markEffect: undefined } : options.ctx;
-  const changes = flowChanges(kind, flow, tried, now);
-  const recorded = await inTransaction(deps.db, ctx ?? null, async (tx) => {
-    if (!(await settleFlow(tx, flow, changes, now))) return false;
-    if (tried.state === 'deposited') await kind.deposited(deps, tx, flow, tried.receipt, now);
-    else if (tried.state === 'failed') await kind.failed(deps, tx, flow, tried.failure, now);
-    return true;
+  const done = await tryFlow(deps, kind, flow, {
+    ...(options.lapsed ? { lapsed: true } : {}),
+    ...(options.ctx ? { now: options.ctx.now } : {}),
+    ...(options.lease ? { lease: options.lease } : {}),
   });
-  if (!recorded) return { state: 'lost' };
-  if (tried.state === 'failed')
-    return { ...tried, retryAt: changes.state === 'pending' ? (changes.nextAttemptAt ?? null) : null };
-  if (tried.state === 'later') return { state: 'later', at: tried.at };
-  return tried;
+  if (!done) return { state: 'lost' };
+  // A request's effect (its idempotency mark) commits with the deposit's record, not with a failure's.
+  const ctx = options.ctx && done.tried.state !== 'deposited' ? { ...options.ctx, markEffect: undefined } : options.ctx;
+  return outcomeOf(done, await inTransaction(deps.db, ctx ?? null, (tx) => recordTry(deps, tx, done)));
+}
+
+/**
+ * Tries made together (an outbox worker's flows the platform took within a few milliseconds),
+ * recorded in one transaction: one commit for them all. Should that transaction fail (one owner's
+ * record refused), each is recorded alone, so one record's failure loses none of the others; a
+ * record that fails alone leaves its flow to its lease's lapse and the search by tracking id.
+ */
+export async function recordTries(deps: Deps, tries: readonly FlowTry[]): Promise<(FlowOutcome | Error)[]> {
+  try {
+    const recorded = await inTransaction(deps.db, null, async (tx) => {
+      const each: boolean[] = [];
+      for (const done of tries) each.push(await recordTry(deps, tx, done));
+      return each;
+    });
+    return tries.map((done, index) => outcomeOf(done, recorded[index]!));
+  } catch (error) {
+    if (tries.length === 1) return [error instanceof Error ? error : new Error(String(error))];
+    return Promise.all(
+      tries.map(async (done) => {
+        try {
+          return outcomeOf(done, await inTransaction(deps.db, null, (tx) => recordTry(deps, tx, done)));
+        } catch (alone) {
+          return alone instanceof Error ? alone : new Error(String(alone));
+        }
+      }),
+    );
+  }
 }
 
 /** The due flows of these kinds (those whose holder died among them), each tried; how many the platform took. */

@@ -135,7 +135,9 @@ export const decisionBody = Type.Object(
         description: 'A decision not taken, suspended or expired, retried with only missing evidence added.',
       }),
     ),
-    metadata: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object', maxProperties: 50 })),
+    metadata: Type.Optional(
+      Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, maxProperties: 50 }),
+    ),
   },
   { additionalProperties: false },
 );

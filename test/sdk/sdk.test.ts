@@ -77,6 +77,18 @@ describe('@facteur/sdk against facteur serve', { timeout }, () => {
     assert.equal((await facteur.products.retrieve(product.id)).name, 'Chaise');
   });
 
+  test('metadata is typed as a free object: `{ a: "b" }` compiles for every resource that takes it, and comes back', async () => {
+    // Compile check (tsc covers this file): with the request schemas' old `Record<string, never>`,
+    // none of these bodies would type-check.
+    const metadata = { a: 'b', order: 'PO-7' };
+    const customer = await facteur.customers.create({ name: 'Metadata', metadata });
+    assert.deepEqual(customer.metadata, metadata);
+    const updated = await facteur.customers.update(customer.id, { metadata: { a: 'c' } });
+    assert.deepEqual(updated.metadata, { a: 'c' });
+    const product = await facteur.products.create({ name: 'Tabouret', unitPrice: '40.00', nature: 'goods', metadata });
+    assert.deepEqual(product.metadata, metadata);
+  });
+
   test('a refusal is the error class of its type, with the code, param and request id', async () => {
     await assert.rejects(facteur.customers.retrieve('cus_00000000000000000000000000'), (error: unknown) => {
       assert.ok(error instanceof NotFoundError && error instanceof FacteurError);

@@ -497,7 +497,9 @@ export interface paths {
               vatRate?: string | null;
             }[];
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             notes?: string | null;
             /** @description The finalized invoice corrected (`inv_`); its number is frozen on the credit note now. Without it, a standalone credit note (a commercial gesture) names its buyer and cannot be refunded. */
             relatedInvoiceId?: string;
@@ -661,7 +663,9 @@ export interface paths {
               vatRate?: string | null;
             }[];
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             notes?: string | null;
             /** @description The final tax decision (`txd_`) that backs the document at finalization. */
             taxDecisionId?: string | null;
@@ -1372,7 +1376,9 @@ export interface paths {
             /** @description Cents, a positive integer, at most what is left to refund (`invalid_refund_amount`, `refund_exceeds_credit_note`). */
             amount: unknown;
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             /** @description Default `transfer`. */
             method?: 'transfer' | 'card' | 'cash' | 'check' | 'other';
             reference?: string | null;
@@ -1645,7 +1651,9 @@ export interface paths {
             /** Format: email */
             email?: string | null;
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             name: string;
             /** @description Fields the company registry keeps from publication ("diffusion partielle"): finalizing an invoice to this customer is then refused with `buyer_identity_not_disclosed` naming the field. The sandbox directory adds them for its documented SIRETs. */
             registryNonDisclosure?: (
@@ -1790,7 +1798,9 @@ export interface paths {
             /** Format: email */
             email?: string | null;
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             name?: string;
             /** @description Fields the company registry keeps from publication ("diffusion partielle"): finalizing an invoice to this customer is then refused with `buyer_identity_not_disclosed` naming the field. The sandbox directory adds them for its documented SIRETs. */
             registryNonDisclosure?: (
@@ -3621,7 +3631,9 @@ export interface paths {
               vatRate?: string | null;
             }[];
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             notes?: string | null;
             /** @description Payment conditions printed on the invoice (discount, late-payment penalties, the EUR 40 recovery indemnity). */
             paymentTerms?: string | null;
@@ -3861,7 +3873,9 @@ export interface paths {
               vatRate?: string | null;
             }[];
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             notes?: string | null;
             /** @description Payment conditions printed on the invoice (discount, late-payment penalties, the EUR 40 recovery indemnity). */
             paymentTerms?: string | null;
@@ -4899,7 +4913,9 @@ export interface paths {
             /** @description The environment the payment belongs to, when the caller states it: it must be the key's (`livemode_mismatch`). */
             livemode?: boolean;
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             /** @description Default `transfer`. */
             method?: 'transfer' | 'card' | 'cash' | 'check' | 'direct_debit' | 'other';
             /**
@@ -5082,7 +5098,9 @@ export interface paths {
           'application/json': {
             description?: string | null;
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             name: string;
             /** @description `goods`, `services` or `electronic_service` (services supplied electronically, whose place of supply follows the customer). */
             nature: 'goods' | 'services' | 'electronic_service';
@@ -5225,7 +5243,9 @@ export interface paths {
           'application/json': {
             description?: string | null;
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             name?: string;
             /** @description `goods`, `services` or `electronic_service` (services supplied electronically, whose place of supply follows the customer). */
             nature?: 'goods' | 'services' | 'electronic_service';
@@ -5517,7 +5537,9 @@ export interface paths {
               vatRate?: string | null;
             }[];
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             notes?: string | null;
             /**
              * Format: date
@@ -5710,7 +5732,9 @@ export interface paths {
               vatRate?: string | null;
             }[];
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             notes?: string | null;
             /**
              * Format: date
@@ -6909,7 +6933,9 @@ export interface paths {
               vatRate?: string | null;
             }[];
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             /** @description `draft`: each run makes a draft invoice; `auto_finalize`: each run takes a fresh tax decision and finalizes the invoice (Essential and Pro plans). Default `draft`. */
             mode?: 'draft' | 'auto_finalize';
             /** @description Printed on each invoice. */
@@ -7131,7 +7157,9 @@ export interface paths {
               vatRate?: string | null;
             }[];
             /** @description Free JSON object (at most 50 keys of 40 characters, 8 KB), replaced whole on update. */
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             /** @description `draft`: each run makes a draft invoice; `auto_finalize`: each run takes a fresh tax decision and finalizes the invoice (Essential and Pro plans). Default `draft`. */
             mode?: 'draft' | 'auto_finalize';
             /** @description Printed on each invoice. */
@@ -8235,7 +8263,9 @@ export interface paths {
               /** @description Art. 24f of Regulation 282/2011: (a) `billing_address`, (b) `ip_address`, (c) `bank`, (d) `sim_mcc`, (e) `fixed_line`, (f) `other`. */
               type: 'billing_address' | 'ip_address' | 'bank' | 'sim_mcc' | 'fixed_line' | 'other';
             }[];
-            metadata?: Record<string, never>;
+            metadata?: {
+              [key: string]: unknown;
+            };
             /** @description A decision not taken, suspended or expired, retried with only missing evidence added. */
             retryOf?: string;
             /** @description `service`: the engine decides the VAT; `integration`: the client supplies it per line and the engine checks it. */
