@@ -264,3 +264,76 @@ test("the platform's word moves a flow due again: its holder records nothing, th
   assert.equal(ended.state, 'failed');
   assert.equal(ended.last_error, 'REJ_SEMAN');
 });
+
+test('deposits the platform took together are recorded in one transaction; one refused record loses none of the others', async () => {
+  const recorded: string[] = [];
+  const batchKind: FlowKind = {
+    ...testKind,
+    kind: 'test.batch',
+    prepare: async (_deps, flow) => ({
+      state: 'ready',
+      file: { file: Buffer.from(`<b>${flow.trackingId}</b>`), name: 'b.xml', syntax: 'CDAR' },
+    }),
+    deposited: async (_deps, _tx, flow) => {
+      if (flow.trackingId.startsWith('poison')) throw new Error('the owner refuses this record');
+      recorded.push(flow.trackingId);
+    },
+  };
+  const queueBatch = async (trackingId: string) => {
+    const now = h.clock.now();
+    await inTransaction(h.deps.db, ctxAt(now), (tx) =>
+      queuePlatformFlow(
+        tx,
+        scope,
+        {
+          kind: batchKind.kind,
+          ownerId: trackingId,
+          trackingId,
+          establishmentId: null,
+          file: Buffer.alloc(0),
+          name: '',
+          syntax: 'CDAR',
+        },
+        now,
+      ),
+    );
+  };
+  // Rows written by one transaction carry its id (xmin).
+  const writer = async (trackingId: string) =>
+    (
+      await h.deps.pool.query(
+        'select xmin::text as xmin, state from platform_flows where company_id = $1 and tracking_id = $2',
+        [scope.companyId, trackingId],
+      )
+    ).rows[0] as { xmin: string; state: string };
+  const worker = createOutboxWorker(h.deps, [batchKind], { companyIds: [scope.companyId], recordWindowMs: 5_000 });
+
+  await queueBatch('batch-1');
+  await queueBatch('batch-2');
+  const pair = (await worker.claim(5)).filter((flow) => flow.trackingId.startsWith('batch-'));
+  assert.equal(pair.length, 2);
+  // A hand of 2 (the kind's concurrency) fills the batch: recorded at once, not after the 5 s window.
+  const outcomes = await Promise.all(pair.map((flow) => worker.handle(flow)));
+  assert.deepEqual(
+    outcomes.map((outcome) => outcome?.state),
+    ['deposited', 'deposited'],
+  );
+  const [first, second] = [await writer('batch-1'), await writer('batch-2')];
+  assert.deepEqual([first.state, second.state], ['deposited', 'deposited']);
+  assert.equal(first.xmin, second.xmin, 'one commit for both');
+  assert.deepEqual(recorded.sort(), ['batch-1', 'batch-2']);
+
+  await queueBatch('poison-3');
+  await queueBatch('batch-4');
+  const mixed = (await worker.claim(5)).filter((flow) => ['poison-3', 'batch-4'].includes(flow.trackingId));
+  assert.equal(mixed.length, 2);
+  const results = await Promise.allSettled(mixed.map((flow) => worker.handle(flow)));
+  assert.equal((await writer('batch-4')).state, 'deposited', 'recorded alone once the batch failed');
+  assert.ok(recorded.includes('batch-4'));
+  assert.notEqual(
+    (await writer('poison-3')).state,
+    'deposited',
+    'its record refused: left to the lease and the search',
+  );
+  assert.equal(results.length, 2);
+});
