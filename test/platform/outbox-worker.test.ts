@@ -66,14 +66,14 @@ const ctxAt = (now: Date): CallContext => ({
 });
 
 /** A flow queued without its file (made when it is tried), committed. */
-async function queue(trackingId: string, ownerId = 'own_1'): Promise<void> {
+async function queue(trackingId: string, ownerId = 'own_1', kind = testKind.kind): Promise<void> {
   const now = h.clock.now();
   await inTransaction(h.deps.db, ctxAt(now), (tx) =>
     queuePlatformFlow(
       tx,
       scope,
       {
-        kind: testKind.kind,
+        kind,
         ownerId,
         trackingId,
         establishmentId: null,
@@ -279,25 +279,7 @@ test('deposits the platform took together are recorded in one transaction; one r
       recorded.push(flow.trackingId);
     },
   };
-  const queueBatch = async (trackingId: string) => {
-    const now = h.clock.now();
-    await inTransaction(h.deps.db, ctxAt(now), (tx) =>
-      queuePlatformFlow(
-        tx,
-        scope,
-        {
-          kind: batchKind.kind,
-          ownerId: trackingId,
-          trackingId,
-          establishmentId: null,
-          file: Buffer.alloc(0),
-          name: '',
-          syntax: 'CDAR',
-        },
-        now,
-      ),
-    );
-  };
+  const queueBatch = (trackingId: string) => queue(trackingId, trackingId, batchKind.kind);
   // Rows written by one transaction carry its id (xmin).
   const writer = async (trackingId: string) =>
     (
