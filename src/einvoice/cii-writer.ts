@@ -11,6 +11,7 @@ import {
   type LineAllowanceCharge,
   type PostalAddress,
   type VatBreakdownEntry,
+  precedingInvoicesOf,
 } from './document-model.js';
 
 /**
@@ -283,10 +284,10 @@ export function writeCii(model: DocumentModel): string {
   text(sums, 'ram:GrandTotalAmount', centsToDecimal(model.totals.gross));
   if (model.totals.paid !== 0) text(sums, 'ram:TotalPrepaidAmount', centsToDecimal(model.totals.paid));
   text(sums, 'ram:DuePayableAmount', centsToDecimal(model.totals.due));
-  if (model.precedingInvoice) {
+  for (const preceding of precedingInvoicesOf(model)) {
     const reference = settlement.ele('ram:InvoiceReferencedDocument');
-    text(reference, 'ram:IssuerAssignedID', model.precedingInvoice.number);
-    dateTime(reference, 'ram:FormattedIssueDateTime', model.precedingInvoice.issueDate, 'qdt');
+    text(reference, 'ram:IssuerAssignedID', preceding.number);
+    dateTime(reference, 'ram:FormattedIssueDateTime', preceding.issueDate, 'qdt');
   }
   return root.end({ prettyPrint: false });
 }

@@ -12,8 +12,8 @@ import { splitDocumentAdjustments, type DocumentAdjustment } from '../kernel/doc
  * schematron (research/fr-einvoicing-domain.md sections 4, 5, 7 and 8).
  */
 
-/** BT-3: 380 commercial invoice, 381 credit note. */
-export type DocumentTypeCode = '380' | '381';
+/** BT-3: 380 commercial invoice, 386 deposit invoice (prepayment), 381 credit note. */
+export type DocumentTypeCode = '380' | '386' | '381';
 
 /**
  * BT-23, the French "cadre de facturation" (BR-FR-08): a letter for the category of operation
@@ -46,9 +46,14 @@ export type BillingFrame = (typeof billingFrames)[number];
 
 export type OperationCategory = 'goods' | 'services' | 'mixed';
 
-/** The frame of a plain invoice or credit note from the tax decision's category of operation. */
-export function billingFrameOf(category: OperationCategory): BillingFrame {
-  return category === 'goods' ? 'B1' : category === 'services' ? 'S1' : 'M1';
+/**
+ * The frame of a document from the tax decision's category of operation: case 1 for a plain
+ * invoice, a deposit invoice or a credit note; case 4 for the final invoice that deducts deposits
+ * (BR-FR-CO-08 keeps 386 out of it).
+ */
+export function billingFrameOf(category: OperationCategory, finalAfterDeposits = false): BillingFrame {
+  const letter = category === 'goods' ? 'B' : category === 'services' ? 'S' : 'M';
+  return `${letter}${finalAfterDeposits ? '4' : '1'}` as BillingFrame;
 }
 
 /** The category of operation a frame's letter states. */
@@ -242,6 +247,11 @@ export interface DocumentModel {
   currency: 'EUR';
   /** BT-25 / BT-26: the invoice a credit note corrects. */
   precedingInvoice: { number: string; issueDate: string } | null;
+  /**
+   * A final invoice's deposit invoices (BG-3 each, after `precedingInvoice`), with the cents each
+   * deducted: their sum is BT-113. Absent or empty on any other document.
+   */
+  deductedDeposits?: DeductedDeposit[];
   /** BT-23. */
   billingFrame: BillingFrame;
   /** The seller opted for VAT on debits (BT-8 = 5 in every group), else VAT is due on collection. */
@@ -263,6 +273,19 @@ export interface DocumentModel {
   charges?: DocumentAllowanceCharge[];
   vatBreakdown: VatBreakdownEntry[];
   totals: DocumentTotals;
+}
+
+/** What the document is, in French: its title on the PDF and in the Factur-X description. */
+export function documentNameOf(typeCode: DocumentTypeCode): 'Facture' | 'Facture d’acompte' | 'Avoir' {
+  return typeCode === '381' ? 'Avoir' : typeCode === '386' ? 'Facture d’acompte' : 'Facture';
+}
+
+/** BG-3, every preceding invoice the document names: the invoice a credit note corrects, then a final invoice's deposits. */
+export function precedingInvoicesOf(model: DocumentModel): { number: string; issueDate: string }[] {
+  return [
+    ...(model.precedingInvoice ? [model.precedingInvoice] : []),
+    ...(model.deductedDeposits ?? []).map(({ number, issueDate }) => ({ number, issueDate })),
+  ];
 }
 
 /** Cents as an XML decimal with two places: 123456 -> "1234.56", -5 -> "-0.05". */
@@ -348,6 +371,14 @@ export function creditNoteTerms(precedingInvoice: { number: string; issueDate: s
     : 'Avoir en faveur du client : à déduire d’un prochain règlement, ou remboursé.';
 }
 
+/** A deposit invoice a final invoice deducts. */
+export interface DeductedDeposit {
+  number: string;
+  issueDate: string;
+  /** Cents, VAT included. */
+  amount: number;
+}
+
 /**
  * What a finalized invoice or credit note holds, as the invoices capability stores it (structurally
  * its DocumentLine, BuyerSnapshot and TaxSnapshot), plus the frozen seller block.
@@ -370,6 +401,10 @@ export interface DocumentSource {
   amountPaid: number;
   /** For a credit note: the invoice it corrects. */
   precedingInvoice: { number: string; issueDate: string } | null;
+  /** A deposit invoice (386). */
+  deposit?: boolean;
+  /** A final invoice: the deposits it deducted (their sum is `amountPaid`). */
+  deductedDeposits?: DeductedDeposit[];
   seller: SellerBlock;
   buyer: Omit<BuyerBlock, 'routingCode'> & { routingCode?: string | null };
   lines: {
@@ -531,8 +566,9 @@ export function documentModelOf(source: DocumentSource): DocumentModel {
     ...source.tax.mentions.map((mention) => ({ subject: 'REG' as const, text: mention.text })),
     ...(source.notes && source.notes.trim() !== '' ? [{ subject: null, text: source.notes }] : []),
   ];
+  const deductedDeposits = creditNote ? [] : (source.deductedDeposits ?? []);
   return {
-    typeCode: creditNote ? '381' : '380',
+    typeCode: creditNote ? '381' : source.deposit ? '386' : '380',
     number: source.number,
     issueDate: source.issueDate,
     // A credit note has no due date, even one stored by an older version.
@@ -540,7 +576,8 @@ export function documentModelOf(source: DocumentSource): DocumentModel {
     deliveryDate: source.deliveryDate ?? source.operationDate ?? source.issueDate,
     currency: 'EUR',
     precedingInvoice: source.precedingInvoice,
-    billingFrame: billingFrameOf(category),
+    ...(deductedDeposits.length > 0 ? { deductedDeposits } : {}),
+    billingFrame: billingFrameOf(category, deductedDeposits.length > 0),
     vatOnDebits: source.tax.mentions.some((mention) => mention.code === 'vat_on_debits'),
     processing: processingOf(source.tax.obligations?.einvoicing ?? null, source.buyer.type),
     // A credit note is an amount due to the buyer: EN 16931 (BR-CO-25) wants terms or a due date.

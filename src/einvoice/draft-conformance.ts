@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Big from 'big.js';
 import { buyerEndpoint, namesVatIdentifiers, sellerEndpoint, shipToAddress } from './cii-writer.js';
-import { billingFrames, type DocumentModel, type PostalAddress } from './document-model.js';
+import { billingFrames, precedingInvoicesOf, type DocumentModel, type PostalAddress } from './document-model.js';
 import { stylesheets } from './standards.js';
 
 /**
@@ -129,8 +129,14 @@ export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] 
     if (value !== null && !frenchDate(value))
       add(rule, field, `${field} "${value}" is not a date between 2000 and 2099.`);
   }
-  if (!['380', '381'].includes(model.typeCode))
-    add('BR-FR-04_BT-3', 'typeCode', 'The type code (BT-3) is not 380 or 381.');
+  if (!['380', '386', '381'].includes(model.typeCode))
+    add('BR-FR-04_BT-3', 'typeCode', 'The type code (BT-3) is not 380, 386 or 381.');
+  if (['B4', 'S4', 'M4'].includes(model.billingFrame) && model.typeCode === '386')
+    add(
+      'BR-FR-CO-08_BT-23',
+      'billingFrame',
+      'A deposit invoice (386) cannot be a final invoice after deposits (B4, S4, M4).',
+    );
   if (!(billingFrames as readonly string[]).includes(model.billingFrame))
     add('BR-FR-08_BT-23', 'billingFrame', `"${model.billingFrame}" is not a French billing frame (BT-23).`);
   if (!processingCodes.includes(model.processing))
@@ -149,8 +155,8 @@ export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] 
   }
   if (model.typeCode === '381' && model.precedingInvoice === null)
     add('BR-FR-CO-05_BT-3', 'precedingInvoice', 'A credit note names the invoice it corrects (BT-25, BT-26).');
-  if (model.precedingInvoice) {
-    const reference = model.precedingInvoice.number;
+  for (const preceding of precedingInvoicesOf(model)) {
+    const reference = preceding.number;
     if (blank(reference)) add('BR-55', 'precedingInvoice.number', 'The preceding invoice reference (BT-25) is empty.');
     else {
       if (reference.length > 35)

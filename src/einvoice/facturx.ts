@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { DocumentModel } from './document-model.js';
+import { documentNameOf, type DocumentModel } from './document-model.js';
 import { drawDocument, newPdfDocument, pdfBytes, type PdfOptions } from './pdf-renderer.js';
 import { facturxXmpTemplate } from './standards.js';
 
@@ -46,7 +46,7 @@ export function buildFacturX(model: DocumentModel, xml: string, options: PdfOpti
     name: facturxFileName,
     type: 'text/xml',
     relationship: 'Data',
-    description: `Factur-X ${facturxConformanceLevel} : ${model.typeCode === '381' ? 'avoir' : 'facture'} ${model.number}`,
+    description: `Factur-X ${facturxConformanceLevel} : ${documentNameOf(model.typeCode).toLowerCase()} ${model.number}`,
     creationDate,
     modifiedDate: creationDate,
   });

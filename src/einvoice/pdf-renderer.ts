@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Font } from 'fontkit';
 import countries from 'i18n-iso-countries';
 import type { DocumentAllowanceCharge, DocumentModel, LineAllowanceCharge, PostalAddress } from './document-model.js';
-import { categoryOfFrame, sellerLegalLine } from './document-model.js';
+import { categoryOfFrame, documentNameOf, sellerLegalLine } from './document-model.js';
 import {
   frenchDate,
   frenchDecimal,
@@ -89,8 +89,7 @@ export const specimenMark = 'SPÉCIMEN – document de test, sans valeur';
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export const documentTitle = (model: DocumentModel) =>
-  `${model.typeCode === '381' ? 'Avoir' : 'Facture'} ${model.number}`;
+export const documentTitle = (model: DocumentModel) => `${documentNameOf(model.typeCode)} ${model.number}`;
 
 /**
  * A new PDF/A-3b document with the fonts registered and the XMP title and author written escaped
@@ -287,8 +286,12 @@ function drawHeader(doc: PDFKit.PDFDocument, model: DocumentModel): number {
 
   const boxLeft = 345;
   const boxWidth = right - boxLeft;
-  doc.font('bold').fontSize(20).fillColor(ink);
-  doc.text(model.typeCode === '381' ? 'AVOIR' : 'FACTURE', boxLeft, 38, { width: boxWidth, align: 'right' });
+  // "FACTURE D’ACOMPTE" fits the box on one line at 16 points.
+  doc
+    .font('bold')
+    .fontSize(model.typeCode === '386' ? 16 : 20)
+    .fillColor(ink);
+  doc.text(documentNameOf(model.typeCode).toUpperCase(), boxLeft, 38, { width: boxWidth, align: 'right' });
   doc.font('bold').fontSize(10).text(`N° ${model.number}`, { width: boxWidth, align: 'right' });
   doc.font('regular').fontSize(8.5);
   const facts: [string, string][] = [['Date d’émission', frenchDate(model.issueDate)]];
@@ -461,7 +464,16 @@ function drawTotals(doc: PDFKit.PDFDocument, model: DocumentModel, top: number):
     ['Total TVA', frenchEuros(model.totals.vat), false],
     [model.typeCode === '381' ? 'Total de l’avoir TTC' : 'Total TTC', frenchEuros(model.totals.gross), false],
   ];
-  if (model.totals.paid !== 0) totalRows.push(['Déjà réglé', `-${frenchEuros(model.totals.paid)}`, false]);
+  const deposits = model.deductedDeposits ?? [];
+  // A final invoice names each deposit it deducts; a received file may declare a paid amount of its own.
+  for (const deposit of deposits)
+    totalRows.push([
+      `Acompte ${deposit.number} du ${frenchDate(deposit.issueDate)}`,
+      `-${frenchEuros(deposit.amount)}`,
+      false,
+    ]);
+  if (deposits.length === 0 && model.totals.paid !== 0)
+    totalRows.push(['Déjà réglé', `-${frenchEuros(model.totals.paid)}`, false]);
   totalRows.push([
     model.typeCode === '381' ? 'Montant dû au client' : 'Net à payer',
     frenchEuros(model.totals.due),

@@ -18,6 +18,7 @@ import {
   type LineAllowanceCharge,
   type PostalAddress,
   type VatBreakdownEntry,
+  precedingInvoicesOf,
 } from './document-model.js';
 import { ublCreditNoteNamespace, ublInvoiceNamespace } from './standards.js';
 
@@ -182,10 +183,10 @@ function header(root: XMLBuilder, model: DocumentModel, credit: boolean): void {
   if (present(model.buyer.routingCode)) text(root, 'cbc:BuyerReference', model.buyer.routingCode);
   const pointCode = taxPointCode(model);
   if (pointCode) text(root.ele('cac:InvoicePeriod'), 'cbc:DescriptionCode', pointCode);
-  if (model.precedingInvoice) {
+  for (const preceding of precedingInvoicesOf(model)) {
     const reference = root.ele('cac:BillingReference').ele('cac:InvoiceDocumentReference');
-    text(reference, 'cbc:ID', model.precedingInvoice.number);
-    text(reference, 'cbc:IssueDate', model.precedingInvoice.issueDate);
+    text(reference, 'cbc:ID', preceding.number);
+    text(reference, 'cbc:IssueDate', preceding.issueDate);
   }
 }
 

@@ -49,7 +49,8 @@ function withAmounts(
   row: DocumentRow,
   changes: Pick<DocumentRow, 'amountPaid' | 'amountRefunded' | 'amountCredited'>,
 ): { axes: Axes; changes: Partial<DocumentRow> } {
-  const axes: Axes = { ...axesOf(row), paymentStatus: invoicePaymentStatus(row.total!, changes) };
+  // What the buyer owes for the invoice: its deposits were paid on their own invoices.
+  const axes: Axes = { ...axesOf(row), paymentStatus: invoicePaymentStatus(row.total! - row.amountDeducted, changes) };
   return { axes, changes: { ...changes, ...axesColumns(axes, 'invoice') } };
 }
 
@@ -213,6 +214,13 @@ export async function creditInvoice(
   amount: number,
   creditNoteId: string,
 ): Promise<DocumentRow> {
+  // The final invoice counted the deposit as paid: crediting the deposit would leave it wrong.
+  if (invoice.deductedBy !== null)
+    throw refuse(
+      'invalid_status_transition',
+      `Deposit invoice ${invoice.number ?? invoice.id} is deducted by invoice ${invoice.deductedBy}: correct that final invoice with a credit note instead.`,
+      { param: 'relatedInvoiceId' },
+    );
   if (amount > creditableOf(invoice)) {
     throw refuse(
       'invalid_field_value',

@@ -14,6 +14,7 @@ import type { RejectionCategory } from '../platform/rejection-classification.js'
 import { summaryStatus, type SummaryStatus } from './summary-status.js';
 import { documentObligation, type Obligation } from './obligation.js';
 import type { invoices } from './schema.js';
+import type { DepositReference, InvoiceType } from './deposit-invoices.js';
 import { fileEntries, type FileEntry, type StoredFiles } from './document-files.js';
 
 /** The invoice and credit-note resources, their e-invoicing block, and the data of their events. */
@@ -151,6 +152,10 @@ export interface DocumentResource {
   updated: string;
   relatedInvoiceId?: string | null;
   relatedInvoiceNumber?: string | null;
+  invoiceType?: InvoiceType;
+  deposits?: DepositReference[];
+  amountDeducted?: number;
+  deductedBy?: string | null;
   quoteId?: string | null;
   recurringInvoiceId?: string | null;
   warnings?: DocumentWarning[];
@@ -178,14 +183,17 @@ export function axesColumns(
 }
 
 /**
- * What the buyer still owes: the total, less what the finalized credit notes took off, less what
- * was collected net of refunds; never below zero. Null before the total is fixed.
+ * What the buyer still owes: the total, less what the finalized credit notes took off and the
+ * deposits it deducted, less what was collected net of refunds; never below zero. Null before the total is fixed.
  */
 export function amountDueOf(
-  row: Pick<DocumentRow, 'kind' | 'total' | 'amountCredited' | 'amountPaid' | 'amountRefunded' | 'documentStatus'>,
+  row: Pick<
+    DocumentRow,
+    'kind' | 'total' | 'amountCredited' | 'amountDeducted' | 'amountPaid' | 'amountRefunded' | 'documentStatus'
+  >,
 ): number | null {
   if (row.kind !== 'invoice' || row.total === null || row.documentStatus !== 'finalized') return null;
-  return Math.max(0, row.total - row.amountCredited - row.amountPaid + row.amountRefunded);
+  return Math.max(0, row.total - row.amountCredited - row.amountDeducted - row.amountPaid + row.amountRefunded);
 }
 
 /** The document's `obligation` (obligation.ts), null before finalization. */
@@ -257,6 +265,10 @@ export function toDocument(
     resource.relatedInvoiceId = row.relatedInvoiceId;
     resource.relatedInvoiceNumber = row.relatedInvoiceNumber;
   } else {
+    resource.invoiceType = row.invoiceType;
+    resource.deposits = row.deposits;
+    resource.amountDeducted = row.amountDeducted;
+    resource.deductedBy = row.deductedBy;
     resource.quoteId = row.quoteId;
     resource.recurringInvoiceId = row.recurringInvoiceId;
   }

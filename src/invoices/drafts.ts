@@ -15,6 +15,7 @@ import { axesColumns, documentEventData, freshEinvoicing, type DocumentRow } fro
 import { findDocument, insertDocument, updateDocument } from './store.js';
 import { checkMetadata } from '../kernel/metadata.js';
 import { draftFields, nullableString } from './document-fields.js';
+import { checkDepositsOnDraft, depositReferencesOf, depositsField, invoiceTypeField } from './deposit-invoices.js';
 import {
   checkDocumentNet,
   documentAdjustmentsField,
@@ -39,14 +40,21 @@ const documentAdjustmentFields = {
   ),
 };
 
+/** An invoice's own: a deposit invoice, or the deposits a final invoice deducts. */
+const depositFields = {
+  invoiceType: Type.Optional(invoiceTypeField),
+  deposits: Type.Optional(depositsField),
+};
+
 export const invoiceCreateBody = Type.Object(
-  { ...draftFields, ...documentAdjustmentFields, lines: linesField },
+  { ...draftFields, ...documentAdjustmentFields, ...depositFields, lines: linesField },
   { additionalProperties: false },
 );
 export const invoiceUpdateBody = Type.Object(
   {
     ...draftFields,
     ...documentAdjustmentFields,
+    ...depositFields,
     customerId: Type.Optional(nullableString({ maxLength: 255 })),
     buyer: Type.Optional(Type.Unsafe<Static<typeof buyerInput> | null>({ ...buyerInput, type: ['object', 'null'] })),
     lines: Type.Optional(linesField),
@@ -183,7 +191,14 @@ export interface NewDraft {
 }
 
 export function draftRow(ctx: CallContext, draft: NewDraft): DocumentRow {
-  const { allowances: allowanceInputs, charges: chargeInputs, ...input } = draft.input;
+  const { allowances: allowanceInputs, charges: chargeInputs, invoiceType, deposits, ...input } = draft.input;
+  const depositColumns = {
+    invoiceType: invoiceType ?? 'standard',
+    deposits: depositReferencesOf(deposits ?? []),
+    amountDeducted: 0,
+    deductedBy: null,
+  };
+  checkDepositsOnDraft(depositColumns.invoiceType, depositColumns.deposits);
   const metadata = input.metadata ?? {};
   checkMetadata(metadata);
   const subtotal = subtotalOf(draft.lines);
@@ -219,6 +234,7 @@ export function draftRow(ctx: CallContext, draft: NewDraft): DocumentRow {
     amountPaid: 0,
     amountRefunded: 0,
     amountCredited: 0,
+    ...depositColumns,
     tax: null,
     einvoicing: freshEinvoicing(),
     history: [],
@@ -324,6 +340,10 @@ export async function updateDraft(
       checkMetadata(input.metadata);
       changes.metadata = input.metadata;
     }
+    if (input.invoiceType !== undefined) changes.invoiceType = input.invoiceType;
+    if (input.deposits !== undefined) changes.deposits = depositReferencesOf(input.deposits);
+    if (kind === 'invoice')
+      checkDepositsOnDraft(changes.invoiceType ?? current.invoiceType, changes.deposits ?? current.deposits);
     checkDocumentNet(changes.subtotal ?? current.subtotal, {
       allowances: changes.allowances ?? current.allowances,
       charges: changes.charges ?? current.charges,

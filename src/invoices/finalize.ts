@@ -44,6 +44,7 @@ import { explained } from './refusals.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { queueGenerationInsert } from './files-store.js';
 import { platformAccess } from '../establishments/platform-access.js';
+import { deductDeposits } from './deposit-deduction.js';
 
 /**
  * `POST /v1/invoices/:id/finalize` (and a credit note's): the document is checked against its
@@ -202,6 +203,11 @@ export async function finalizeDocument(
       );
       const dates = issuedDates(draft, ctx.now);
       const totals = decision.totals!;
+      // A final invoice's deposits, locked, checked and marked deducted (rolled back with any refusal below).
+      const deduction =
+        kind === 'invoice'
+          ? await deductDeposits(tx, ctx.scope, draft, buyer, totals.gross, ctx.now)
+          : { deposits: [], amountDeducted: 0 };
       const series = seriesOf(kind, ctx.scope.livemode, Number(dates.issueDate.slice(0, 4)));
       const lines = decidedLines(decision, draft.lines);
       const tax = {
@@ -218,6 +224,7 @@ export async function finalizeDocument(
           ...documentSourceOf(
             {
               ...draft,
+              ...deduction,
               ...dates,
               number: formatNumber(series, longestCounter),
               seller: issuer.block,
@@ -244,7 +251,8 @@ export async function finalizeDocument(
         documentStatus: 'finalized',
         transmissionStatus: einvoicingDue(decision) ? 'pending' : 'not_applicable',
         transmissionDetail: null,
-        paymentStatus: 'unpaid',
+        // Deposits that cover the whole total leave nothing to pay.
+        paymentStatus: deduction.amountDeducted > 0 && deduction.amountDeducted >= totals.gross ? 'paid' : 'unpaid',
       };
       const fields: FinalizedFields = {
         ...axesColumns(axes, kind),
@@ -264,7 +272,7 @@ export async function finalizeDocument(
       };
       // The event (and the idempotency mark) are written before the number, which the numbering
       // statement fills into the event: the series' counter is locked for that statement and the commit only.
-      const announced = documentEventData({ ...draft, ...fields }, draft.status);
+      const announced = documentEventData({ ...draft, ...deduction, ...fields }, draft.status);
       const event = await recordEvent(tx, ctx, `${kind}.finalized`, announced, ctx.now);
       await effect.mark();
 

@@ -91,8 +91,8 @@ type FrozenDocument = DocumentRow & {
  * The model of a finalized document: what its CII and PDF say (a credit note names its invoice),
  * read from what the finalization froze and from nothing that moves after it. The payments, refunds
  * and statuses recorded since are the resource's: a payment recorded before this worker runs leaves
- * the files as issued. BT-113 is what the document itself declares paid before issue, and the API
- * has no field to declare it: none. BT-72 without a delivery date is the operation date of the
+ * the files as issued. BT-113 is what the document itself deducts, the deposits a final invoice
+ * froze at finalization; never a payment. BT-72 without a delivery date is the operation date of the
  * decision frozen with the document.
  */
 async function documentModel(deps: Pick<Deps, 'db'>, scope: Scope, row: FrozenDocument) {
@@ -102,7 +102,7 @@ async function documentModel(deps: Pick<Deps, 'db'>, scope: Scope, row: FrozenDo
     if (invoice?.number && invoice.issueDate) preceding = { number: invoice.number, issueDate: invoice.issueDate };
   }
   return documentModelOf({
-    ...documentSourceOf({ ...row, amountPaid: 0 }, preceding),
+    ...documentSourceOf(row, preceding),
     operationDate: row.tax.date,
   });
 }

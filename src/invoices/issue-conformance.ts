@@ -5,6 +5,7 @@ import type { BuyerSnapshot } from './buyer.js';
 import type { TaxSnapshot } from './document-record.js';
 import type { DocumentLine } from './lines.js';
 import type { DocumentAdjustment } from '../kernel/document-adjustments.js';
+import type { DepositReference } from './deposit-invoices.js';
 
 /**
  * The own checks of a finalization: the document as it would be issued (its number, dates,
@@ -21,7 +22,11 @@ export interface IssuedDocument {
   deliveryDate: string | null;
   paymentTerms: string | null;
   notes: string | null;
-  amountPaid: number;
+  /** `deposit`: a deposit invoice (386). Absent: standard. */
+  invoiceType?: string;
+  /** On a final invoice, the deposits it deducted, frozen at finalization; their sum is BT-113. */
+  deposits?: DepositReference[];
+  amountDeducted?: number;
   seller: SellerBlock;
   buyer: BuyerSnapshot;
   lines: DocumentLine[];
@@ -52,6 +57,13 @@ export function buyerElectronicAddress(buyer: BuyerSnapshot): string | null {
   return buyer.type === 'company' && buyer.siren && french ? buyer.siren : null;
 }
 
+/** A deposit reference as the finalization froze it (the number, date and amount are set by then). */
+function frozenDeposit(reference: DepositReference): { number: string; issueDate: string; amount: number } {
+  if (reference.number === null || reference.issueDate === null || reference.amount === null)
+    throw new Error(`deposit ${reference.invoiceId} is not frozen on the final invoice`);
+  return { number: reference.number, issueDate: reference.issueDate, amount: reference.amount };
+}
+
 /** The documents capability's source of a finalized document (the generation job reads the same). */
 export function documentSourceOf(
   document: IssuedDocument,
@@ -65,9 +77,13 @@ export function documentSourceOf(
     deliveryDate: document.deliveryDate,
     paymentTerms: document.paymentTerms,
     notes: document.notes,
-    // A credit note collects nothing before issue (BT-113 is the invoice's).
-    amountPaid: document.kind === 'credit_note' ? 0 : document.amountPaid,
+    // BT-113 is what the document itself deducts (its deposits), never the payments recorded since.
+    amountPaid: document.kind === 'credit_note' ? 0 : (document.amountDeducted ?? 0),
     precedingInvoice,
+    ...(document.kind !== 'credit_note' && document.invoiceType === 'deposit' ? { deposit: true } : {}),
+    ...(document.kind !== 'credit_note' && document.deposits && document.deposits.length > 0
+      ? { deductedDeposits: document.deposits.map(frozenDeposit) }
+      : {}),
     seller: document.seller,
     buyer: {
       type: document.buyer.type,

@@ -210,7 +210,7 @@ const documentFields = {
   amountDue: nullable(
     Type.Integer({
       description:
-        'Cents still owed: total - credited - (paid - refunded), never below 0. Null for a draft or a credit note.',
+        'Cents still owed: total - credited - deducted deposits - (paid - refunded), never below 0. Null for a draft or a credit note.',
     }),
   ),
   issueDate: nullable(Type.String()),
@@ -283,6 +283,31 @@ export const invoiceSchema = Type.Object(
     id: Type.String({ description: 'Prefix `inv_`.' }),
     object: Type.Literal('invoice'),
     ...documentFields,
+    invoiceType: oneOf(
+      ['standard', 'deposit'],
+      '`deposit`: a deposit invoice (facture d’acompte, BT-3 386). `standard`: any other invoice, a final invoice deducting deposits included.',
+    ),
+    deposits: Type.Array(
+      Type.Object({
+        invoiceId: Type.String(),
+        number: nullable(Type.String({ description: 'Frozen at finalization.' })),
+        issueDate: nullable(Type.String({ description: 'Frozen at finalization.' })),
+        amount: nullable(
+          Type.Integer({ description: 'Cents deducted (its total less its credit notes), frozen at finalization.' }),
+        ),
+      }),
+      {
+        description:
+          'A final invoice (frame B4/S4/M4): the deposit invoices it deducts, named in its files (BG-3) with their sum as already paid (BT-113). Empty on any other invoice.',
+      },
+    ),
+    amountDeducted: Type.Integer({
+      description:
+        'Cents of deposits deducted at finalization: the buyer owes `total - amountDeducted`, less what it paid.',
+    }),
+    deductedBy: nullable(
+      Type.String({ description: 'A deposit invoice: the final invoice (`inv_`) that deducted it; null until then.' }),
+    ),
     quoteId: nullable(Type.String({ description: 'The quote this invoice was converted from.' })),
     recurringInvoiceId: nullable(
       Type.String({ description: 'The recurring invoice (`rinv_`) that generated this invoice.' }),

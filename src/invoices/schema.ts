@@ -7,6 +7,7 @@ import type { DocumentAdjustment } from '../kernel/document-adjustments.js';
 import type { SellerBlock } from '../einvoice/document-model.js';
 import type { Einvoicing, HistoryEntry, TaxSnapshot } from './document-record.js';
 import type { FileFailure, StoredFiles } from './document-files.js';
+import type { DepositReference, InvoiceType } from './deposit-invoices.js';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -58,6 +59,14 @@ export const invoices = pgTable(
     amountRefunded: bigint('amount_refunded', { mode: 'number' }).notNull(),
     /** Finalized credit notes of this invoice (cents). */
     amountCredited: bigint('amount_credited', { mode: 'number' }).notNull(),
+    /** `standard`, or `deposit`: a deposit invoice (BT-3 386) for a share of an order. */
+    invoiceType: text('invoice_type').$type<InvoiceType>().notNull().default('standard'),
+    /** On a final invoice: the deposit invoices it deducts (ids on a draft; number, date and amount frozen at finalization). */
+    deposits: jsonb('deposits').$type<DepositReference[]>().notNull().default([]),
+    /** Cents of the deposits deducted, frozen at finalization (BT-113): the buyer owes the total less them. */
+    amountDeducted: bigint('amount_deducted', { mode: 'number' }).notNull().default(0),
+    /** On a deposit invoice: the final invoice that deducted it (once). */
+    deductedBy: text('deducted_by'),
     tax: jsonb('tax').$type<TaxSnapshot | null>(),
     einvoicing: jsonb('einvoicing').$type<Einvoicing>().notNull(),
     history: jsonb('history').$type<HistoryEntry[]>().notNull(),

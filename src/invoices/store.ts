@@ -141,7 +141,7 @@ export async function claimOverdue(
         eq(invoices.documentStatus, 'finalized'),
         eq(invoices.kind, 'invoice'),
         ne(invoices.transmissionStatus, 'rejected'),
-        sql`${invoices.total} - ${invoices.amountCredited} - ${invoices.amountPaid} + ${invoices.amountRefunded} > 0`,
+        sql`${invoices.total} - ${invoices.amountCredited} - ${invoices.amountDeducted} - ${invoices.amountPaid} + ${invoices.amountRefunded} > 0`,
         dueOnScopeClock(invoices.dueAt, invoices, now),
         companyIds ? inArray(invoices.companyId, companyIds) : undefined,
       ),

@@ -474,11 +474,13 @@ test('amounts: line nets half-up, euro strings, what is due and refundable', () 
       documentStatus: 'finalized',
       total: 12000,
       amountCredited: 0,
+      amountDeducted: 0,
       amountPaid: 0,
       amountRefunded: 0,
       ...patch,
     }) as DocumentRow;
   assert.equal(amountDueOf(row({})), 12000);
+  assert.equal(amountDueOf(row({ amountDeducted: 3000, amountPaid: 5000 })), 4000, 'deposits deducted are not owed');
   assert.equal(amountDueOf(row({ amountPaid: 5000 })), 7000);
   assert.equal(amountDueOf(row({ amountPaid: 5000, amountCredited: 7000 })), 0);
   assert.equal(amountDueOf(row({ amountPaid: 12000, amountCredited: 2000, amountRefunded: 2000 })), 0);

@@ -3577,11 +3577,18 @@ export interface paths {
              * @description Date of delivery of the goods or of the service (BT-72).
              */
             deliveryDate?: string | null;
+            /** @description The deposit invoices (`inv_`, `invoiceType: deposit`) this final invoice deducts: each finalized, of the same buyer, fully paid, and deducted by no other invoice when this one is finalized. The invoice then states the whole operation, and the buyer owes its total less the deposits (`amountDeducted`). */
+            deposits?: string[];
             /**
              * Format: date
              * @description Payment due date; default the issue date plus `paymentTermsDays` (30 days when neither is given).
              */
             dueDate?: string | null;
+            /**
+             * @description `deposit`: a deposit invoice (facture d’acompte, BT-3 386) for a share of an order or quote, taxed when it is collected. Default `standard`.
+             * @enum {string}
+             */
+            invoiceType?: 'standard' | 'deposit';
             /**
              * Format: date
              * @description The invoice date. It is the day of finalization: numbers follow dates. Default: set at finalization.
@@ -3819,11 +3826,18 @@ export interface paths {
              * @description Date of delivery of the goods or of the service (BT-72).
              */
             deliveryDate?: string | null;
+            /** @description The deposit invoices (`inv_`, `invoiceType: deposit`) this final invoice deducts: each finalized, of the same buyer, fully paid, and deducted by no other invoice when this one is finalized. The invoice then states the whole operation, and the buyer owes its total less the deposits (`amountDeducted`). */
+            deposits?: string[];
             /**
              * Format: date
              * @description Payment due date; default the issue date plus `paymentTermsDays` (30 days when neither is given).
              */
             dueDate?: string | null;
+            /**
+             * @description `deposit`: a deposit invoice (facture d’acompte, BT-3 386) for a share of an order or quote, taxed when it is collected. Default `standard`.
+             * @enum {string}
+             */
+            invoiceType?: 'standard' | 'deposit';
             /**
              * Format: date
              * @description The invoice date. It is the day of finalization: numbers follow dates. Default: set at finalization.
@@ -9681,6 +9695,8 @@ export interface components {
       }[];
       /** @description Cents taken off by finalized credit notes. */
       amountCredited: number;
+      /** @description Cents of deposits deducted at finalization: the buyer owes `total - amountDeducted`, less what it paid. */
+      amountDeducted: number;
       amountDue: number | null;
       /** @description Cents collected. */
       amountPaid: number;
@@ -9720,7 +9736,15 @@ export interface components {
       created: string;
       currency: string;
       customerId: string | null;
+      deductedBy: string | null;
       deliveryDate: string | null;
+      /** @description A final invoice (frame B4/S4/M4): the deposit invoices it deducts, named in its files (BG-3) with their sum as already paid (BT-113). Empty on any other invoice. */
+      deposits: {
+        amount: number | null;
+        invoiceId: string;
+        issueDate: string | null;
+        number: string | null;
+      }[];
       documentStatus: 'draft' | 'finalized' | 'cancelled';
       dueDate: string | null;
       einvoicing: {
@@ -9787,6 +9811,8 @@ export interface components {
       finalizedAt: string | null;
       /** @description Prefix `inv_`. */
       id: string;
+      /** @description `deposit`: a deposit invoice (facture d’acompte, BT-3 386). `standard`: any other invoice, a final invoice deducting deposits included. */
+      invoiceType: 'standard' | 'deposit';
       issueDate: string | null;
       lines: {
         /** @description Discounts on the line (BG-27). */
