@@ -272,11 +272,28 @@ export async function prepareDraft(
   return { kind, party, lines, input: rest };
 }
 
+/**
+ * The deposits a draft names, read when it names them: an id of no invoice, or of an invoice that
+ * is no deposit, is told now rather than at finalization (which checks everything again, locked).
+ */
+async function checkNamedDeposits(deps: Pick<Deps, 'db'>, scope: Scope, ids: readonly string[] | undefined) {
+  for (const [index, id] of (ids ?? []).entries()) {
+    const deposit = await findDocument(deps.db, scope, 'invoice', id);
+    if (!deposit) throw refuse('invalid_field_value', `No invoice ${id}.`, { param: `deposits[${index}]` });
+    if (deposit.invoiceType !== 'deposit')
+      throw refuse('invalid_field_value', `Invoice ${id} is not a deposit invoice (\`invoiceType: deposit\`).`, {
+        param: `deposits[${index}]`,
+      });
+  }
+}
+
 export async function createInvoiceDraft(
   deps: Pick<Deps, 'db'>,
   ctx: CallContext,
   input: DraftInput,
 ): Promise<DocumentRow> {
+  // A deposit invoice naming deposits is refused for that by draftRow.
+  if (input.invoiceType !== 'deposit') await checkNamedDeposits(deps, ctx.scope, input.deposits);
   const row = draftRow(ctx, await prepareDraft(deps, ctx, 'invoice', input));
   return inTransaction(deps.db, ctx, (tx) => insertDraft(tx, ctx, row));
 }
@@ -306,6 +323,7 @@ export async function updateDraft(
   id: string,
   input: DraftUpdate,
 ): Promise<DocumentRow> {
+  if (kind === 'invoice' && input.invoiceType !== 'deposit') await checkNamedDeposits(deps, ctx.scope, input.deposits);
   const lines = input.lines ? await linesOf(deps, ctx.scope, input.lines) : null;
   const party =
     input.customerId !== undefined || input.buyer !== undefined

@@ -107,6 +107,23 @@ test('deposit invoices and the final invoice after deposits', async (t) => {
     });
     assert.equal(both.statusCode, 400, both.body);
     assert.deepEqual([both.data.error.code, both.data.error.param], ['invalid_field_value', 'deposits']);
+    const missing = await h.call('POST', '/v1/invoices', {
+      key,
+      body: { customerId, deposits: ['inv_none'], lines: [depositLine] },
+    });
+    assert.equal(missing.statusCode, 400, missing.body);
+    assert.deepEqual([missing.data.error.code, missing.data.error.param], ['invalid_field_value', 'deposits[0]']);
+    const plain = await finalizedInvoice(h, key, { customerId, lines: [depositLine] });
+    const notDeposit = await h.call('POST', '/v1/invoices', {
+      key,
+      body: { customerId, lines: [order] },
+    });
+    const named = await h.call('POST', `/v1/invoices/${notDeposit.data.id}`, {
+      key,
+      body: { deposits: [plain.id] },
+    });
+    assert.equal(named.statusCode, 400, named.body);
+    assert.match(named.data.error.message, /is not a deposit invoice/);
     const unknown = await h.call('POST', '/v1/invoices', {
       key,
       body: { customerId, invoiceType: 'prepaid', lines: [depositLine] },
