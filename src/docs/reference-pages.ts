@@ -101,6 +101,7 @@ export function referencePages(
     }
   }
   const tags = [...byTag.keys()].sort();
+  const homes = objectHomes(byTag);
   const pages = new Map<string, string>();
   pages.set(
     'README.md',
@@ -110,7 +111,10 @@ export function referencePages(
     ),
   );
   pages.set('errors.md', errorsPage(codes));
-  for (const tag of tags) pages.set(tagFile(tag), tagPage(document, tag, byTag.get(tag)!, codes));
+  for (const tag of tags) {
+    const page = { document, tag, homes, codes };
+    pages.set(tagFile(tag), tagPage(page, byTag.get(tag)!));
+  }
   return new Map([...pages].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
@@ -173,18 +177,88 @@ function errorsPage(codes: CatalogueCode[]): string {
 
 type Listed = { method: string; path: string; operation: Operation };
 
-function tagPage(document: OpenApiDocument, tag: string, operations: Listed[], codes: CatalogueCode[]): string {
-  const lines = [`# ${tag}`, '', generatedNote, ''];
+/** What a tag's page is written from: the document, its tag, where each object is described, the codes. */
+interface Page {
+  document: OpenApiDocument;
+  tag: string;
+  homes: Map<string, string>;
+  codes: CatalogueCode[];
+}
+
+/** The components a 2xx answer returns (itself or as a list's items), by name. */
+function returnedObjects(operation: Operation): string[] {
+  const names: string[] = [];
+  for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+    if (!status.startsWith('2')) continue;
+    for (const media of Object.values(answer.content ?? {})) {
+      const schema = media.schema ?? {};
+      const ref = schema.$ref ?? schema.properties?.data?.items?.$ref;
+      if (ref) names.push(refName(ref));
+    }
+  }
+  return names;
+}
+
+/**
+ * The page each returned object is described on: the tag whose operations return it most often
+ * (the first in name order on a tie), so that an object has one description the others link to.
+ */
+function objectHomes(byTag: Map<string, Listed[]>): Map<string, string> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const [tag, operations] of byTag)
+    for (const { operation } of operations)
+      for (const name of returnedObjects(operation)) {
+        if (!counts.has(name)) counts.set(name, new Map());
+        counts.get(name)!.set(tag, (counts.get(name)!.get(tag) ?? 0) + 1);
+      }
+  const homes = new Map<string, string>();
+  for (const [name, byCount] of counts) {
+    const [home] = [...byCount].sort(([a, x], [b, y]) => y - x || compare(a, b))[0]!;
+    homes.set(name, home);
+  }
+  return homes;
+}
+
+const refName = (ref: string) => ref.split('/').at(-1)!;
+const objectHeading = (name: string) => `The ${name} object`;
+
+/** An object's name, linked to its description when one of the pages has it. */
+function objectLink(page: Page, name: string): string {
+  const home = page.homes.get(name);
+  if (!home) return `\`${name}\``;
+  const anchor = `#${headingAnchor(objectHeading(name))}`;
+  return `[\`${name}\`](${home === page.tag ? '' : tagFile(home)}${anchor})`;
+}
+
+function tagPage(page: Page, operations: Listed[]): string {
+  const lines = [`# ${page.tag}`, '', generatedNote, ''];
   for (const { method, path, operation } of operations) {
     const heading = `${method.toUpperCase()} ${path}`;
     lines.push(`- [\`${heading}\`](#${headingAnchor(heading)})${operation.summary ? `: ${operation.summary}` : ''}`);
   }
+  const objects = [...page.homes]
+    .filter(([, home]) => home === page.tag)
+    .map(([name]) => name)
+    .sort(compare);
+  for (const name of objects) lines.push(`- [${objectHeading(name)}](#${headingAnchor(objectHeading(name))})`);
   lines.push('');
-  for (const listed of operations) lines.push(...operationSection(document, listed, codes));
+  for (const listed of operations) lines.push(...operationSection(page, listed));
+  for (const name of objects) lines.push(...objectSection(page, name));
   return lines.join('\n');
 }
 
-function operationSection(document: OpenApiDocument, { method, path, operation }: Listed, codes: CatalogueCode[]) {
+/** An object's fields as the answers carry them, one level down with dotted names. */
+function objectSection(page: Page, name: string): string[] {
+  const schema = page.document.components?.schemas?.[name] ?? {};
+  const lines = [`## ${objectHeading(name)}`, ''];
+  if (schema.description) lines.push(schema.description.trim(), '');
+  const rows = fieldRows(page.document, schema);
+  if (rows.length) lines.push('| field | type | required | description |', '|---|---|---|---|', ...rows, '');
+  return lines;
+}
+
+function operationSection(page: Page, { method, path, operation }: Listed) {
+  const { document, codes } = page;
   const lines = [`## ${method.toUpperCase()} ${path}`, ''];
   if (operation.summary) lines.push(`**${operation.summary}**`, '');
   if (operation.description) lines.push(operation.description.trim(), '');
@@ -192,7 +266,7 @@ function operationSection(document: OpenApiDocument, { method, path, operation }
     lines.push(`Authentication: an API key (\`Authorization: Bearer\`); scope: ${scopeText(operation)}.`, '');
   lines.push(...parametersTable(operation.parameters ?? []));
   lines.push(...bodySection(document, operation));
-  lines.push(...answersTable(operation.responses ?? {}));
+  lines.push(...answersTable(page, operation.responses ?? {}));
   lines.push(...errorsSection(method, operation, codes));
   lines.push('Example request:', '', '```text', ...exampleRequest(document, method, path, operation), '```', '');
   const answer = exampleAnswer(operation.responses ?? {});
@@ -264,7 +338,7 @@ function nestedObject(document: OpenApiDocument, schema: Schema): { prefix: stri
   return null;
 }
 
-function answersTable(responses: Record<string, Answer>): string[] {
+function answersTable(page: Page, responses: Record<string, Answer>): string[] {
   const statuses = Object.keys(responses).sort();
   if (statuses.length === 0) return [];
   const lines = ['Answers:', '', '| status | content | description |', '|---|---|---|'];
@@ -272,7 +346,7 @@ function answersTable(responses: Record<string, Answer>): string[] {
     const answer = responses[status]!;
     const content = Object.entries(answer.content ?? {})
       .sort(([a], [b]) => compare(a, b))
-      .map(([type, media]) => (media.schema ? `${answerType(media.schema)} (\`${type}\`)` : `\`${type}\``));
+      .map(([type, media]) => (media.schema ? `${answerType(page, media.schema)} (\`${type}\`)` : `\`${type}\``));
     const description = answer.description === 'Default Response' ? '' : (answer.description ?? '');
     lines.push(`| ${status} | ${cell(content.join(', ') || '(empty)')} | ${cell(description)} |`);
   }
@@ -280,11 +354,17 @@ function answersTable(responses: Record<string, Answer>): string[] {
 }
 
 /** A list answer (`{object: 'list', data: [...]}`) by the type of its items; any other by its type. */
-function answerType(schema: Schema): string {
+function answerType(page: Page, schema: Schema): string {
   const data = schema.properties?.data;
-  if (enumValues(schema.properties?.object ?? {})?.[0] === 'list' && data?.items)
-    return `list of ${typeOf(data.items)}`;
-  return typeOf(schema);
+  const named = (item: Schema): string => {
+    if (item.$ref) return objectLink(page, refName(item.$ref));
+    const alternatives = item.anyOf ?? item.oneOf;
+    if (alternatives?.length && alternatives.every((alternative) => alternative.$ref))
+      return alternatives.map(named).join(' or ');
+    return typeOf(item);
+  };
+  if (enumValues(schema.properties?.object ?? {})?.[0] === 'list' && data?.items) return `list of ${named(data.items)}`;
+  return named(schema);
 }
 
 /**
@@ -486,7 +566,9 @@ const hasNullAlternative = (schema: Schema) =>
   (schema.anyOf ?? schema.oneOf ?? []).some((alternative) => alternative.type === 'null');
 
 /** A field's description, then the values it allows and its default. */
-function describe(schema: Schema, description: string | undefined): string {
+function describe(schema: Schema, given: string | undefined): string {
+  // A nullable field written `anyOf: [{type, description}, {type: 'null'}]` carries its description inside.
+  const description = given ?? withoutNull(schema).description;
   const parts = description ? [description.trim()] : [];
   const values = enumValues(withoutNull(schema)) ?? (schema.items ? enumValues(schema.items) : null);
   if (values) parts.push(`One of: ${values.map((value) => `\`${String(value)}\``).join(', ')}.`);

@@ -98,7 +98,14 @@ const document: OpenApiDocument = {
       },
     },
   },
-  components: { schemas: { Widget: { type: 'object', properties: { id: { type: 'string' } } } } },
+  components: {
+    schemas: {
+      Widget: {
+        type: 'object',
+        properties: { id: { anyOf: [{ type: 'string', description: 'Prefix `wid_`.' }, { type: 'null' }] } },
+      },
+    },
+  },
 };
 
 describe('the reference renderer', () => {
@@ -145,7 +152,15 @@ describe('the reference renderer', () => {
       page,
     );
     assert.ok(page.includes('Example answer (200):\n\n```json\n{\n  "id": "wid_1"\n}\n```'));
-    assert.match(page, /^\| 200 \| `Widget` \(`application\/json`\) \|  \|$/m);
+  });
+
+  test('an object an answer returns is described once, on its page, and the answers link to it', () => {
+    assert.match(page, /^\| 200 \| \[`Widget`\]\(#the-widget-object\) \(`application\/json`\) \|  \|$/m);
+    assert.match(page, /^- \[The Widget object\]\(#the-widget-object\)$/m);
+    assert.match(
+      page,
+      /^## The Widget object\n\n\| field \| type \| required \| description \|\n\|---\|---\|---\|---\|\n\| `id` \| string \\\| null \| no \| Prefix `wid_`\. \|$/m,
+    );
   });
 
   test('the same document gives the same pages', () => {
