@@ -115,7 +115,7 @@ describe('facteur listen and trigger', { timeout }, () => {
     );
     const { key } = await h.tenant();
     await assert.rejects(
-      runTrigger(h.deps.config, ['invoice.paid', '--api-key', key, '--api-url', apiUrl], {}),
+      runTrigger(h.deps.config, ['quote.accepted', '--api-key', key, '--api-url', apiUrl], {}),
       (error: unknown) =>
         error instanceof ApiError && error.code === 'invalid_field_value' && error.message.includes('customer.created'),
     );

@@ -1,32 +1,10 @@
 /**
  * `npm run sdk:types`: writes packages/sdk/src/openapi.ts from the OpenAPI document of this
- * checkout's service (built in-process on DATABASE_URL, or the embedded PostgreSQL of
- * FACTEUR_DATA_DIR, as the facteur commands open it).
+ * checkout's service (src/cli/openapi-document.ts: built in process, no server listening).
  */
 import { writeFile } from 'node:fs/promises';
-import { loadConfig } from '../../../src/config.js';
-import { openDatabase } from '../../../src/db/database.js';
-import { makeDeps } from '../../../src/deps.js';
-import { buildApp } from '../../../src/app.js';
-import { createLogger } from '../../../src/cli/logger.js';
+import { openApiDocumentOfCheckout } from '../../../src/cli/openapi-document.js';
 import { typesFile, typesOfOpenApi } from './openapi-types.js';
 
-const config = loadConfig();
-const log = createLogger('warn', 'stderr');
-const database = await openDatabase({
-  databaseUrl: config.databaseUrl,
-  migrationDatabaseUrl: config.migrationDatabaseUrl,
-  dataDir: config.dataDir,
-  log: (message) => log.info(message),
-  ownsServer: false,
-  poolSize: 2,
-});
-try {
-  const app = await buildApp(makeDeps(database, config, log));
-  await app.ready();
-  await writeFile(typesFile, await typesOfOpenApi(app.swagger()));
-  await app.close();
-  process.stdout.write(`written: ${typesFile.pathname}\n`);
-} finally {
-  await database.close();
-}
+await writeFile(typesFile, await typesOfOpenApi(await openApiDocumentOfCheckout()));
+process.stdout.write(`written: ${typesFile.pathname}\n`);
