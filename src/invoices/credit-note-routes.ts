@@ -81,13 +81,22 @@ export async function creditNoteRoutes(parent: FastifyInstance, { deps }: { deps
       },
     },
     async (request) => {
-      const { limit = 25, starting_after, status, customerId, date_from, date_to, relatedInvoiceId } = request.query;
+      const {
+        limit = 25,
+        starting_after,
+        status,
+        customerId,
+        date_from,
+        date_to,
+        number,
+        relatedInvoiceId,
+      } = request.query;
       return listDocuments(
         deps,
         authOf(request).scope,
         'credit_note',
         { limit, startingAfter: starting_after },
-        { status, customerId, dateFrom: date_from, dateTo: date_to, relatedInvoiceId },
+        { status, customerId, dateFrom: date_from, dateTo: date_to, number, relatedInvoiceId },
         '/v1/credit-notes',
       );
     },

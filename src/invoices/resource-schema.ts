@@ -365,6 +365,14 @@ export const documentListQuery = {
     }),
   ),
   date_to: Type.Optional(Type.String({ format: 'date', description: 'Invoice date on or before (a calendar date).' })),
+  number: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 35,
+      description:
+        'The number or a part of it, in any case (`000042`, `F2026-0000`): drafts, having none, never match.',
+    }),
+  ),
 };
 
 export const historySchema = Type.Object({

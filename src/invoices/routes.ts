@@ -59,13 +59,13 @@ export async function invoiceRoutes(parent: FastifyInstance, { deps }: { deps: D
       },
     },
     async (request) => {
-      const { limit = 25, starting_after, status, customerId, date_from, date_to } = request.query;
+      const { limit = 25, starting_after, status, customerId, date_from, date_to, number } = request.query;
       return listDocuments(
         deps,
         authOf(request).scope,
         'invoice',
         { limit, startingAfter: starting_after },
-        { status, customerId, dateFrom: date_from, dateTo: date_to },
+        { status, customerId, dateFrom: date_from, dateTo: date_to, number },
         '/v1/invoices',
       );
     },

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, ilike, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
 import { rowInsert } from '../db/prepared-statement.js';
@@ -87,11 +87,16 @@ export interface DocumentFilters {
   dateFrom?: string | undefined;
   dateTo?: string | undefined;
   relatedInvoiceId?: string | undefined;
+  /** The number, or a part of it, in any case: `000042`, `f2026-0000`. */
+  number?: string | undefined;
   /** The invoices a recurring invoice generated; a cursor must be one of them. */
   recurringInvoiceId?: string | undefined;
 }
 
 const documentDate = sql`coalesce(${invoices.issueDate}, to_char(${invoices.created} at time zone 'UTC', 'YYYY-MM-DD'))`;
+
+/** A text matched literally inside a LIKE pattern: its `%`, `_` and `\\` escaped. */
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 export async function pageDocuments(
   db: Executor,
@@ -106,6 +111,7 @@ export async function pageDocuments(
     filters.dateFrom !== undefined ? gte(documentDate, filters.dateFrom) : undefined,
     filters.dateTo !== undefined ? lte(documentDate, filters.dateTo) : undefined,
     filters.relatedInvoiceId !== undefined ? eq(invoices.relatedInvoiceId, filters.relatedInvoiceId) : undefined,
+    filters.number ? ilike(invoices.number, `%${likeEscaped(filters.number)}%`) : undefined,
   ];
   // A recurring invoice's list is a list of its own: an invoice of another one is not its cursor.
   const visible = and(

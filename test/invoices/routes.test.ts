@@ -344,7 +344,7 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
   );
 
   await t.test(
-    'GET /v1/invoices: newest first, paginated; filters status, customerId, date_from, date_to',
+    'GET /v1/invoices: newest first, paginated; filters status, customerId, date_from, date_to, number',
     async () => {
       const { key } = await seller(h);
       const a = await customer(h, key);
@@ -369,6 +369,19 @@ test('invoices: drafts, finalization, reads and lists', async (t) => {
       assert.deepEqual(await ids('?date_from=2026-10-16'), [third.id, second.id]);
       assert.deepEqual(await ids('?date_to=2026-10-15'), [first.id]);
       assert.deepEqual(await ids(`?date_from=${today(h)}&date_to=${today(h)}`), [third.id, second.id]);
+      // The number, or a part of it, in any case; drafts have none. `%` and `_` are literal.
+      assert.deepEqual(await ids(`?number=${encodeURIComponent(third.number)}`), [third.id]);
+      assert.deepEqual(await ids(`?number=${third.number.slice(0, 3).toLowerCase()}`), [third.id, first.id]);
+      assert.deepEqual(await ids(`?number=${third.number.slice(-3)}`), [third.id]);
+      assert.deepEqual(await ids(`?number=${first.number.slice(-3)}&limit=1`), [first.id]);
+      assert.deepEqual(await ids('?number=%25'), []);
+      assert.deepEqual(await ids('?number=_'), []);
+      const searched = (await h.call('GET', `/v1/invoices?number=${third.number.slice(0, 3)}&limit=1`, { key })).data;
+      assert.equal(searched.has_more, true);
+      assert.deepEqual(
+        await ids(`?number=${third.number.slice(0, 3)}&limit=1&starting_after=${searched.next_cursor}`),
+        [first.id],
+      );
       const badCursor = await h.call('GET', '/v1/invoices?starting_after=inv_01m80kd1cn1220tzdk3rc8ms8q', { key });
       assert.equal(badCursor.statusCode, 400);
       assert.equal(badCursor.data.error.param, 'starting_after');

@@ -321,6 +321,8 @@ export interface paths {
           date_to?: string;
           /** @description Items per page, 1 to 100. */
           limit?: number;
+          /** @description The number or a part of it, in any case (`000042`, `F2026-0000`): drafts, having none, never match. */
+          number?: string;
           relatedInvoiceId?: string;
           /** @description Id of the last item of the previous page. */
           starting_after?: string;
@@ -3428,6 +3430,8 @@ export interface paths {
           date_to?: string;
           /** @description Items per page, 1 to 100. */
           limit?: number;
+          /** @description The number or a part of it, in any case (`000042`, `F2026-0000`): drafts, having none, never match. */
+          number?: string;
           /** @description Id of the last item of the previous page. */
           starting_after?: string;
           /** @description The summary status. */

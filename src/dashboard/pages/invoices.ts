@@ -98,7 +98,7 @@ function filters(page: Page, im: InvoiceMessages, path: string, q: Required<Omit
   <input id="customer" name="customer" value="${q.customer}" maxlength="64" placeholder="cus_…">
   <label for="date_from">${im.from}</label><input id="date_from" name="date_from" type="date" value="${q.date_from}">
   <label for="date_to">${im.to}</label><input id="date_to" name="date_to" type="date" value="${q.date_to}">
-  <label for="number">${im.search}</label><input id="number" name="number" value="${q.number}" maxlength="100">
+  <label for="number">${im.search}</label><input id="number" name="number" value="${q.number}" maxlength="35">
   <button type="submit">${im.filter}</button>
 </form>`;
 }
@@ -193,7 +193,7 @@ export async function invoicePages(app: FastifyInstance, { deps, env }: { deps: 
         customer: isId(raw.customer?.trim()) ?? '',
         date_from: isDay(raw.date_from) ?? '',
         date_to: isDay(raw.date_to) ?? '',
-        number: (raw.number ?? '').trim().slice(0, 100),
+        number: (raw.number ?? '').trim().slice(0, 35),
       };
       const list = await listDocuments(
         deps,
@@ -205,14 +205,11 @@ export async function invoicePages(app: FastifyInstance, { deps, env }: { deps: 
           customerId: q.customer || undefined,
           dateFrom: q.date_from || undefined,
           dateTo: q.date_to || undefined,
+          number: q.number || undefined,
         },
         `${page.base}/${path}`,
       );
-      // The number search narrows the page the keyset gives (a number is unique, so it is found
-      // on the page that holds it); the filters above go to the service.
-      const docs = q.number
-        ? list.data.filter((doc) => doc.number?.toLowerCase().includes(q.number.toLowerCase()))
-        : list.data;
+      const docs = list.data;
       const keep = new URLSearchParams(Object.entries(q).filter(([, value]) => value !== ''));
       const more =
         list.has_more && list.next_cursor
