@@ -308,6 +308,8 @@ function drawHeader(doc: PDFKit.PDFDocument, model: DocumentModel): number {
         ? `${model.precedingInvoice.number} du ${frenchDate(model.precedingInvoice.issueDate)}`
         : model.precedingInvoice.number,
     ]);
+  for (const deposit of model.deductedDeposits ?? [])
+    facts.push(['Acompte', `${deposit.number} du ${frenchDate(deposit.issueDate)} : ${frenchEuros(deposit.amount)}`]);
   doc.moveDown(0.4);
   for (const [label, value] of facts) doc.text(`${label} : ${value}`, { width: boxWidth, align: 'right' });
   return Math.max(leftBottom, doc.y) + 16;
@@ -464,16 +466,13 @@ function drawTotals(doc: PDFKit.PDFDocument, model: DocumentModel, top: number):
     ['Total TVA', frenchEuros(model.totals.vat), false],
     [model.typeCode === '381' ? 'Total de l’avoir TTC' : 'Total TTC', frenchEuros(model.totals.gross), false],
   ];
-  const deposits = model.deductedDeposits ?? [];
-  // A final invoice names each deposit it deducts; a received file may declare a paid amount of its own.
-  for (const deposit of deposits)
+  // A final invoice deducts its deposits (named in the header); a received file may declare a paid amount of its own.
+  if (model.totals.paid !== 0)
     totalRows.push([
-      `Acompte ${deposit.number} du ${frenchDate(deposit.issueDate)}`,
-      `-${frenchEuros(deposit.amount)}`,
+      (model.deductedDeposits ?? []).length > 0 ? 'Acomptes déduits' : 'Déjà réglé',
+      `-${frenchEuros(model.totals.paid)}`,
       false,
     ]);
-  if (deposits.length === 0 && model.totals.paid !== 0)
-    totalRows.push(['Déjà réglé', `-${frenchEuros(model.totals.paid)}`, false]);
   totalRows.push([
     model.typeCode === '381' ? 'Montant dû au client' : 'Net à payer',
     frenchEuros(model.totals.due),

@@ -7,6 +7,7 @@ import {
   consumerBuyer,
   customer,
   finalizedCreditNote,
+  pageTexts,
   documentHarness,
   finalizedInvoice,
   frenchBuyer,
@@ -208,6 +209,18 @@ test('deposit invoices and the final invoice after deposits', async (t) => {
     assert.equal(ubl.statusCode, 200, ubl.body);
     assert.match(ubl.body, /<cbc:PrepaidAmount currencyID="EUR">536.40<\/cbc:PrepaidAmount>/);
     assert.match(ubl.body, new RegExp(`<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>${deposit.number}`));
+    // The readable PDFs: a deposit invoice titled as one; the final invoice deducting each deposit.
+    const [depositPage] = await pageTexts(
+      (await h.call('GET', `/v1/invoices/${deposit.id}/files/pdf`, { key })).rawPayload,
+    );
+    assert.match(depositPage!, /FACTURE D’ACOMPTE/);
+    const [finalPage] = await pageTexts(
+      (await h.call('GET', `/v1/invoices/${finalDraft.id}/files/pdf`, { key })).rawPayload,
+    );
+    assert.match(finalPage!, new RegExp(`Acompte : ${deposit.number} du \\d\\d/\\d\\d/2026 : 536,40 €`));
+    assert.match(finalPage!, /Total TTC\s+1 788,00 € Acomptes déduits\s+-536,40 €/);
+    assert.match(finalPage!, /Net à payer\s+1 251,60 €/);
+    assert.doesNotMatch(finalPage!, /Déjà réglé/);
     const listed = await h.call('GET', `/v1/invoices/${finalDraft.id}`, { key });
     assert.deepEqual(
       listed.data.files.map((file: any) => file.state),

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Harness } from '../support/harness.js';
 import {
   advice,
@@ -12,6 +11,7 @@ import {
   frenchBuyer,
   seller,
   documentHarness,
+  pageTexts,
 } from './support.js';
 import { createFileWorker } from '../../src/invoices/generation.js';
 import { specimenMark } from '../../src/einvoice/pdf-renderer.js';
@@ -41,23 +41,6 @@ async function download(h: Harness, key: string, path: string) {
     files[kind] = response.rawPayload;
   }
   return files as Record<(typeof kinds)[number], Buffer>;
-}
-
-async function pageTexts(bytes: Buffer): Promise<string[]> {
-  const document = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false })
-    .promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= document.numPages; number++) {
-    const content = await (await document.getPage(number)).getTextContent();
-    pages.push(
-      content.items
-        .map((item) => ('str' in item ? item.str : ''))
-        .join(' ')
-        .replace(/\u00a0/g, ' '),
-    );
-  }
-  await document.destroy();
-  return pages;
 }
 
 /** The document's files generated again, from the document as it is stored now. */

@@ -1,3 +1,4 @@
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { equipSeller, startHarness, type Harness } from '../support/harness.js';
 import { createCompany } from '../../src/companies/service.js';
 
@@ -149,4 +150,22 @@ export async function finalizedCreditNote(h: Harness, key: string, invoice: any)
   const finalized = await h.call('POST', `/v1/credit-notes/${draft.data.id}/finalize`, { key });
   if (finalized.statusCode !== 200) throw new Error(`credit note finalize: ${finalized.body}`);
   return finalized.data;
+}
+
+/** The text of each page of a PDF, as a reader extracts it (non-breaking spaces as spaces). */
+export async function pageTexts(bytes: Buffer): Promise<string[]> {
+  const document = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false })
+    .promise;
+  const pages: string[] = [];
+  for (let number = 1; number <= document.numPages; number++) {
+    const content = await (await document.getPage(number)).getTextContent();
+    pages.push(
+      content.items
+        .map((item) => ('str' in item ? item.str : ''))
+        .join(' ')
+        .replace(/\u00a0/g, ' '),
+    );
+  }
+  await document.destroy();
+  return pages;
 }
