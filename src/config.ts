@@ -23,6 +23,11 @@ export interface Config {
   authFailureWindowSeconds: number;
   authBlockSeconds: number;
   idempotencyLockSeconds: number;
+  /**
+   * How long a stopping API node answers `/readyz` 503 `draining` while it still serves
+   * (FACTEUR_DRAIN_SECONDS), so that a load balancer takes it out before it closes.
+   */
+  drainSeconds: number;
   /** SMTP server for every e-mail, operational or a document to a customer (`smtp://user:pass@host:587`); without it they are only logged. */
   smtpUrl: string | null;
   mailFrom: string;
@@ -134,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowSeconds: integer(env, 'FACTEUR_AUTH_FAILURE_WINDOW', 600, 1, 86_400),
     authBlockSeconds: integer(env, 'FACTEUR_AUTH_BLOCK', 600, 1, 86_400),
     idempotencyLockSeconds: integer(env, 'FACTEUR_IDEMPOTENCY_LOCK', 60, 1, 3600),
+    drainSeconds: integer(env, 'FACTEUR_DRAIN_SECONDS', 0, 0, 300),
     smtpUrl: env.FACTEUR_SMTP_URL || null,
     // FACTEUR_SMTP_FROM names the From of every e-mail; FACTEUR_MAIL_FROM is its older name.
     mailFrom: env.FACTEUR_SMTP_FROM || env.FACTEUR_MAIL_FROM || 'facteur <no-reply@localhost>',
