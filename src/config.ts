@@ -1,5 +1,6 @@
 import { parseEncryptionKey, readEncryptionKeyFile } from './kernel/sealed-secret.js';
 import { resolve } from 'node:path';
+import { HostListError, parseHostList } from './db/host-list.js';
 
 /** The whole environment of the service, read once and checked: a bad value stops the start. */
 export interface Config {
@@ -116,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The embedded server migrates as its own superuser; the setting would be silently ignored.
     throw new ConfigError('FACTEUR_MIGRATION_DATABASE_URL needs DATABASE_URL (the login the service works as).');
   }
+  for (const name of ['DATABASE_URL', 'FACTEUR_MIGRATION_DATABASE_URL']) checkDatabaseUrl(name, env[name]);
   if (env.FACTEUR_SMTP_URL && !/^smtps?:\/\/[^/]/.test(env.FACTEUR_SMTP_URL))
     throw new ConfigError('FACTEUR_SMTP_URL must be an smtp:// or smtps:// address (smtp://user:pass@host:587).');
   const publicUrl = (env.FACTEUR_PUBLIC_URL || `https://localhost:${port}`).replace(/\/+$/, '');
@@ -154,6 +156,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sireneUrl: (env.FACTEUR_SIRENE_URL || 'https://api.insee.fr/api-sirene/3.11').replace(/\/+$/, ''),
     sireneTimeoutMs: integer(env, 'FACTEUR_SIRENE_TIMEOUT_MS', 5_000, 100, 120_000),
   };
+}
+
+/** A host list (libpq's syntax) read now: a bad port or an unsupported target_session_attrs stops the start. */
+function checkDatabaseUrl(name: string, url: string | undefined): void {
+  if (!url || !/^postgres(?:ql)?:\/\//.test(url)) return;
+  try {
+    parseHostList(url);
+  } catch (error) {
+    if (error instanceof HostListError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
 }
 
 function encryptionKeyFrom(env: NodeJS.ProcessEnv): Buffer | null {
