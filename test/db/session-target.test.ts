@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { connect, disconnect, type Connection } from '../../src/db/database.js';
 import { chooseHost } from '../../src/db/session-target.js';
 import { KeyCache, listenForAuthChanges } from '../../src/api-keys/key-cache.js';
+import { createClaimLoop } from '../../src/workers/claim-loop.js';
+import pino from 'pino';
 import { startPostgresProxy, type PostgresProxy } from '../support/postgres-proxy.js';
 import { freePorts, sleep, waitUntil } from '../support/processes.js';
 
@@ -137,4 +139,47 @@ test('a failover: the primary goes, the standby is promoted; the pool and the LI
   assert.equal(await readOnly(connection), 'off', 'the pool writes on the new primary');
   await connection.pool.query("select pg_notify('facteur_auth', 'key:key_failover')");
   await waitUntil(() => heard.includes('key:key_failover'), 5000, 'the notification is heard');
+});
+
+test("a failover: a claim loop's LISTEN connection follows the new primary (woken by NOTIFY, not its poll)", async (t) => {
+  const [first, second] = await relays(t, 2);
+  first!.readOnly = true;
+  const connection = await pool(t, listUrl(first!, [first!.port, second!.port], '?target_session_attrs=read-write'));
+  const channel = 'facteur_failover_test';
+  let claims = 0;
+  const loop = createClaimLoop<number>({
+    pool: connection.pool,
+    channel,
+    log: pino({ level: 'silent' }),
+    concurrency: 1,
+    // Far beyond the test: only a notification makes it claim.
+    pollMs: 600_000,
+    claim: async () => {
+      claims += 1;
+      return [];
+    },
+    handle: async () => undefined,
+    describe: (item) => ({ item }),
+  });
+  await loop.start();
+  t.after(() => loop.stop());
+  const wakes = async (what: string) => {
+    const before = claims;
+    await connection.pool.query(`select pg_notify('${channel}', '')`);
+    await waitUntil(() => claims > before, 5000, what);
+  };
+  await wakes('woken before the failover');
+
+  await second!.stop();
+  await sleep(1500);
+  first!.readOnly = false;
+  // The loop tries again at 1 s (no writable server yet), then 2 s later.
+  let woken = false;
+  for (let i = 0; i < 30 && !woken; i += 1) {
+    const before = claims;
+    await connection.pool.query(`select pg_notify('${channel}', '')`).catch(() => undefined);
+    await sleep(500);
+    woken = claims > before;
+  }
+  assert.ok(woken, 'a NOTIFY after the failover wakes the loop');
 });
