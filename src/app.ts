@@ -16,6 +16,7 @@ import { apiPlatform, defaultV1Headers } from './http/api-platform.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installHstsAndFrameRefusal } from './http/security-headers.js';
 import { RequestLogLevels } from './http/request-log-levels.js';
+import { createReadiness, registerHealthRoutes, type Readiness } from './http/readiness.js';
 
 export interface AppOptions {
   https?: SecureContextOptions & { minVersion?: 'TLSv1.2' | 'TLSv1.3' };
@@ -23,6 +24,8 @@ export interface AppOptions {
   extraV1Routes?: CapabilityRoutes;
   /** The capabilities served (tests may serve fewer); every one by default. */
   registry?: Registry;
+  /** Whether the node is draining (`serve` drains it on a stop signal); never, by default. */
+  readiness?: Readiness;
 }
 
 /** The HTTP server: the platform's rules, then each capability's routes, schemas and pages. */
@@ -97,11 +100,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: '/v1' },
   );
 
-  // Health checks are internal calls: no key, no rate limit (Limits, rule 2).
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await deps.pool.query('select 1');
-    return { status: 'ok' };
-  });
+  registerHealthRoutes(app, deps.pool, options.readiness ?? createReadiness());
   // Public pages (payment, quote, error docs) and the dashboard: no key, each with its own rules.
   for (const capability of registry.capabilities) {
     if (!capability.pages) continue;

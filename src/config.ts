@@ -1,5 +1,6 @@
 import { parseEncryptionKey, readEncryptionKeyFile } from './kernel/sealed-secret.js';
 import { resolve } from 'node:path';
+import { HostListError, parseHostList } from './db/host-list.js';
 
 /** The whole environment of the service, read once and checked: a bad value stops the start. */
 export interface Config {
@@ -23,6 +24,11 @@ export interface Config {
   authFailureWindowSeconds: number;
   authBlockSeconds: number;
   idempotencyLockSeconds: number;
+  /**
+   * How long a stopping API node answers `/readyz` 503 `draining` while it still serves
+   * (FACTEUR_DRAIN_SECONDS), so that a load balancer takes it out before it closes.
+   */
+  drainSeconds: number;
   /** SMTP server for every e-mail, operational or a document to a customer (`smtp://user:pass@host:587`); without it they are only logged. */
   smtpUrl: string | null;
   mailFrom: string;
@@ -111,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The embedded server migrates as its own superuser; the setting would be silently ignored.
     throw new ConfigError('FACTEUR_MIGRATION_DATABASE_URL needs DATABASE_URL (the login the service works as).');
   }
+  for (const name of ['DATABASE_URL', 'FACTEUR_MIGRATION_DATABASE_URL']) checkDatabaseUrl(name, env[name]);
   if (env.FACTEUR_SMTP_URL && !/^smtps?:\/\/[^/]/.test(env.FACTEUR_SMTP_URL))
     throw new ConfigError('FACTEUR_SMTP_URL must be an smtp:// or smtps:// address (smtp://user:pass@host:587).');
   const publicUrl = (env.FACTEUR_PUBLIC_URL || `https://localhost:${port}`).replace(/\/+$/, '');
@@ -134,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowSeconds: integer(env, 'FACTEUR_AUTH_FAILURE_WINDOW', 600, 1, 86_400),
     authBlockSeconds: integer(env, 'FACTEUR_AUTH_BLOCK', 600, 1, 86_400),
     idempotencyLockSeconds: integer(env, 'FACTEUR_IDEMPOTENCY_LOCK', 60, 1, 3600),
+    drainSeconds: integer(env, 'FACTEUR_DRAIN_SECONDS', 0, 0, 300),
     smtpUrl: env.FACTEUR_SMTP_URL || null,
     // FACTEUR_SMTP_FROM names the From of every e-mail; FACTEUR_MAIL_FROM is its older name.
     mailFrom: env.FACTEUR_SMTP_FROM || env.FACTEUR_MAIL_FROM || 'facteur <no-reply@localhost>',
@@ -148,6 +156,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sireneUrl: (env.FACTEUR_SIRENE_URL || 'https://api.insee.fr/api-sirene/3.11').replace(/\/+$/, ''),
     sireneTimeoutMs: integer(env, 'FACTEUR_SIRENE_TIMEOUT_MS', 5_000, 100, 120_000),
   };
+}
+
+/** A host list (libpq's syntax) read now: a bad port or an unsupported target_session_attrs stops the start. */
+function checkDatabaseUrl(name: string, url: string | undefined): void {
+  if (!url || !/^postgres(?:ql)?:\/\//.test(url)) return;
+  try {
+    parseHostList(url);
+  } catch (error) {
+    if (error instanceof HostListError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
 }
 
 function encryptionKeyFrom(env: NodeJS.ProcessEnv): Buffer | null {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { reconnectDelayMs } from '../db/reconnect-delay.js';
 import type { KeyWithCompany } from './store.js';
 
 /** The channel on which every node hears of revocations and company changes. */
@@ -114,24 +115,53 @@ export async function listenForAuthChanges(
   caches.add(cache);
   let connection: pg.PoolClient | null = null;
   let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
+  // Until it listens again (a failover may take a while), each try waits twice as long, up to 30 s.
+  const reconnect = (attempt: number) => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      if (stopped) return;
+      connect().catch((error: unknown) => {
+        onError(error);
+        reconnect(attempt + 1);
+      });
+    }, reconnectDelayMs(attempt));
+    retry.unref();
+  };
   const connect = async (): Promise<void> => {
+    // The pool's host choice (session-target.ts): after a failover, the new primary.
     const client = await pool.connect();
     connection = client;
-    client.on('notification', (message) => cache.forget(message.payload ?? '*'));
-    client.on('error', (error) => {
-      if (connection !== client) return;
+    const lost = () => {
+      if (connection !== client) return false;
       connection = null;
       cache.setListening(false);
       client.release(true);
+      return true;
+    };
+    client.on('notification', (message) => cache.forget(message.payload ?? '*'));
+    client.on('error', (error) => {
+      if (!lost()) return;
       onError(error);
-      if (!stopped) setTimeout(() => void connect().catch(onError), 1000);
+      reconnect(0);
     });
-    await client.query(`listen ${authChannel}`);
+    try {
+      await client.query(`listen ${authChannel}`);
+    } catch (error) {
+      lost();
+      throw error;
+    }
+    if (stopped) {
+      lost();
+      return;
+    }
     cache.setListening(true);
   };
   await connect();
   return async () => {
     stopped = true;
+    if (retry) clearTimeout(retry);
     caches.delete(cache);
     cache.setListening(false);
     const client = connection;

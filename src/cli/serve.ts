@@ -17,6 +17,7 @@ import { createLogger } from './logger.js';
 import { companyList } from '../companies/service.js';
 import { validatorCacheDir } from '../einvoice/validation-pool.js';
 import { compileValidatorsAtStart } from './validators-at-start.js';
+import { createReadiness, type Readiness } from '../http/readiness.js';
 
 /** `all` (the default): the API and the workers in one process; `api` and `worker` split them for scale. */
 export type Role = 'all' | 'api' | 'worker';
@@ -72,9 +73,10 @@ async function startApi(
   config: Config,
   say: (m: string) => void,
   lines: string[],
+  readiness: Readiness,
 ): Promise<{ app: FastifyInstance; redirect: Server }> {
   const certificate = await loadCertificate(config, say);
-  const app = await buildApp(deps, { https: tlsServerOptions(certificate) });
+  const app = await buildApp(deps, { https: tlsServerOptions(certificate), readiness });
   await app.listen({ port: config.port, host: config.host });
   const httpsPort = (app.server.address() as { port: number }).port;
   const redirect = createRedirectServer(redirectOrigin(config, httpsPort), `${config.publicUrl}/docs/errors`);
@@ -87,6 +89,18 @@ async function startApi(
     `TLS certificate: ${certificate.certPath}${certificate.generated ? ' (self-signed, generated now)' : ''}`,
   );
   return { app, redirect };
+}
+
+/**
+ * The first part of a stop: `/readyz` answers 503 `draining` for `seconds` while every request is
+ * still served, long enough for the load balancer's checks to take the node out; then the close
+ * (in-flight requests finished, workers stopped) begins.
+ */
+async function drain(readiness: Readiness, seconds: number, say: (m: string) => void): Promise<void> {
+  readiness.drain();
+  if (seconds === 0) return;
+  say(`draining: /readyz answers 503 for ${seconds} s, requests are still served; then the service stops`);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 }
 
 /**
@@ -176,7 +190,9 @@ async function start(config: Config, role: Role, step: (stage: string) => void):
 
     const lines: string[] = [];
     step(`listening on ${config.host}:${config.port} (HTTPS) and :${config.httpPort} (HTTP)`);
-    api = role === 'worker' ? null : await startApi(deps, config, say, lines);
+    // A worker-only node has no HTTP server: nothing balances traffic to it, so no readiness either.
+    const readiness = createReadiness();
+    api = role === 'worker' ? null : await startApi(deps, config, say, lines, readiness);
     step('starting the workers');
     // Deliveries, jobs, e-mails and the periodic passes (overdue invoices, expired quotes, purges).
     const background = role === 'api' ? null : createBackgroundWork(deps, registry);
@@ -196,6 +212,7 @@ async function start(config: Config, role: Role, step: (stage: string) => void):
     let stopping: Promise<void> | null = null;
     const stop = () => {
       stopping ??= (async () => {
+        if (opened.api) await drain(readiness, config.drainSeconds, say);
         opened.api?.redirect.close();
         await opened.api?.app.close();
         await background?.stop();

@@ -3,6 +3,8 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { openEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { runMigrations } from './migrate.js';
 import { checkServiceRole, grantServiceRole, serviceRole } from './service-role.js';
+import { needsHostChoice, oneHostUrl, parseHostList } from './host-list.js';
+import { hostChoosingClient } from './session-target.js';
 
 export type Db = NodePgDatabase;
 /** A transaction handle; stores accept either, so a use case can pass its transaction along. */
@@ -43,6 +45,19 @@ export interface OpenOptions {
   warn?: (message: string) => void;
 }
 
+const postgresUrl = /^postgres(?:ql)?:\/\//;
+
+/**
+ * Where a pool connects: node-postgres alone for one host, the service's host choice for a list
+ * of hosts or a `target_session_attrs` (session-target.ts). Each pool keeps its own choice.
+ */
+function poolTarget(url: string): pg.PoolConfig {
+  if (!postgresUrl.test(url)) return { connectionString: url };
+  const list = parseHostList(url);
+  if (!needsHostChoice(list)) return { connectionString: url };
+  return { connectionString: oneHostUrl(url, list.hosts[0]!), Client: hostChoosingClient(url, list) };
+}
+
 /**
  * The service's pools. Every connection works as `role` from its start (the service's role, see
  * service-role.ts), so no query of the service bypasses row-level security; null keeps the
@@ -50,9 +65,9 @@ export interface OpenOptions {
  */
 export function connect(url: string, poolSize = 20, role: string | null = serviceRole): Connection {
   const asRole = role ? ` -c role=${role}` : '';
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...(role ? { options: asRole.trim() } : {}) });
+  const pool = new pg.Pool({ ...poolTarget(url), max: poolSize, ...(role ? { options: asRole.trim() } : {}) });
   const fastPool = new pg.Pool({
-    connectionString: url,
+    ...poolTarget(url),
     max: Math.max(2, Math.ceil(poolSize / 2)),
     options: `-c synchronous_commit=off${asRole}`,
   });
@@ -90,8 +105,9 @@ export async function migrateDatabase(url: string, serviceLogin: string | null =
   }
 }
 
-/** The user a URL logs in as (empty when it names none: the driver's default then). */
-const loginOf = (url: string) => decodeURIComponent(new URL(url).username);
+/** The user a URL logs in as (empty when it names none: the driver's default then); a host list too. */
+const loginOf = (url: string) =>
+  postgresUrl.test(url) ? parseHostList(url).user : decodeURIComponent(new URL(url).username);
 
 /**
  * Opens the external server named by DATABASE_URL, or the embedded one in the data directory;

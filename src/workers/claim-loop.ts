@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import { reconnectDelayMs } from '../db/reconnect-delay.js';
 import { leaseHeartbeat, type LeaseRenewal } from '../db/lease-heartbeat.js';
 
 export interface ClaimLoop {
@@ -148,30 +149,45 @@ export function createClaimLoop<T>(options: ClaimLoopOptions<T>): ClaimLoop {
     while (held() > 0) await Promise.allSettled([...inFlight]);
   }
 
-  /** Until listening works again, the poll every `pollMs` still finds the work. */
-  function relisten(): void {
+  /**
+   * Until listening works again, the poll every `pollMs` still finds the work; each try waits
+   * twice as long as the last (1 s to 30 s), while a failover promotes the next primary.
+   */
+  function relisten(attempt = 0): void {
     if (!running) return;
     setTimeout(() => {
+      if (!running) return;
       listen().catch((error: unknown) => {
         options.log.warn({ err: error, channel: options.channel }, 'cannot listen yet; trying again');
-        relisten();
+        relisten(attempt + 1);
       });
-    }, 1000);
+    }, reconnectDelayMs(attempt)).unref();
   }
 
   async function listen(): Promise<void> {
+    // The pool's host choice (session-target.ts): after a failover, the new primary.
     const connection = await options.pool.connect();
     listener = connection;
+    const drop = () => {
+      if (listener !== connection) return false;
+      listener = null;
+      connection.release(true);
+      return true;
+    };
     connection.on('notification', wake);
     connection.on('error', (error) => {
       // The connection died: drop it (unless stop() already gave it back), and listen again while running.
-      if (listener !== connection) return;
+      if (!drop()) return;
       options.log.warn({ err: error, channel: options.channel }, 'listener lost; polling until it is back');
-      listener = null;
-      connection.release(true);
       relisten();
     });
-    await connection.query(`listen ${options.channel}`);
+    try {
+      await connection.query(`listen ${options.channel}`);
+    } catch (error) {
+      // Given back here, so that a failed try does not keep a connection of the pool.
+      drop();
+      throw error;
+    }
   }
 
   return {

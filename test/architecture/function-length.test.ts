@@ -17,7 +17,6 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const maxLines = 80;
 
 const knownLong = new Set([
-  'app.ts:buildApp',
   'cli/commands.ts:runAdminCommand',
   'customers/customer-checks.ts:checkCustomer',
   'db/embedded-postgres.ts:openEmbeddedPostgres',

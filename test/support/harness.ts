@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
+import type { Readiness } from '../../src/http/readiness.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { connect, disconnect } from '../../src/db/database.js';
 import { makeDeps, type Deps } from '../../src/deps.js';
@@ -50,6 +51,8 @@ export interface HarnessOptions {
   extraV1Routes?: FastifyPluginAsync<{ deps: Deps }>;
   poolSize?: number;
   deps?: Partial<Deps>;
+  /** The node's readiness (a test drains it); a fresh one by default. */
+  readiness?: Readiness;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -71,7 +74,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const clock = new ManualClock(options.clockStart ?? new Date().toISOString());
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) as unknown as Deps['log'];
   const deps: Deps = makeDeps(connection, config, log, { clock, mailer: null, ...options.deps });
-  const app = await buildApp(deps, options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {});
+  const app = await buildApp(deps, {
+    ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
+    ...(options.readiness ? { readiness: options.readiness } : {}),
+  });
   await app.ready();
   const ip = randomIp();
 
