@@ -22,6 +22,7 @@ import { invoicePages } from './pages/invoices.js';
 import { receivedPages } from './pages/received.js';
 import { ereportingPages } from './pages/ereporting.js';
 import { customerPages } from './pages/customers.js';
+import { productPages } from './pages/products.js';
 
 /** The page families of each environment (/dashboard/test, /dashboard/live), in the navigation's order. */
 const envPages = [
@@ -33,6 +34,7 @@ const envPages = [
   receivedPages,
   ereportingPages,
   customerPages,
+  productPages,
 ];
 
 const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');

@@ -88,17 +88,19 @@ export function selectField(options: {
   <select id="${name}" name="${name}"${invalid(name, refusal)}>${choices}</select>`;
 }
 
-/** The pager of a keyset list: back to the newest, and the next page after the last row shown. */
+/** The pager of a keyset list: back to the newest, and the next page after the last row shown (filters kept). */
 export function pager(
   path: string,
-  list: { has_more: boolean; next_cursor?: string | null },
+  list: { has_more: boolean; next_cursor: string | null },
   fromStart: boolean,
   words: { older: string; newest: string },
+  keep: URLSearchParams = new URLSearchParams(),
 ): Html {
   const more =
     list.has_more && list.next_cursor
-      ? html`<a rel="next" href="${path}?starting_after=${encodeURIComponent(list.next_cursor)}">${words.older}</a>`
+      ? html`<a rel="next" href="${path}?${new URLSearchParams([...keep, ['starting_after', list.next_cursor]]).toString()}">${words.older}</a>`
       : null;
-  const first = fromStart ? null : html`<a href="${path}">${words.newest}</a>`;
+  const kept = keep.toString();
+  const first = fromStart ? null : html`<a href="${path}${kept ? `?${kept}` : ''}">${words.newest}</a>`;
   return html`<p class="pager">${first} ${more}</p>`;
 }
