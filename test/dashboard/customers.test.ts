@@ -5,8 +5,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contextFor, startHarness, type Harness } from '../support/harness.js';
-import { signedIn } from './support.js';
+import { contextFor, randomIp, startHarness, type Harness } from '../support/harness.js';
+import { PageClient, signedIn, userOf } from './support.js';
+import { customer, readyDraft, seller } from '../invoices/support.js';
 import { createCustomer } from '../../src/customers/service.js';
 
 let h: Harness;
@@ -200,4 +201,22 @@ test('the customer pages render in French and in English', async () => {
   assert.match(en.body, /Import a CSV file/);
   const form = await client.get('/dashboard/test/customers/new');
   assert.match(form.body, /<label for="address.postalCode">Postal code<\/label>/);
+});
+
+test('a customer’s page lists its last invoices, linked to their pages', async () => {
+  const { companyId, key } = await seller(h);
+  const buyerId = await customer(h, key);
+  const draft = await readyDraft(h, key, { customerId: buyerId });
+  const other = await readyDraft(h, key);
+  const user = await userOf(h.deps, companyId);
+  const client = new PageClient(h, randomIp(), 'en');
+  assert.equal((await client.logIn(user.email, user.password)).statusCode, 303);
+  const page = await client.get(`/dashboard/test/customers/${buyerId}`);
+  assert.equal(page.statusCode, 200);
+  assert.match(
+    page.body,
+    new RegExp(`data-document="${draft.id}"><td><a href="/dashboard/test/invoices/${draft.id}">`),
+  );
+  assert.ok(!page.body.includes(other.id), 'only this customer’s invoices');
+  assert.match(page.body, new RegExp(`href="/dashboard/test/invoices\\?customer=${buyerId}"`));
 });
