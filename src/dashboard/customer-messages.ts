@@ -54,7 +54,7 @@ const en = {
   editHint: 'An emptied field is cleared. The directory and VIES are asked again when an identifier changes.',
   importIntro:
     'Paste the CSV file: a header row naming columns among the ones below (any subset with name, any order, separated by , or ;), then one customer per line. Each line is checked as a customer created here would be; valid lines are imported, refused ones are listed with their line and reason.',
-  columns: 'Columns',
+  columns: 'Columns:',
   csv: 'CSV file',
   runImport: 'Import',
   report: 'Import report',
@@ -128,7 +128,7 @@ const fr: CustomerMessages = {
   editHint: 'Un champ vidé est effacé. L’annuaire et VIES sont de nouveau interrogés quand un identifiant change.',
   importIntro:
     'Collez le fichier CSV : une ligne d’en-tête nommant des colonnes parmi celles ci-dessous (n’importe lesquelles avec name, dans n’importe quel ordre, séparées par , ou ;), puis un client par ligne. Chaque ligne est contrôlée comme un client créé ici ; les lignes valides sont importées, les lignes refusées listées avec leur numéro et leur motif.',
-  columns: 'Colonnes',
+  columns: 'Colonnes :',
   csv: 'Fichier CSV',
   runImport: 'Importer',
   report: 'Compte rendu de l’import',

@@ -11,6 +11,7 @@ import {
   type CustomerImport,
 } from '../../customers/service.js';
 import { parseCustomerCreate, parseCustomerUpdate } from '../../customers/customer-input.js';
+import { csvColumns } from '../../customers/customer-csv.js';
 import { listDocuments } from '../../invoices/service.js';
 import { callContextOf, pageOf, type Env, type Page } from '../context.js';
 import { formOf } from '../form.js';
@@ -33,8 +34,6 @@ import {
 const pageSize = 25;
 const text = 'text/html; charset=utf-8';
 const muted = html`<span class="muted">—</span>`;
-/** The columns of the CSV import (as `src/customers/customer-csv.ts` reads them). */
-const csvColumnsShown = 'type, name, email, siren, siret, vatNumber, line1, line2, postalCode, city, country';
 
 /** The form's fields, named as the API's fields (so a refusal's `param` names one of them). */
 const identityFields = ['name', 'email', 'siren', 'siret', 'vatNumber', 'electronicAddress', 'routingCode'] as const;
@@ -200,7 +199,7 @@ function importForm(page: Page, cm: CustomerMessages, typed: Typed, refusal: Ref
   ${csrfField(page)}
   ${refusalBlock(refusal)}
   <p>${cm.importIntro}</p>
-  <p>${cm.columns} : <code>${csvColumnsShown}</code></p>
+  <p>${cm.columns} <code>${csvColumns.join(', ')}</code></p>
   ${textArea({ name: 'csv', label: cm.csv, typed, refusal, maxlength: 60_000, rows: 12 })}
   <button type="submit">${cm.runImport}</button>
 </form></section>`;

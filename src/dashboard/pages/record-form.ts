@@ -1,6 +1,7 @@
 import { ApiError } from '../../kernel/errors.js';
 import { html, type Html } from '../../http/html.js';
 import type { Form } from '../form.js';
+import { describeError } from '../page-error.js';
 
 /**
  * The fields of the dashboard's create and edit forms (customers, products): each named as the
@@ -18,8 +19,7 @@ export interface Refusal {
 /** A refusal the user can correct is shown on the form; the rest (not found, our fault) is an error page. */
 export function refusalOf(error: unknown): Refusal | null {
   if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'not_found') return null;
-  const message = error.hint ? `${error.message} ${error.hint}` : error.message;
-  return { code: error.code, param: error.param ?? null, message };
+  return { code: error.code, param: error.param ?? null, message: describeError(error) };
 }
 
 export function refusalBlock(refusal: Refusal | null): Html | null {
