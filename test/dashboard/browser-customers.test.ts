@@ -78,6 +78,19 @@ test(
     assert.match((await page.textContent('.notice'))!, /Le client est créé/);
     assert.match((await page.textContent('#customer'))!, /73282932000017/);
     const id = /\/customers\/(cus_[A-Za-z0-9]+)/.exec(page.url())![1]!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of [`customers/${id}`, 'customers/new', 'customers/import']) {
+      await page.goto(`${base}/dashboard/test/${path}`);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > 390)
+          .map((e) => `${e.tagName}.${e.className}#${e.id}:${Math.round(e.getBoundingClientRect().right)}`)
+          .slice(0, 12)
+          .join(' '),
+      );
+      assert.ok(width <= 390, `${path} fits a phone's width (${width}px): ${wide}`);
+    }
     await context.close();
 
     const read = await h.call('GET', `/v1/customers/${id}`, { key });
