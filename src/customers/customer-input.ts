@@ -118,3 +118,11 @@ export function parseCustomerCreate(value: unknown): CustomerCreateInput {
   if (!validateCreate(value)) throw validationToApiError(validateCreate.errors ?? [], 'body');
   return value as CustomerCreateInput;
 }
+
+const validateUpdate = compileBody(customerUpdateBody);
+
+/** Validates an update body exactly as the route does (the dashboard's edit form); throws the same ApiError. */
+export function parseCustomerUpdate(value: unknown): CustomerUpdateInput {
+  if (!validateUpdate(value)) throw validationToApiError(validateUpdate.errors ?? [], 'body');
+  return value as CustomerUpdateInput;
+}

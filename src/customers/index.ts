@@ -12,7 +12,7 @@ export const customersCapability: Capability = {
   name: 'customers',
   routes: customerRoutes,
   schemas: [customerSchema],
-  published: ['address.ts', 'customer-checks.ts', 'customer-input.ts', 'directory.ts'],
+  published: ['address.ts', 'customer-checks.ts', 'customer-input.ts', 'customer-csv.ts', 'directory.ts'],
   purgeTestData: async (tx, ctx) => ({ customers: await purgeTestCustomers(tx, ctx.scope) }),
   seedFixtures: (tx, ctx) => seedCustomerFixtures(tx, ctx.scope),
   jobKinds: [customersImportJob],

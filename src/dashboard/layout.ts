@@ -4,9 +4,20 @@ import { maxReauthFailures } from '../users/service.js';
 import { defaultLang, langs, type Lang } from './language.js';
 import { messagesOf, type Messages } from './messages.js';
 
-export type Section = 'invoices' | 'received' | 'ereporting' | 'keys' | 'webhooks' | 'events' | 'account';
+export type Section =
+  'invoices' | 'received' | 'ereporting' | 'customers' | 'products' | 'keys' | 'webhooks' | 'events' | 'account';
 
-const sections: Section[] = ['invoices', 'received', 'ereporting', 'keys', 'webhooks', 'events', 'account'];
+const sections: Section[] = [
+  'invoices',
+  'received',
+  'ereporting',
+  'customers',
+  'products',
+  'keys',
+  'webhooks',
+  'events',
+  'account',
+];
 
 /** Messages shown after an action redirected (`?notice=`): fixed texts, never echoed input. */
 export type Notice = keyof Messages['notices'];

@@ -21,6 +21,21 @@ import { accountPages } from './pages/account.js';
 import { invoicePages } from './pages/invoices.js';
 import { receivedPages } from './pages/received.js';
 import { ereportingPages } from './pages/ereporting.js';
+import { customerPages } from './pages/customers.js';
+import { productPages } from './pages/products.js';
+
+/** The page families of each environment (/dashboard/test, /dashboard/live), in the navigation's order. */
+const envPages = [
+  keyPages,
+  webhookPages,
+  eventPages,
+  accountPages,
+  invoicePages,
+  receivedPages,
+  ereportingPages,
+  customerPages,
+  productPages,
+];
 
 const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
 
@@ -98,13 +113,7 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: De
     await app.register(
       async (scoped) => {
         scoped.get('/', async (_request, reply) => reply.redirect(`${dashboardPrefix}/${env}/keys`, 303));
-        await scoped.register(keyPages, { deps, env });
-        await scoped.register(webhookPages, { deps, env });
-        await scoped.register(eventPages, { deps, env });
-        await scoped.register(accountPages, { deps, env });
-        await scoped.register(invoicePages, { deps, env });
-        await scoped.register(receivedPages, { deps, env });
-        await scoped.register(ereportingPages, { deps, env });
+        for (const pages of envPages) await scoped.register(pages, { deps, env });
       },
       { prefix: `/${env}` },
     );

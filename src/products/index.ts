@@ -9,7 +9,7 @@ export const productsCapability: Capability = {
   name: 'products',
   routes: productRoutes,
   schemas: [productSchema],
-  published: ['units.ts', 'unit-price.ts'],
+  published: ['units.ts', 'unit-price.ts', 'product-input.ts'],
   purgeTestData: async (tx, ctx) => ({ products: await purgeTestProducts(tx, ctx.scope) }),
   seedFixtures: (tx, ctx) => seedProductFixtures(tx, ctx.scope),
   dataExport: [{ name: 'products', page: productRecords }],

@@ -3,43 +3,9 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { authOf, callContext } from '../http/request-context.js';
 import { listEnvelopeSchema, paginationQuery } from '../kernel/pagination.js';
-import { unitCodes, units } from './units.js';
-import {
-  createProduct,
-  deleteProduct,
-  getProduct,
-  listProducts,
-  productNatures,
-  updateProduct,
-  vatCategories,
-} from './service.js';
+import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './service.js';
+import { natureField, productCreateBody, productUpdateBody } from './product-input.js';
 import { nullable, idParams } from '../http/route-schemas.js';
-import { metadataField } from '../kernel/metadata.js';
-
-const literals = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Unsafe<T>({
-    anyOf: values.map((value) => ({ type: 'string', const: value })),
-    ...(description ? { description } : {}),
-  });
-
-const unitField = literals(
-  unitCodes,
-  `UN/ECE Recommendation 20 code: ${unitCodes.map((code) => `\`${code}\` (${units[code]})`).join(', ')}. Default \`C62\`.`,
-);
-const natureField = literals(
-  productNatures,
-  '`goods`, `services` or `electronic_service` (services supplied electronically, whose place of supply follows the customer).',
-);
-const vatCategoryField = literals(
-  vatCategories,
-  'Default VAT rate category: `standard` (20 % in mainland France), `intermediate` (10 %), `reduced` (5.5 %), `super_reduced` (2.1 %), `zero`, `exempt`. Default `standard`.',
-);
-const unitPriceField = Type.String({
-  minLength: 1,
-  maxLength: 20,
-  description:
-    'Price of one unit excluding VAT, a decimal string such as "12.50" (at most 6 decimals), never a number.',
-});
 
 export const productSchema = Type.Object(
   {
@@ -72,18 +38,7 @@ export async function productRoutes(parent: FastifyInstance, { deps }: { deps: D
       schema: {
         tags,
         summary: 'Create a product',
-        body: Type.Object(
-          {
-            name: Type.String({ minLength: 1, maxLength: 200 }),
-            description: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 1000 })),
-            unitPrice: unitPriceField,
-            unit: Type.Optional(unitField),
-            nature: natureField,
-            vatCategory: Type.Optional(vatCategoryField),
-            metadata: Type.Optional(metadataField),
-          },
-          { additionalProperties: false },
-        ),
+        body: productCreateBody,
         response: { 201: Type.Ref('Product') },
       },
     },
@@ -135,18 +90,7 @@ export async function productRoutes(parent: FastifyInstance, { deps }: { deps: D
         description:
           'Absent fields are kept; `description: null` clears it; `metadata` is replaced whole. A deleted product answers `resource_deleted`.',
         params: idParams,
-        body: Type.Object(
-          {
-            name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            description: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 1000 })),
-            unitPrice: Type.Optional(unitPriceField),
-            unit: Type.Optional(unitField),
-            nature: Type.Optional(natureField),
-            vatCategory: Type.Optional(vatCategoryField),
-            metadata: Type.Optional(metadataField),
-          },
-          { additionalProperties: false },
-        ),
+        body: productUpdateBody,
         response: { 200: Type.Ref('Product') },
       },
     },

@@ -1,0 +1,106 @@
+import { ApiError } from '../../kernel/errors.js';
+import { html, type Html } from '../../http/html.js';
+import type { Form } from '../form.js';
+import { describeError } from '../page-error.js';
+
+/**
+ * The fields of the dashboard's create and edit forms (customers, products): each named as the
+ * API's field (`name`, `address.postalCode`), so the `param` of a refusal marks the very field,
+ * and the typed values come back in the form when the service refused them.
+ */
+
+/** What a service's refusal says beside the form: the API's code, its message and its `param`. */
+export interface Refusal {
+  code: string;
+  param: string | null;
+  message: string;
+}
+
+/** A refusal the user can correct is shown on the form; the rest (not found, our fault) is an error page. */
+export function refusalOf(error: unknown): Refusal | null {
+  if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'not_found') return null;
+  return { code: error.code, param: error.param ?? null, message: describeError(error) };
+}
+
+export function refusalBlock(refusal: Refusal | null): Html | null {
+  if (!refusal) return null;
+  return html`<p class="error" role="alert" id="refusal" data-code="${refusal.code}"${refusal.param ? html` data-param="${refusal.param}"` : null}>${refusal.message}${refusal.param ? html` <code>${refusal.param}</code>` : null}</p>`;
+}
+
+/** The typed values of the named fields, untrimmed (shown back as typed). */
+export type Typed = Record<string, string>;
+
+export function typedOf(form: Form, names: readonly string[]): Typed {
+  return Object.fromEntries(names.map((name) => [name, form.get(name) ?? '']));
+}
+
+/** A typed value trimmed, undefined when blank. */
+export function filled(typed: Typed, name: string): string | undefined {
+  const value = typed[name]?.trim();
+  return value ? value : undefined;
+}
+
+const invalid = (name: string, refusal: Refusal | null) =>
+  refusal?.param === name ? html` aria-invalid="true" aria-describedby="refusal"` : null;
+
+export function textField(options: {
+  name: string;
+  label: string;
+  typed: Typed;
+  refusal: Refusal | null;
+  maxlength: number;
+  required?: boolean;
+  type?: 'email';
+  inputmode?: 'decimal' | 'numeric';
+  placeholder?: string;
+}): Html {
+  const { name, label, typed, refusal } = options;
+  return html`<label for="${name}">${label}</label>
+  <input id="${name}" name="${name}" value="${typed[name] ?? ''}" maxlength="${options.maxlength}"${options.type ? html` type="${options.type}"` : null}${options.inputmode ? html` inputmode="${options.inputmode}"` : null}${options.placeholder ? html` placeholder="${options.placeholder}"` : null}${options.required ? html` required` : null}${invalid(name, refusal)}>`;
+}
+
+export function textArea(options: {
+  name: string;
+  label: string;
+  typed: Typed;
+  refusal: Refusal | null;
+  maxlength: number;
+  rows: number;
+}): Html {
+  const { name, label, typed, refusal } = options;
+  return html`<label for="${name}">${label}</label>
+  <textarea id="${name}" name="${name}" rows="${options.rows}" maxlength="${options.maxlength}"${invalid(name, refusal)}>${typed[name] ?? ''}</textarea>`;
+}
+
+export function selectField(options: {
+  name: string;
+  label: string;
+  typed: Typed;
+  refusal: Refusal | null;
+  choices: readonly { value: string; label: string }[];
+}): Html {
+  const { name, label, typed, refusal } = options;
+  const choices = options.choices.map(
+    (choice) =>
+      html`<option value="${choice.value}"${choice.value === typed[name] ? html` selected` : null}>${choice.label}</option>`,
+  );
+  return html`<label for="${name}">${label}</label>
+  <select id="${name}" name="${name}"${invalid(name, refusal)}>${choices}</select>`;
+}
+
+/** The pager of a keyset list: back to the newest, and the next page after the last row shown (filters kept). */
+export function pager(
+  path: string,
+  list: { has_more: boolean; next_cursor: string | null },
+  fromStart: boolean,
+  words: { older: string; newest: string },
+  keep: URLSearchParams = new URLSearchParams(),
+): Html {
+  const more =
+    list.has_more && list.next_cursor
+      ? html`<a rel="next" href="${path}?${new URLSearchParams([...keep, ['starting_after', list.next_cursor]]).toString()}">${words.older}</a>`
+      : null;
+  const kept = keep.toString();
+  const first = fromStart ? null : html`<a href="${path}${kept ? `?${kept}` : ''}">${words.newest}</a>`;
+  return html`<p class="pager">${first} ${more}</p>`;
+}
