@@ -31,6 +31,8 @@ export interface FecChart {
   customerDetail: 'auxiliary' | 'collective';
   /** Sales accounts (70...) by nature of line. */
   sales: Record<string, string>;
+  /** Deposits invoiced (4191...): a deposit invoice's net, taken back by its final invoice. */
+  depositsReceived: string;
   /** VAT collected (4457...) by rate (`"20"`, `"5.5"`), and for any other rate. */
   vatByRate: { rate: string; account: string }[];
   vatDefault: string;
@@ -62,6 +64,7 @@ export const defaultChart: FecChart = {
   },
   customers: '411000',
   customerDetail: 'auxiliary',
+  depositsReceived: '419100',
   sales: { services: '706000', electronic_service: '706000', goods: '707000' },
   vatByRate: [],
   vatDefault: '445710',
@@ -97,6 +100,13 @@ export interface SalesDocument {
   total: number;
   netByNature: { nature: string; amount: number }[];
   vatByRate: { rate: string | null; amount: number }[];
+  /** A deposit invoice: its net is an advance received (4191), not a sale yet. */
+  deposit?: boolean;
+  /**
+   * A final invoice: what its deposits invoiced, net and VAT per rate. Its entry takes them back on
+   * the customer's side (4191 and the VAT they already collected debited), and the customer owes the rest.
+   */
+  deducted?: { net: number; vatByRate: { rate: string | null; amount: number }[] } | null;
 }
 
 /** Who sent a received invoice, as written on it. */
@@ -257,6 +267,7 @@ const words = {
   payment: fecText('Règlement'),
   refund: fecText('Remboursement'),
   customers: fecText('Clients'),
+  deposits: fecText('Acomptes reçus'),
   suppliers: fecText('Fournisseurs'),
   bank: fecText('Banque'),
   purchases: fecText('Achats'),
@@ -346,6 +357,8 @@ function documentEntry(
     vatByRate: { rate: string | null; amount: number }[];
     vatSide: VatSide;
     foreign: ForeignAmounts | null;
+    /** Amounts taken back on the third party's side (a final invoice's deposits), its total already less them. */
+    takenBack?: { account: string; label: string; amount: number; rate?: string | null }[];
   },
 ): EntryLine[] | null {
   const onDebit = document.thirdPartyOnDebit;
@@ -417,6 +430,10 @@ function documentEntry(
       line.currencyAmount! += foreignAmount;
     }
   }
+  for (const back of document.takenBack ?? []) {
+    if (back.amount === 0) continue;
+    lines.push(entryLine(head, back.account, back.label, '', '', onDebit ? back.amount : 0, onDebit ? 0 : back.amount));
+  }
   if (lines.length === 0) return null;
   return balanced(lines, document.kind, document.number);
 }
@@ -450,15 +467,23 @@ export function salesEntry(document: SalesDocument, chart: FecChart): EntryLine[
   const nets: NetLine[] = [];
   for (const { nature, amount } of document.netByNature) {
     if (amount === 0) continue;
-    // One line per sales account, goods first.
+    // One line per sales account, goods first; a deposit's net all to the advances received.
     addNet(
       nets,
-      chart.sales[nature] ?? chart.sales.services!,
-      natureWords.get(nature) ?? 'Ventes',
+      document.deposit ? chart.depositsReceived : (chart.sales[nature] ?? chart.sales.services!),
+      document.deposit ? words.deposits : (natureWords.get(nature) ?? 'Ventes'),
       amount,
       natureOrder.indexOf(nature) >>> 0,
     );
   }
+  const deducted = document.deducted ?? null;
+  const takenBack = deducted
+    ? [
+        { account: chart.depositsReceived, label: words.deposits, amount: deducted.net },
+        ...deducted.vatByRate.map(({ rate, amount }) => ({ ...vatLineOf(chart, rate, 'collected'), amount })),
+      ]
+    : [];
+  const deductedTotal = takenBack.reduce((sum, back) => sum + back.amount, 0);
   return documentEntry(
     chart,
     {
@@ -471,13 +496,14 @@ export function salesEntry(document: SalesDocument, chart: FecChart): EntryLine[
       kind: document.kind,
       number: document.number,
       thirdParty: customerAccount(chart, document.party),
-      // The customer debited with an invoice's total, credited with a credit note's.
+      // The customer debited with an invoice's total (less its deposits), credited with a credit note's.
       thirdPartyOnDebit: invoice,
-      total: document.total,
+      total: document.total - deductedTotal,
       nets,
       vatByRate: document.vatByRate,
       vatSide: 'collected',
       foreign: null,
+      takenBack,
     },
   );
 }

@@ -122,6 +122,8 @@ function documentLines(document: AccountingDocument, chart: FecChart): EntryLine
       total: document.total,
       netByNature: document.netByNature,
       vatByRate: document.vatByRate,
+      deposit: document.deposit,
+      deducted: document.deducted,
     },
     chart,
   );

@@ -61,6 +61,11 @@ export const fecRequestBody = Type.Object(
       Type.Object(
         {
           customers: Type.Optional(account("The customers' collective account (41...); default `411000`.")),
+          depositsReceived: Type.Optional(
+            account(
+              'Where deposit invoices go instead of sales, until their final invoice takes them back (4191...); default `419100`.',
+            ),
+          ),
           customerDetail: Type.Optional(
             Type.Union([Type.Literal('auxiliary'), Type.Literal('collective')], {
               description:
@@ -129,6 +134,7 @@ export interface FecOptions {
 /** The class of the Plan comptable général each account must belong to. */
 const accountClasses: { param: string; prefix: string; what: string }[] = [
   { param: 'accounts.customers', prefix: '41', what: 'a customers account (41...)' },
+  { param: 'accounts.depositsReceived', prefix: '419', what: 'an advances received account (419...)' },
   { param: 'accounts.sales', prefix: '70', what: 'a sales account (70...)' },
   { param: 'accounts.vat', prefix: '4457', what: 'a VAT collected account (4457...)' },
   { param: 'accounts.bank', prefix: '5', what: 'a financial account (5...)' },
@@ -168,6 +174,7 @@ export function fecOptionsOf(body: FecRequest): FecOptions {
     journals,
     customers: accounts.customers ?? defaultChart.customers,
     customerDetail: accounts.customerDetail ?? defaultChart.customerDetail,
+    depositsReceived: accounts.depositsReceived ?? defaultChart.depositsReceived,
     sales: {
       goods: accounts.sales?.goods ?? defaultChart.sales.goods!,
       services: accounts.sales?.services ?? defaultChart.sales.services!,
@@ -187,6 +194,7 @@ export function fecOptionsOf(body: FecRequest): FecOptions {
     })),
   };
   checkClass('accounts.customers', chart.customers);
+  checkClass('accounts.depositsReceived', chart.depositsReceived);
   for (const [nature, value] of Object.entries(chart.sales)) checkClass(`accounts.sales.${nature}`, value);
   checkClass('accounts.vat.default', chart.vatDefault);
   chart.vatByRate.forEach((entry, index) => checkClass(`accounts.vat.byRate[${index}].account`, entry.account));

@@ -51,6 +51,12 @@ export interface AccountingDocumentRow {
   /** The document's own allowances and charges (BG-20 / BG-21): their amounts (cents), as JSON arrays. */
   allowance_amounts: string | null;
   charge_amounts: string | null;
+  /** `standard` or `deposit`. */
+  invoice_type: string;
+  /** A final invoice: its deposits' nets summed (cents), and their VAT groups' rates and amounts as JSON arrays; null otherwise. */
+  deducted_net: string | null;
+  deducted_vat_rates: string | null;
+  deducted_vat_amounts: string | null;
 }
 
 const issued = (scope: Scope, period: AccountingPeriod) =>
@@ -73,8 +79,19 @@ export async function pageAccountingDocuments(
       jsonb_path_query_array(i.tax, '$.vatBreakdown[*].vatRate')::text as vat_rates,
       jsonb_path_query_array(i.tax, '$.vatBreakdown[*].taxAmount')::text as vat_amounts,
       jsonb_path_query_array(i.allowances, '$[*].amount')::text as allowance_amounts,
-      jsonb_path_query_array(i.charges, '$[*].amount')::text as charge_amounts
+      jsonb_path_query_array(i.charges, '$[*].amount')::text as charge_amounts,
+      i.invoice_type,
+      deducted.net::text as deducted_net, deducted.vat_rates as deducted_vat_rates, deducted.vat_amounts as deducted_vat_amounts
     from invoices i
+    -- A final invoice's deposits, by their keys (frozen on it): what they invoiced, taken back by it.
+    left join lateral (
+      select sum(d.total - d.total_tax) as net,
+        jsonb_path_query_array(coalesce(jsonb_agg(d.tax->'vatBreakdown'), '[]'::jsonb), '$[*][*].vatRate')::text as vat_rates,
+        jsonb_path_query_array(coalesce(jsonb_agg(d.tax->'vatBreakdown'), '[]'::jsonb), '$[*][*].taxAmount')::text as vat_amounts
+      from invoices d
+      where d.company_id = i.company_id and d.livemode = i.livemode
+        and d.id in (select jsonb_array_elements(i.deposits)->>'invoiceId')
+    ) deducted on i.amount_deducted > 0
     where ${issued(scope, period)}
       ${after ? sql`and (i.issue_date, i.finalized_at, i.id) > (${after.day}, ${after.at}::timestamptz, ${after.id})` : sql``}
     order by i.issue_date, i.finalized_at, i.id

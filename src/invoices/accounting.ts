@@ -42,6 +42,10 @@ export interface AccountingDocument {
   total: number;
   netByNature: { nature: string; amount: number }[];
   vatByRate: { rate: string | null; amount: number }[];
+  /** A deposit invoice (its net is an advance received). */
+  deposit: boolean;
+  /** A final invoice: what its deposits invoiced, which it takes back; null otherwise. */
+  deducted: { net: number; vatByRate: { rate: string | null; amount: number }[] } | null;
 }
 
 /** A refund of a credit note: money given back. */
@@ -107,6 +111,14 @@ export function accountingDocumentOf(row: AccountingDocumentRow): AccountingDocu
       row.charge_amounts,
     ),
     vatByRate: vatByRate(row.id, row.vat_rates, row.vat_amounts),
+    deposit: row.invoice_type === 'deposit',
+    deducted:
+      row.deducted_net === null
+        ? null
+        : {
+            net: Number(row.deducted_net),
+            vatByRate: vatByRate(row.id, row.deducted_vat_rates, row.deducted_vat_amounts),
+          },
   };
 }
 

@@ -21,7 +21,7 @@ export interface DepositReference {
   invoiceId: string;
   number: string | null;
   issueDate: string | null;
-  /** Cents deducted: the deposit's total less its credit notes. */
+  /** Cents deducted: the deposit's total (a credited deposit is not deducted). */
   amount: number | null;
 }
 
@@ -39,7 +39,7 @@ export const depositsField = Type.Array(Type.String({ maxLength: 255 }), {
   maxItems: maxDeposits,
   uniqueItems: true,
   description:
-    'The deposit invoices (`inv_`, `invoiceType: deposit`) this final invoice deducts: each finalized, of the same buyer, fully paid, and deducted by no other invoice when this one is finalized. The invoice then states the whole operation, and the buyer owes its total less the deposits (`amountDeducted`).',
+    'The deposit invoices (`inv_`, `invoiceType: deposit`) this final invoice deducts: each finalized, of the same buyer, without a credit note, fully paid, and deducted by no other invoice when this one is finalized. The invoice then states the whole operation, and the buyer owes its total less the deposits (`amountDeducted`).',
 });
 
 export function depositReferencesOf(ids: readonly string[]): DepositReference[] {
@@ -113,8 +113,13 @@ export function deductionOf(
       ? deposit.customerId === final.customerId
       : deposit.buyerName === final.buyerName && deposit.buyerSiren === final.buyerSiren;
   if (!sameBuyer) throw refused(index, `Deposit invoice ${deposit.number} was issued to another buyer.`);
-  const amount = deposit.total - deposit.amountCredited;
-  if (amount <= 0) throw refused(index, `Deposit invoice ${deposit.number} is fully credited: nothing to deduct.`);
+  // The books take back what the deposit invoiced (its net and VAT): a credited deposit would leave them wrong.
+  if (deposit.amountCredited > 0)
+    throw refused(
+      index,
+      `Deposit invoice ${deposit.number} has a credit note: a credited deposit is not deducted. Issue a new deposit invoice for what remains.`,
+    );
+  const amount = deposit.total;
   const collected = deposit.amountPaid - deposit.amountRefunded;
   if (collected < amount)
     throw refused(

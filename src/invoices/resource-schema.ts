@@ -292,9 +292,7 @@ export const invoiceSchema = Type.Object(
         invoiceId: Type.String(),
         number: nullable(Type.String({ description: 'Frozen at finalization.' })),
         issueDate: nullable(Type.String({ description: 'Frozen at finalization.' })),
-        amount: nullable(
-          Type.Integer({ description: 'Cents deducted (its total less its credit notes), frozen at finalization.' }),
-        ),
+        amount: nullable(Type.Integer({ description: 'Cents deducted (its total), frozen at finalization.' })),
       }),
       {
         description:

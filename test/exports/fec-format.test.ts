@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fecAmount, fecBytes, fecDate, fecFileName, fecText } from '../../src/exports/fec-format.js';
 import { bankEntry, defaultChart, purchaseEntry, salesEntry, type Supplier } from '../../src/exports/fec-entries.js';
+import { fecOptionsOf } from '../../src/exports/fec-request.js';
 
 test('FEC text: one line, no separator, ISO 8859-15 bytes', () => {
   assert.equal(fecText('Atelier Lumière SAS'), 'Atelier Lumière SAS');
@@ -160,4 +161,71 @@ test('purchase entries: a received invoice, a credit note reversed, the supplier
   );
   assert.equal(purchaseEntry({ ...invoice, total: 0, net: 0, vatByRate: [] }, defaultChart), null);
   assert.throws(() => purchaseEntry({ ...invoice, total: 12312 }, defaultChart), /received invoice FA-7: .* differ/);
+});
+
+test('entries of deposits: the deposit an advance received (4191), taken back by the final invoice with the VAT it collected', () => {
+  const party = { customerId: 'cus_1', name: 'Client SAS', siren: null };
+  // A 30 % deposit: 447.00 + 89.40 VAT.
+  const deposit = salesEntry(
+    {
+      kind: 'invoice',
+      number: 'F1',
+      issueDate: '2026-10-01',
+      validDate: '2026-10-01',
+      party,
+      total: 53640,
+      netByNature: [{ nature: 'goods', amount: 44700 }],
+      vatByRate: [{ rate: '20.00', amount: 8940 }],
+      deposit: true,
+    },
+    defaultChart,
+  )!;
+  assert.deepEqual(
+    deposit.map((l) => [l.account, l.accountLabel, l.debit, l.credit]),
+    [
+      ['411000', 'Clients', 53640, 0],
+      ['419100', 'Acomptes reçus', 0, 44700],
+      ['445710', 'TVA collectée 20 %', 0, 8940],
+    ],
+  );
+  // The final invoice of the whole order, 1,490.00 + 298.00: the customer owes the rest, the
+  // advance and the deposit's VAT are taken back, the sale and its VAT booked whole.
+  const final = salesEntry(
+    {
+      kind: 'invoice',
+      number: 'F2',
+      issueDate: '2026-10-15',
+      validDate: '2026-10-15',
+      party,
+      total: 178800,
+      netByNature: [{ nature: 'goods', amount: 149000 }],
+      vatByRate: [{ rate: '20.00', amount: 29800 }],
+      deducted: { net: 44700, vatByRate: [{ rate: '20.00', amount: 8940 }] },
+    },
+    defaultChart,
+  )!;
+  assert.deepEqual(
+    final.map((l) => [l.account, l.accountLabel, l.debit, l.credit]),
+    [
+      ['411000', 'Clients', 178800 - 53640, 0],
+      ['707000', 'Ventes de marchandises', 0, 149000],
+      ['445710', 'TVA collectée 20 %', 0, 29800],
+      ['419100', 'Acomptes reçus', 44700, 0],
+      ['445710', 'TVA collectée 20 %', 8940, 0],
+    ],
+  );
+  // Over the two entries: the customer owes the whole order, the sale is booked once, 4191 is back to zero.
+  const sum = (account: string) =>
+    [...deposit, ...final].filter((l) => l.account === account).reduce((s, l) => s + l.debit - l.credit, 0);
+  assert.deepEqual([sum('411000'), sum('707000'), sum('419100'), sum('445710')], [178800, -149000, 0, -29800]);
+});
+
+test('the advances received account: 419100 by default, another 419 account accepted, any other refused', () => {
+  const base = { from: '2026-01-01', to: '2026-12-31' };
+  assert.equal(fecOptionsOf(base).chart.depositsReceived, '419100');
+  assert.equal(fecOptionsOf({ ...base, accounts: { depositsReceived: '419700' } }).chart.depositsReceived, '419700');
+  assert.throws(
+    () => fecOptionsOf({ ...base, accounts: { depositsReceived: '411000' } }),
+    (error: any) => error.code === 'validation_error' && error.param === 'accounts.depositsReceived',
+  );
 });

@@ -324,6 +324,10 @@ test('the books: the revenue of each nature carries its share of the document al
     vat_amounts: '[5361, 495]',
     allowance_amounts: '[5000]',
     charge_amounts: '[1000]',
+    invoice_type: 'standard',
+    deducted_net: null,
+    deducted_vat_rates: null,
+    deducted_vat_amounts: null,
   });
   // 39800 - 5000 + 1000: the revenue lines add up to the VAT base (BT-109), the entry balances.
   assert.deepEqual(document.netByNature, [

@@ -3328,6 +3328,8 @@ export interface paths {
                 /** @description Deductible VAT (4456...), every rate not listed; default `445660`. A number of the Plan comptable général: 3 digits, then up to 17 digits or capital letters. */
                 default?: string;
               };
+              /** @description Where deposit invoices go instead of sales, until their final invoice takes them back (4191...); default `419100`. A number of the Plan comptable général: 3 digits, then up to 17 digits or capital letters. */
+              depositsReceived?: string;
               /** @description The purchases account (60...) of received invoices; default `607000` (`604000` or `606000` for services). A number of the Plan comptable général: 3 digits, then up to 17 digits or capital letters. */
               purchases?: string;
               sales?: {
@@ -3581,7 +3583,7 @@ export interface paths {
              * @description Date of delivery of the goods or of the service (BT-72).
              */
             deliveryDate?: string | null;
-            /** @description The deposit invoices (`inv_`, `invoiceType: deposit`) this final invoice deducts: each finalized, of the same buyer, fully paid, and deducted by no other invoice when this one is finalized. The invoice then states the whole operation, and the buyer owes its total less the deposits (`amountDeducted`). */
+            /** @description The deposit invoices (`inv_`, `invoiceType: deposit`) this final invoice deducts: each finalized, of the same buyer, without a credit note, fully paid, and deducted by no other invoice when this one is finalized. The invoice then states the whole operation, and the buyer owes its total less the deposits (`amountDeducted`). */
             deposits?: string[];
             /**
              * Format: date
@@ -3830,7 +3832,7 @@ export interface paths {
              * @description Date of delivery of the goods or of the service (BT-72).
              */
             deliveryDate?: string | null;
-            /** @description The deposit invoices (`inv_`, `invoiceType: deposit`) this final invoice deducts: each finalized, of the same buyer, fully paid, and deducted by no other invoice when this one is finalized. The invoice then states the whole operation, and the buyer owes its total less the deposits (`amountDeducted`). */
+            /** @description The deposit invoices (`inv_`, `invoiceType: deposit`) this final invoice deducts: each finalized, of the same buyer, without a credit note, fully paid, and deducted by no other invoice when this one is finalized. The invoice then states the whole operation, and the buyer owes its total less the deposits (`amountDeducted`). */
             deposits?: string[];
             /**
              * Format: date
