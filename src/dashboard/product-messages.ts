@@ -1,5 +1,5 @@
 import type { Lang } from './language.js';
-import type { UnitCode } from '../products/units.js';
+import { units, type UnitCode } from '../products/units.js';
 
 /** The texts of the product pages, in English and French (same keys). */
 const en = {
@@ -27,35 +27,8 @@ const en = {
     zero: 'Zero-rated (0 %)',
     exempt: 'Exempt',
   },
-  units: {
-    C62: 'one (unit)',
-    H87: 'piece',
-    EA: 'each',
-    SET: 'set',
-    PR: 'pair',
-    LS: 'lump sum',
-    E48: 'service unit',
-    SEC: 'second',
-    MIN: 'minute',
-    HUR: 'hour',
-    DAY: 'day',
-    WEE: 'week',
-    MON: 'month',
-    ANN: 'year',
-    GRM: 'gram',
-    KGM: 'kilogram',
-    TNE: 'tonne',
-    MMT: 'millimetre',
-    CMT: 'centimetre',
-    MTR: 'metre',
-    KMT: 'kilometre',
-    MTK: 'square metre',
-    MTQ: 'cubic metre',
-    MLT: 'millilitre',
-    LTR: 'litre',
-    KWH: 'kilowatt hour',
-    MWH: 'megawatt hour',
-  } satisfies Record<UnitCode, string>,
+  /** The English names are the products module's own (UN/ECE Recommendation 20). */
+  units: units as Record<UnitCode, string>,
   created: 'Created',
   updated: 'Updated',
   deleted: 'This product is deleted: it stays on its documents but can no longer be changed.',

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.js';
 import {
   createCustomer,
@@ -16,13 +16,17 @@ import { listDocuments } from '../../invoices/service.js';
 import { callContextOf, pageOf, type Env, type Page } from '../context.js';
 import { formOf } from '../form.js';
 import { html, type Html } from '../../http/html.js';
-import { csrfField, formatDate, formatTime, layout } from '../layout.js';
+import { csrfField, formatDate, formatTime } from '../layout.js';
 import { customerMessagesOf, type CustomerMessages } from '../customer-messages.js';
 import {
   filled,
   pager,
   refusalBlock,
-  refusalOf,
+  idShaped,
+  noticeIn,
+  sendRecordPage,
+  submitted,
+  type PageOptions,
   selectField,
   textArea,
   textField,
@@ -32,15 +36,12 @@ import {
 } from './record-form.js';
 
 const pageSize = 25;
-const text = 'text/html; charset=utf-8';
 const muted = html`<span class="muted">—</span>`;
 
 /** The form's fields, named as the API's fields (so a refusal's `param` names one of them). */
 const identityFields = ['name', 'email', 'siren', 'siret', 'vatNumber', 'electronicAddress', 'routingCode'] as const;
 const addressLines = ['line1', 'line2', 'postalCode', 'city'] as const;
 const formFields = ['type', ...identityFields, ...addressLines.map((f) => `address.${f}`), 'address.country'];
-
-const isId = (value: string | undefined) => (value && /^[A-Za-z0-9_]{1,64}$/.test(value) ? value : undefined);
 
 /** The address typed in the form; none when no line of it is filled (the country alone says nothing). */
 function typedAddress(typed: Typed, blank: null | undefined) {
@@ -206,22 +207,13 @@ function importForm(page: Page, cm: CustomerMessages, typed: Typed, refusal: Ref
 }
 
 export async function customerPages(app: FastifyInstance, { deps, env }: { deps: Deps; env: Env }): Promise<void> {
-  const send = (
-    reply: FastifyReply,
-    page: Page,
-    title: string,
-    content: Html,
-    options: { status?: number; notice?: string | null } = {},
-  ) =>
-    reply
-      .code(options.status ?? 200)
-      .type(text)
-      .send(layout(page, { title, section: 'customers', notice: options.notice ?? null }, content));
+  const send = (reply: FastifyReply, page: Page, title: string, content: Html, options: PageOptions = {}) =>
+    sendRecordPage(reply, 'customers', page, title, content, options);
 
   app.get('/customers', async (request, reply) => {
     const page = pageOf(request, env);
     const cm = customerMessagesOf(page.lang);
-    const startingAfter = isId((request.query as { starting_after?: string }).starting_after);
+    const startingAfter = idShaped((request.query as { starting_after?: string }).starting_after);
     const list = await listCustomers(deps, page.scope, { limit: pageSize, startingAfter }, {});
     const rows = list.data.map(
       (customer) => html`<tr data-customer="${customer.id}">
@@ -251,16 +243,17 @@ ${pager(`${page.base}/customers`, list, startingAfter === undefined, cm)}`;
     const page = pageOf(request, env);
     const cm = customerMessagesOf(page.lang);
     const typed = typedOf(formOf(request), formFields);
-    try {
-      const input = parseCustomerCreate(createBody(typed));
-      const customer = await createCustomer(deps, callContextOf(deps, request, page), input);
-      return await reply.redirect(`${page.base}/customers/${customer.id}?notice=customer_created`, 303);
-    } catch (error) {
-      const refusal = refusalOf(error);
-      if (!refusal) throw error;
-      const form = customerForm(page, cm, `${page.base}/customers`, typed, refusal, cm.create);
-      return send(reply, page, cm.newCustomer, form, { status: (error as { status: number }).status });
-    }
+    return submitted(
+      async () => {
+        const input = parseCustomerCreate(createBody(typed));
+        const customer = await createCustomer(deps, callContextOf(deps, request, page), input);
+        return reply.redirect(`${page.base}/customers/${customer.id}?notice=customer_created`, 303);
+      },
+      (refusal, status) =>
+        send(reply, page, cm.newCustomer, customerForm(page, cm, `${page.base}/customers`, typed, refusal, cm.create), {
+          status,
+        }),
+    );
   });
 
   app.get('/customers/import', async (request, reply) => {
@@ -273,25 +266,18 @@ ${pager(`${page.base}/customers`, list, startingAfter === undefined, cm)}`;
     const page = pageOf(request, env);
     const cm = customerMessagesOf(page.lang);
     const typed = typedOf(formOf(request), ['csv']);
-    try {
-      const answer = await importCustomers(deps, callContextOf(deps, request, page), typed.csv ?? '');
-      const content =
-        answer.kind === 'result'
-          ? importReport(page, cm, answer.result)
-          : html`<p class="notice" role="status" data-job="${answer.job.id}">${cm.importJob(answer.job.id)}</p>`;
-      return await send(reply, page, cm.importCsv, html`${content}${importForm(page, cm, { csv: '' }, null)}`);
-    } catch (error) {
-      const refusal = refusalOf(error);
-      if (!refusal) throw error;
-      const form = importForm(page, cm, typed, refusal);
-      return send(reply, page, cm.importCsv, form, { status: (error as { status: number }).status });
-    }
+    return submitted(
+      async () => {
+        const answer = await importCustomers(deps, callContextOf(deps, request, page), typed.csv ?? '');
+        const content =
+          answer.kind === 'result'
+            ? importReport(page, cm, answer.result)
+            : html`<p class="notice" role="status" data-job="${answer.job.id}">${cm.importJob(answer.job.id)}</p>`;
+        return send(reply, page, cm.importCsv, html`${content}${importForm(page, cm, { csv: '' }, null)}`);
+      },
+      (refusal, status) => send(reply, page, cm.importCsv, importForm(page, cm, typed, refusal), { status }),
+    );
   });
-
-  const noticeOf = (request: FastifyRequest, cm: CustomerMessages) => {
-    const notice = (request.query as { notice?: string }).notice;
-    return notice && Object.hasOwn(cm.notices, notice) ? cm.notices[notice as keyof CustomerMessages['notices']] : null;
-  };
 
   app.get('/customers/:id', async (request, reply) => {
     const page = pageOf(request, env);
@@ -300,7 +286,7 @@ ${pager(`${page.base}/customers`, list, startingAfter === undefined, cm)}`;
     const content = html`${customer.deleted ? html`<p class="muted" data-deleted="true">${cm.deleted}</p>` : html`<p class="actions"><a href="${page.base}/customers/${customer.id}/edit">${cm.editCustomer}</a></p>`}
 ${factsBlock(page, cm, customer)}
 ${await lastInvoices(deps, page, cm, customer)}`;
-    return send(reply, page, customer.name, content, { notice: noticeOf(request, cm) });
+    return send(reply, page, customer.name, content, { notice: noticeIn(request.query, cm.notices) });
   });
 
   app.get('/customers/:id/edit', async (request, reply) => {
@@ -318,15 +304,20 @@ ${await lastInvoices(deps, page, cm, customer)}`;
     const cm = customerMessagesOf(page.lang);
     const id = (request.params as { id: string }).id;
     const typed = typedOf(formOf(request), formFields);
-    try {
-      const input = parseCustomerUpdate(updateBody(typed));
-      await updateCustomer(deps, callContextOf(deps, request, page), id, input);
-      return await reply.redirect(`${page.base}/customers/${id}?notice=customer_updated`, 303);
-    } catch (error) {
-      const refusal = refusalOf(error);
-      if (!refusal) throw error;
-      const form = customerForm(page, cm, `${page.base}/customers/${id}`, typed, refusal, cm.save);
-      return send(reply, page, cm.editCustomer, form, { status: (error as { status: number }).status });
-    }
+    return submitted(
+      async () => {
+        const input = parseCustomerUpdate(updateBody(typed));
+        await updateCustomer(deps, callContextOf(deps, request, page), id, input);
+        return reply.redirect(`${page.base}/customers/${id}?notice=customer_updated`, 303);
+      },
+      (refusal, status) =>
+        send(
+          reply,
+          page,
+          cm.editCustomer,
+          customerForm(page, cm, `${page.base}/customers/${id}`, typed, refusal, cm.save),
+          { status },
+        ),
+    );
   });
 }

@@ -24,6 +24,7 @@ import {
   reporterOf,
   type InvoiceMessages,
 } from '../invoice-messages.js';
+import { idShaped } from './record-form.js';
 
 type SummaryStatus = DocumentResource['status'];
 type FileKind = DocumentResource['files'][number]['kind'];
@@ -69,7 +70,6 @@ interface ListQuery {
 }
 
 const isDay = (value: string | undefined) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined);
-const isId = (value: string | undefined) => (value && /^[A-Za-z0-9_]{1,64}$/.test(value) ? value : undefined);
 
 function statusTag(im: InvoiceMessages, status: SummaryStatus): Html {
   return html`<span data-status="${status}" class="status status-${status}">${im.statuses[status]}</span>`;
@@ -190,7 +190,7 @@ export async function invoicePages(app: FastifyInstance, { deps, env }: { deps: 
       const raw = request.query as ListQuery;
       const q = {
         status: summaryStatuses.find((status) => status === raw.status) ?? '',
-        customer: isId(raw.customer?.trim()) ?? '',
+        customer: idShaped(raw.customer?.trim()) ?? '',
         date_from: isDay(raw.date_from) ?? '',
         date_to: isDay(raw.date_to) ?? '',
         number: (raw.number ?? '').trim().slice(0, 35),
@@ -199,7 +199,7 @@ export async function invoicePages(app: FastifyInstance, { deps, env }: { deps: 
         deps,
         page.scope,
         kind,
-        { limit: pageSize, startingAfter: isId(raw.starting_after) },
+        { limit: pageSize, startingAfter: idShaped(raw.starting_after) },
         {
           status: q.status || undefined,
           customerId: q.customer || undefined,

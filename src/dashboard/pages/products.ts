@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.js';
 import {
   createProduct,
@@ -15,13 +15,17 @@ import { unitCodes } from '../../products/units.js';
 import { callContextOf, pageOf, type Env, type Page } from '../context.js';
 import { formOf } from '../form.js';
 import { html, type Html } from '../../http/html.js';
-import { csrfField, formatTime, layout } from '../layout.js';
+import { csrfField, formatTime } from '../layout.js';
 import { productMessagesOf, type ProductMessages } from '../product-messages.js';
 import {
   filled,
   pager,
   refusalBlock,
-  refusalOf,
+  idShaped,
+  noticeIn,
+  sendRecordPage,
+  submitted,
+  type PageOptions,
   selectField,
   textArea,
   textField,
@@ -31,10 +35,7 @@ import {
 } from './record-form.js';
 
 const pageSize = 25;
-const text = 'text/html; charset=utf-8';
 const formFields = ['name', 'description', 'unitPrice', 'unit', 'nature', 'vatCategory'] as const;
-
-const isId = (value: string | undefined) => (value && /^[A-Za-z0-9_]{1,64}$/.test(value) ? value : undefined);
 
 /** What a person types as a price ("12,50", "1 200.5") as the API's decimal string; the service checks the rest. */
 export function unitPriceOf(typed: string): string {
@@ -115,23 +116,14 @@ function factsBlock(page: Page, pm: ProductMessages, product: Product): Html {
 }
 
 export async function productPages(app: FastifyInstance, { deps, env }: { deps: Deps; env: Env }): Promise<void> {
-  const send = (
-    reply: FastifyReply,
-    page: Page,
-    title: string,
-    content: Html,
-    options: { status?: number; notice?: string | null } = {},
-  ) =>
-    reply
-      .code(options.status ?? 200)
-      .type(text)
-      .send(layout(page, { title, section: 'products', notice: options.notice ?? null }, content));
+  const send = (reply: FastifyReply, page: Page, title: string, content: Html, options: PageOptions = {}) =>
+    sendRecordPage(reply, 'products', page, title, content, options);
 
   app.get('/products', async (request, reply) => {
     const page = pageOf(request, env);
     const pm = productMessagesOf(page.lang);
     const query = request.query as { starting_after?: string; nature?: string };
-    const startingAfter = isId(query.starting_after);
+    const startingAfter = idShaped(query.starting_after);
     const nature = productNatures.find((value) => value === query.nature);
     const list = await listProducts(deps, page.scope, { limit: pageSize, startingAfter }, { nature });
     const rows = list.data.map(
@@ -165,22 +157,18 @@ ${pager(`${page.base}/products`, list, startingAfter === undefined, pm, keep)}`;
     const page = pageOf(request, env);
     const pm = productMessagesOf(page.lang);
     const typed = typedOf(formOf(request), formFields);
-    try {
-      const input = parseProductCreate(bodyOf(typed, undefined));
-      const product = await createProduct(deps, callContextOf(deps, request, page), input);
-      return await reply.redirect(`${page.base}/products/${product.id}?notice=product_created`, 303);
-    } catch (error) {
-      const refusal = refusalOf(error);
-      if (!refusal) throw error;
-      const form = productForm(page, pm, `${page.base}/products`, typed, refusal, pm.create);
-      return send(reply, page, pm.newProduct, form, { status: (error as { status: number }).status });
-    }
+    return submitted(
+      async () => {
+        const input = parseProductCreate(bodyOf(typed, undefined));
+        const product = await createProduct(deps, callContextOf(deps, request, page), input);
+        return reply.redirect(`${page.base}/products/${product.id}?notice=product_created`, 303);
+      },
+      (refusal, status) =>
+        send(reply, page, pm.newProduct, productForm(page, pm, `${page.base}/products`, typed, refusal, pm.create), {
+          status,
+        }),
+    );
   });
-
-  const noticeOf = (request: FastifyRequest, pm: ProductMessages) => {
-    const notice = (request.query as { notice?: string }).notice;
-    return notice && Object.hasOwn(pm.notices, notice) ? pm.notices[notice as keyof ProductMessages['notices']] : null;
-  };
 
   app.get('/products/:id', async (request, reply) => {
     const page = pageOf(request, env);
@@ -188,7 +176,7 @@ ${pager(`${page.base}/products`, list, startingAfter === undefined, pm, keep)}`;
     const product = await getProduct(deps, page.scope, (request.params as { id: string }).id);
     const content = html`${product.deleted ? html`<p class="muted" data-deleted="true">${pm.deleted}</p>` : html`<p class="actions"><a href="${page.base}/products/${product.id}/edit">${pm.editProduct}</a></p>`}
 ${factsBlock(page, pm, product)}`;
-    return send(reply, page, product.name, content, { notice: noticeOf(request, pm) });
+    return send(reply, page, product.name, content, { notice: noticeIn(request.query, pm.notices) });
   });
 
   app.get('/products/:id/edit', async (request, reply) => {
@@ -206,15 +194,20 @@ ${factsBlock(page, pm, product)}`;
     const pm = productMessagesOf(page.lang);
     const id = (request.params as { id: string }).id;
     const typed = typedOf(formOf(request), formFields);
-    try {
-      const input = parseProductUpdate(bodyOf(typed, null));
-      await updateProduct(deps, callContextOf(deps, request, page), id, input);
-      return await reply.redirect(`${page.base}/products/${id}?notice=product_updated`, 303);
-    } catch (error) {
-      const refusal = refusalOf(error);
-      if (!refusal) throw error;
-      const form = productForm(page, pm, `${page.base}/products/${id}`, typed, refusal, pm.save);
-      return send(reply, page, pm.editProduct, form, { status: (error as { status: number }).status });
-    }
+    return submitted(
+      async () => {
+        const input = parseProductUpdate(bodyOf(typed, null));
+        await updateProduct(deps, callContextOf(deps, request, page), id, input);
+        return reply.redirect(`${page.base}/products/${id}?notice=product_updated`, 303);
+      },
+      (refusal, status) =>
+        send(
+          reply,
+          page,
+          pm.editProduct,
+          productForm(page, pm, `${page.base}/products/${id}`, typed, refusal, pm.save),
+          { status },
+        ),
+    );
   });
 }

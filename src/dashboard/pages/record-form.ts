@@ -1,6 +1,9 @@
+import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../kernel/errors.js';
 import { html, type Html } from '../../http/html.js';
+import type { Page } from '../context.js';
 import type { Form } from '../form.js';
+import { layout, type Section } from '../layout.js';
 import { describeError } from '../page-error.js';
 
 /**
@@ -20,6 +23,23 @@ export interface Refusal {
 export function refusalOf(error: unknown): Refusal | null {
   if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'not_found') return null;
   return { code: error.code, param: error.param ?? null, message: describeError(error) };
+}
+
+/**
+ * Runs a form's action; a refusal the user can correct goes to `refused` with its HTTP status (the
+ * form shown again), anything else is thrown to the error page.
+ */
+export async function submitted<T>(
+  action: () => Promise<T>,
+  refused: (refusal: Refusal, status: number) => T,
+): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    return refused(refusal, (error as ApiError).status);
+  }
 }
 
 export function refusalBlock(refusal: Refusal | null): Html | null {
@@ -103,4 +123,35 @@ export function pager(
   const kept = keep.toString();
   const first = fromStart ? null : html`<a href="${path}${kept ? `?${kept}` : ''}">${words.newest}</a>`;
   return html`<p class="pager">${first} ${more}</p>`;
+}
+
+/** A query value (a list's `starting_after`, a customer filter) kept only when it has the shape of an id. */
+export function idShaped(value: string | undefined): string | undefined {
+  return value && /^[A-Za-z0-9_]{1,64}$/.test(value) ? value : undefined;
+}
+
+/** The notice named by `?notice=` among a page's own fixed texts (never echoed input). */
+export function noticeIn<Notices extends Record<string, string>>(query: unknown, notices: Notices): string | null {
+  const notice = (query as { notice?: unknown } | undefined)?.notice;
+  return typeof notice === 'string' && Object.hasOwn(notices, notice) ? notices[notice as keyof Notices]! : null;
+}
+
+export interface PageOptions {
+  status?: number;
+  notice?: string | null;
+}
+
+/** Sends a record page of one dashboard section in the signed-in layout. */
+export function sendRecordPage(
+  reply: FastifyReply,
+  section: Section,
+  page: Page,
+  title: string,
+  content: Html,
+  options: PageOptions = {},
+): FastifyReply {
+  return reply
+    .code(options.status ?? 200)
+    .type('text/html; charset=utf-8')
+    .send(layout(page, { title, section, notice: options.notice ?? null }, content));
 }
