@@ -14,7 +14,7 @@ import {
   PDFString,
   type PDFObject,
 } from 'pdf-lib';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { pageTexts } from '../support/pdf-text.js';
 import { writeCii } from '../../src/einvoice/cii-writer.js';
 import type { DocumentModel } from '../../src/einvoice/document-model.js';
 import { buildFacturX } from '../../src/einvoice/facturx.js';
@@ -135,24 +135,6 @@ test('the same document and creation date give the same bytes', async () => {
   const again = await buildFacturX(sample, xml, { creationDate: created });
   assert.deepEqual(again, pdf);
 });
-
-async function pageTexts(bytes: Buffer): Promise<string[]> {
-  const document = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false })
-    .promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= document.numPages; number++) {
-    const content = await (await document.getPage(number)).getTextContent();
-    // pdfjs gives the no-break spaces of French amounts as plain spaces: compare with plain spaces.
-    pages.push(
-      content.items
-        .map((item) => ('str' in item ? item.str : ''))
-        .join(' ')
-        .replace(/\u00a0/g, ' '),
-    );
-  }
-  await document.destroy();
-  return pages;
-}
 
 test('the text layer: French amounts and dates, the parties, the legal mentions', async () => {
   const [page] = await pageTexts(pdf);

@@ -1,4 +1,3 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { equipSeller, startHarness, type Harness } from '../support/harness.js';
 import { createCompany } from '../../src/companies/service.js';
 
@@ -152,20 +151,4 @@ export async function finalizedCreditNote(h: Harness, key: string, invoice: any)
   return finalized.data;
 }
 
-/** The text of each page of a PDF, as a reader extracts it (non-breaking spaces as spaces). */
-export async function pageTexts(bytes: Buffer): Promise<string[]> {
-  const document = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false })
-    .promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= document.numPages; number++) {
-    const content = await (await document.getPage(number)).getTextContent();
-    pages.push(
-      content.items
-        .map((item) => ('str' in item ? item.str : ''))
-        .join(' ')
-        .replace(/\u00a0/g, ' '),
-    );
-  }
-  await document.destroy();
-  return pages;
-}
+export { pageTexts } from '../support/pdf-text.js';
