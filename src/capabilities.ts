@@ -20,6 +20,7 @@ import { limitsCapability } from './limits/index.js';
 import { notificationsCapability } from './notifications/index.js';
 import { numberingCapability } from './numbering/index.js';
 import { paymentPortalCapability } from './payment-portal/index.js';
+import { cardPaymentsCapability } from './card-payments/index.js';
 import { paymentsCapability } from './payments/index.js';
 import { platformCapability } from './platform/index.js';
 import { productsCapability } from './products/index.js';
@@ -66,6 +67,7 @@ export const capabilities: readonly Capability[] = [
   platformCapability,
   invoicesCapability,
   paymentsCapability,
+  cardPaymentsCapability,
   quotesCapability,
   exportsCapability,
   recurringCapability,

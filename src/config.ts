@@ -63,6 +63,10 @@ export interface Config {
   sireneUrl: string;
   /** How long a directory look-up may take (FACTEUR_SIRENE_TIMEOUT_MS) before the SIRET counts as unverified. */
   sireneTimeoutMs: number;
+  /** Stripe's API (FACTEUR_STRIPE_API_URL): the companies' card payments open Checkout Sessions there. */
+  stripeApiUrl: string;
+  /** How long a call to Stripe may take (FACTEUR_STRIPE_TIMEOUT_MS) before the payment page says to retry. */
+  stripeTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -155,6 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sireneApiKey: env.FACTEUR_SIRENE_API_KEY || null,
     sireneUrl: (env.FACTEUR_SIRENE_URL || 'https://api.insee.fr/api-sirene/3.11').replace(/\/+$/, ''),
     sireneTimeoutMs: integer(env, 'FACTEUR_SIRENE_TIMEOUT_MS', 5_000, 100, 120_000),
+    stripeApiUrl: (env.FACTEUR_STRIPE_API_URL || 'https://api.stripe.com').replace(/\/+$/, ''),
+    stripeTimeoutMs: integer(env, 'FACTEUR_STRIPE_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 }
 

@@ -29,6 +29,8 @@ export const sealedColumns = {
     key: ['company_id', 'id'],
     clearBefore: true,
   },
+  stripeSecretKey: { table: 'card_payment_providers', column: 'secret_key', key: ['company_id', 'livemode'] },
+  stripeWebhookSecret: { table: 'card_payment_providers', column: 'webhook_secret', key: ['company_id', 'livemode'] },
 } as const satisfies Record<string, SealedColumn>;
 
 /** The associated data of a value of `column` in the row of primary key `key` (its values in order). */

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { describeNetworkFailure } from '../kernel/network-failure.js';
 
 /**
  * INSEE's Sirene API 3.11 (`GET {base}/siret/{siret}` and `GET {base}/siren/{siren}`, header
@@ -103,14 +104,7 @@ export function createSireneClient(options: { baseUrl: string; apiKey: string; t
       });
       return readSireneAnswer(response.statusCode, await response.body.text(), identifier);
     } catch (error) {
-      const failure = error as { name?: string };
-      return {
-        outcome: 'unavailable',
-        failure:
-          failure.name === 'TimeoutError' || failure.name === 'AbortError'
-            ? `timeout: no answer within ${options.timeoutMs / 1000} s`
-            : 'network error',
-      };
+      return { outcome: 'unavailable', failure: describeNetworkFailure(error, options.timeoutMs) };
     }
   }
   return { lookupSiret: (siret) => get('siret', siret), lookupSiren: (siren) => get('siren', siren) };

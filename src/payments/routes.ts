@@ -41,7 +41,9 @@ export const paymentSchema = Type.Object(
     method: Type.String(),
     reference: nullable(Type.String()),
     paidAt: Type.String(),
-    recorded_by: Type.String({ description: '`api`.' }),
+    recorded_by: Type.String({
+      description: "`api` (recorded through the API) or `stripe` (a card payment reported by Stripe's webhook).",
+    }),
     fr212: nullable(Type.Ref('Fr212')),
     metadata: Type.Record(Type.String(), Type.Unknown()),
     created: Type.String(),

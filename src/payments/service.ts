@@ -82,10 +82,13 @@ export const paymentCreateBody = Type.Object(
       description:
         'Cents, a positive integer, at most what is still due (`invalid_payment_amount`, `payment_exceeds_amount_due`).',
     }),
+    // Unsafe keeps the static type the methods' union (a union over a mapped array types as nothing).
     method: Type.Optional(
-      Type.Union(
-        paymentMethods.map((method) => Type.Literal(method)),
-        { description: 'Default `transfer`.' },
+      Type.Unsafe<(typeof paymentMethods)[number]>(
+        Type.Union(
+          paymentMethods.map((method) => Type.Literal(method)),
+          { description: 'Default `transfer`.' },
+        ),
       ),
     ),
     reference: Type.Optional(
@@ -132,7 +135,13 @@ function paidAtOf(value: string | undefined, now: Date): Date {
   return parsed;
 }
 
-export async function recordPayment(deps: Pick<Deps, 'db'>, ctx: CallContext, input: PaymentInput): Promise<Payment> {
+/** Records a payment received: through the API (`api`), or reported by the card payment provider (`stripe`). */
+export async function recordPayment(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  input: PaymentInput,
+  origin: { recordedBy: 'api' } | { recordedBy: 'stripe'; paymentId: string } = { recordedBy: 'api' },
+): Promise<Payment> {
   if (input.livemode !== undefined && input.livemode !== ctx.scope.livemode) {
     throw refuse(
       'livemode_mismatch',
@@ -145,14 +154,14 @@ export async function recordPayment(deps: Pick<Deps, 'db'>, ctx: CallContext, in
   checkMetadata(input.metadata);
   const row: PaymentRow = {
     ...ctx.scope,
-    id: newId('payment', ctx.now),
+    id: origin.recordedBy === 'api' ? newId('payment', ctx.now) : origin.paymentId,
     invoiceId: input.invoiceId,
     amount: input.amount,
     currency: input.currency ?? 'EUR',
     method: input.method ?? 'transfer',
     reference: input.reference?.trim() || null,
     paidAt: paidAtOf(input.paidAt, ctx.now),
-    recordedBy: 'api',
+    recordedBy: origin.recordedBy,
     fr212: null,
     metadata: input.metadata ?? {},
     created: ctx.now,

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { describeNetworkFailure } from '../kernel/network-failure.js';
 
 /**
  * The EU's VIES REST service (`POST {base}/check-vat-number`, swagger
@@ -87,14 +88,6 @@ export function readViesAnswer(status: number, text: string, asked: string): Vie
   };
 }
 
-function describeFailure(error: unknown, timeoutMs: number): string {
-  const failure = error as { name?: string; code?: string; cause?: { code?: string } };
-  const code = failure.code ?? failure.cause?.code;
-  if (failure.name === 'TimeoutError' || failure.name === 'AbortError' || /TIMEOUT/.test(code ?? ''))
-    return `timeout: no answer within ${timeoutMs / 1000} s`;
-  return `network error${code ? `: ${code}` : ''}`;
-}
-
 /** The VIES client of a base URL (the operator's setting, not a user's: no address filtering). */
 export function createViesClient(options: { baseUrl: string; timeoutMs: number }): ViesClient {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/check-vat-number`;
@@ -112,7 +105,7 @@ export function createViesClient(options: { baseUrl: string; timeoutMs: number }
         const text = await response.body.text();
         return readViesAnswer(response.statusCode, text, query.vatNumber);
       } catch (error) {
-        return { outcome: 'unavailable', failure: describeFailure(error, options.timeoutMs) };
+        return { outcome: 'unavailable', failure: describeNetworkFailure(error, options.timeoutMs) };
       }
     },
   };

@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { describeNetworkFailure } from '../kernel/network-failure.js';
 import { blockedLiteral, isBlockedAddress, pinnedLookup } from '../kernel/outbound-address.js';
 import { outcomeOfStatus, type Outcome } from './retry-schedule.js';
 import type { UrlPolicy } from './endpoint-url.js';
@@ -55,26 +56,7 @@ export function createDeliveryClient(policy: UrlPolicy, timeoutMs: number): Deli
 }
 
 function describeFailure(error: unknown, timeoutMs: number): string {
-  const failure = error as {
-    name?: string;
-    code?: string;
-    message?: string;
-    cause?: { code?: string; message?: string };
-  };
-  const code = failure.code ?? failure.cause?.code;
-  if (
-    failure.name === 'TimeoutError' ||
-    failure.name === 'AbortError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
-  ) {
-    return `timeout: no answer within ${timeoutMs / 1000} s`;
-  }
+  const failure = error as { message?: string; cause?: { message?: string } };
   if (isBlockedAddress(error)) return `blocked: ${failure.cause?.message ?? failure.message}`;
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
-  if (code && /CERT|SSL|TLS|SELF_SIGNED/.test(code)) return `TLS error: ${code}`;
-  return `network error${code ? `: ${code}` : ''}`;
+  return describeNetworkFailure(error, timeoutMs);
 }

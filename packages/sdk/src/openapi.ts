@@ -215,6 +215,159 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/account/card-payments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve the card payment provider
+     * @description `not_found` when none is connected.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CardPaymentProvider'];
+          };
+        };
+      };
+    };
+    /**
+     * Connect Stripe for card payments
+     * @description Live only (a test key answers `sandbox_payment_unavailable`). Stripe is asked whether the key works first: a refused key is `invalid_field_value` on `secretKey`; when Stripe does not answer the key is kept with `secretKeyVerified: false`. Replaces an earlier connection. Then the invoices' payment pages offer card payment for the amount due.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            provider: 'stripe';
+            /** @description A live secret key (`sk_live_…`) or a restricted key (`rk_live_…`) with write access to Checkout Sessions. Sealed at rest. */
+            secretKey: string;
+            /** @description The signing secret (`whsec_…`) of the webhook endpoint created in Stripe for `webhookUrl`. Sealed at rest. */
+            webhookSecret: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CardPaymentProvider'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /**
+     * Disconnect the card payment provider
+     * @description Payment pages stop offering card payment; the payments recorded stay.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              deleted: true;
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/account/services': {
     parameters: {
       query?: never;
@@ -9124,6 +9277,31 @@ export interface components {
       status: 'intact' | 'altered' | 'not_archived' | 'pending';
       verifiedAt: string;
     };
+    CardPaymentProvider: {
+      created: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'card_payment_provider';
+      /** @enum {string} */
+      provider: 'stripe';
+      /** @description The newest events Stripe sent that said a checkout was paid, newest first (at most 10). */
+      recentEvents: {
+        eventId: string;
+        /** @description `recorded` (a payment) or `ignored` (see `reason`). */
+        outcome: string;
+        paymentId: string | null;
+        reason: string | null;
+        received: string;
+        type: string;
+      }[];
+      /** @description The last four characters of the key; the key itself is never shown. */
+      secretKeyLast4: string;
+      /** @description Whether Stripe accepted the key at connection (false: Stripe did not answer then). */
+      secretKeyVerified: boolean;
+      updated: string;
+      /** @description The URL to give the webhook endpoint created in Stripe, with the events `checkout.session.completed` and `checkout.session.async_payment_succeeded`. */
+      webhookUrl: string;
+    };
     CreditNote: {
       /** @description Allowances on the whole document (BG-20), off the lines' total; split over the VAT rates. */
       allowances?: {
@@ -9980,7 +10158,7 @@ export interface components {
       /** @enum {string} */
       object: 'payment';
       paidAt: string;
-      /** @description `api`. */
+      /** @description `api` (recorded through the API) or `stripe` (a card payment reported by Stripe's webhook). */
       recorded_by: string;
       reference: string | null;
     };
