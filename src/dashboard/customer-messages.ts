@@ -5,6 +5,10 @@ const en = {
   customers: 'Customers',
   newCustomer: 'New customer',
   editCustomer: 'Edit the customer',
+  deleteCustomer: 'Delete the customer',
+  deleteQuestion: (name: string) => `Delete the customer ${name}?`,
+  deleteExplanation:
+    'It stays on the documents already issued to it, but can no longer be changed nor chosen for a new document. This cannot be undone.',
   importCsv: 'Import a CSV file',
   none: 'No customer yet.',
   older: 'Older →',
@@ -70,6 +74,7 @@ const en = {
   notices: {
     customer_created: 'The customer is created.',
     customer_updated: 'The customer is saved.',
+    customer_deleted: 'The customer is deleted.',
   },
 };
 
@@ -79,6 +84,10 @@ const fr: CustomerMessages = {
   customers: 'Clients',
   newCustomer: 'Nouveau client',
   editCustomer: 'Modifier le client',
+  deleteCustomer: 'Supprimer le client',
+  deleteQuestion: (name: string) => `Supprimer le client ${name} ?`,
+  deleteExplanation:
+    'Il reste sur les documents déjà émis à son nom, mais ne peut plus être modifié ni choisi pour un nouveau document. C’est définitif.',
   importCsv: 'Importer un fichier CSV',
   none: 'Aucun client pour l’instant.',
   older: 'Plus anciens →',
@@ -144,6 +153,7 @@ const fr: CustomerMessages = {
   notices: {
     customer_created: 'Le client est créé.',
     customer_updated: 'Le client est enregistré.',
+    customer_deleted: 'Le client est supprimé.',
   },
 };
 

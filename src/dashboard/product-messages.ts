@@ -6,6 +6,10 @@ const en = {
   products: 'Products',
   newProduct: 'New product',
   editProduct: 'Edit the product',
+  deleteProduct: 'Delete the product',
+  deleteQuestion: (name: string) => `Delete the product ${name}?`,
+  deleteExplanation:
+    'It stays on the documents that use it, but can no longer be changed nor chosen for a new line. This cannot be undone.',
   none: 'No product yet.',
   older: 'Older →',
   newest: '← Newest',
@@ -38,6 +42,7 @@ const en = {
   notices: {
     product_created: 'The product is created.',
     product_updated: 'The product is saved.',
+    product_deleted: 'The product is deleted.',
   },
 };
 
@@ -47,6 +52,10 @@ const fr: ProductMessages = {
   products: 'Produits',
   newProduct: 'Nouveau produit',
   editProduct: 'Modifier le produit',
+  deleteProduct: 'Supprimer le produit',
+  deleteQuestion: (name: string) => `Supprimer le produit ${name} ?`,
+  deleteExplanation:
+    'Il reste sur les documents qui l’utilisent, mais ne peut plus être modifié ni choisi pour une nouvelle ligne. C’est définitif.',
   none: 'Aucun produit pour l’instant.',
   older: 'Plus anciens →',
   newest: '← Les plus récents',
@@ -106,6 +115,7 @@ const fr: ProductMessages = {
   notices: {
     product_created: 'Le produit est créé.',
     product_updated: 'Le produit est enregistré.',
+    product_deleted: 'Le produit est supprimé.',
   },
 };
 

@@ -220,3 +220,40 @@ test('a customer’s page lists its last invoices, linked to their pages', async
   assert.ok(!page.body.includes(other.id), 'only this customer’s invoices');
   assert.match(page.body, new RegExp(`href="/dashboard/test/invoices\\?customer=${buyerId}"`));
 });
+
+test('deleting a customer: a confirmation page, then a CSRF-protected POST; another company cannot', async () => {
+  const { client, companyId } = await signedIn(h, 'fr');
+  const key = await h.key(companyId);
+  await client.get('/dashboard/test/customers/new');
+  const created = await client.post('/dashboard/test/customers', buyer);
+  const id = /(cus_[A-Za-z0-9]+)/.exec(String(created.headers.location))![1]!;
+  const shown = await client.get(`/dashboard/test/customers/${id}`);
+  assert.match(shown.body, new RegExp(`href="/dashboard/test/customers/${id}/delete">Supprimer le client<`));
+
+  const confirm = await client.get(`/dashboard/test/customers/${id}/delete`);
+  assert.equal(confirm.statusCode, 200);
+  assert.match(confirm.body, /Supprimer le client Atelier Lumière SAS \?/);
+  assert.match(confirm.body, new RegExp(`<form method="post" action="/dashboard/test/customers/${id}/delete"`));
+  assert.equal(
+    (await h.call('GET', `/v1/customers/${id}`, { key })).data.deleted ?? false,
+    false,
+    'a GET deletes nothing',
+  );
+
+  const forged = await client.post(`/dashboard/test/customers/${id}/delete`, {}, { csrf: null });
+  assert.equal(forged.statusCode, 403);
+  const other = await signedIn(h, 'en');
+  await other.client.get('/dashboard/test/customers');
+  assert.equal((await other.client.post(`/dashboard/test/customers/${id}/delete`, {})).statusCode, 404);
+  assert.equal((await h.call('GET', `/v1/customers/${id}`, { key })).statusCode, 200, 'still there');
+
+  const deleted = await client.post(`/dashboard/test/customers/${id}/delete`, {});
+  assert.equal(deleted.statusCode, 303, deleted.body.slice(0, 300));
+  assert.equal(deleted.headers.location, `/dashboard/test/customers/${id}?notice=customer_deleted`);
+  const after = await client.get(String(deleted.headers.location));
+  assert.match(after.body, /Le client est supprimé\./);
+  assert.match(after.body, /data-deleted="true"/);
+  const read = await h.call('GET', `/v1/customers/${id}`, { key });
+  assert.equal(read.data.deleted, true, read.body);
+  assert.equal((await client.get(`/dashboard/test/customers/${id}/delete`)).statusCode, 303, 'nothing left to confirm');
+});

@@ -137,3 +137,20 @@ test('the list pages by 25, the next link keeping the filter; English renders', 
   assert.equal((second.body.match(/data-product="/g) ?? []).length, 1);
   assert.match(second.body, /Article 00/);
 });
+
+test('deleting a product: confirmed on its own page, then gone from the list and read as deleted', async () => {
+  const { client, companyId } = await signedIn(h, 'en');
+  const key = await h.key(companyId);
+  await client.get('/dashboard/test/products/new');
+  const created = await client.post('/dashboard/test/products', consulting);
+  const id = /(prod_[A-Za-z0-9]+)/.exec(String(created.headers.location))![1]!;
+  const confirm = await client.get(`/dashboard/test/products/${id}/delete`);
+  assert.match(confirm.body, /Delete the product Conseil\?/);
+  assert.equal((await h.call('GET', `/v1/products/${id}`, { key })).data.deleted ?? false, false);
+  const deleted = await client.post(`/dashboard/test/products/${id}/delete`, {});
+  assert.equal(deleted.statusCode, 303, deleted.body.slice(0, 300));
+  assert.equal(deleted.headers.location, `/dashboard/test/products/${id}?notice=product_deleted`);
+  assert.match((await client.get(String(deleted.headers.location))).body, /The product is deleted\./);
+  assert.equal((await h.call('GET', `/v1/products/${id}`, { key })).data.deleted, true);
+  assert.ok(!(await client.get('/dashboard/test/products')).body.includes(`data-product="${id}"`), 'no longer listed');
+});

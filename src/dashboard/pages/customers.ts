@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.js';
 import {
   createCustomer,
+  deleteCustomer,
   getCustomer,
   importCustomers,
   listCustomers,
@@ -22,6 +23,7 @@ import {
   filled,
   pager,
   refusalBlock,
+  deletionConfirmation,
   idShaped,
   noticeIn,
   sendRecordPage,
@@ -283,10 +285,32 @@ ${pager(`${page.base}/customers`, list, startingAfter === undefined, cm)}`;
     const page = pageOf(request, env);
     const cm = customerMessagesOf(page.lang);
     const customer = await getCustomer(deps, page.scope, (request.params as { id: string }).id);
-    const content = html`${customer.deleted ? html`<p class="muted" data-deleted="true">${cm.deleted}</p>` : html`<p class="actions"><a href="${page.base}/customers/${customer.id}/edit">${cm.editCustomer}</a></p>`}
+    const content = html`${customer.deleted ? html`<p class="muted" data-deleted="true">${cm.deleted}</p>` : html`<p class="actions"><a href="${page.base}/customers/${customer.id}/edit">${cm.editCustomer}</a> · <a href="${page.base}/customers/${customer.id}/delete">${cm.deleteCustomer}</a></p>`}
 ${factsBlock(page, cm, customer)}
 ${await lastInvoices(deps, page, cm, customer)}`;
     return send(reply, page, customer.name, content, { notice: noticeIn(request.query, cm.notices) });
+  });
+
+  app.get('/customers/:id/delete', async (request, reply) => {
+    const page = pageOf(request, env);
+    const cm = customerMessagesOf(page.lang);
+    const customer = await getCustomer(deps, page.scope, (request.params as { id: string }).id);
+    const back = `${page.base}/customers/${customer.id}`;
+    if (customer.deleted) return reply.redirect(back, 303);
+    const words = {
+      question: cm.deleteQuestion(customer.name),
+      explanation: cm.deleteExplanation,
+      confirm: cm.deleteCustomer,
+      cancel: cm.cancel,
+    };
+    return send(reply, page, cm.deleteCustomer, deletionConfirmation(page, words, `${back}/delete`, back));
+  });
+
+  app.post('/customers/:id/delete', async (request, reply) => {
+    const page = pageOf(request, env);
+    const id = (request.params as { id: string }).id;
+    await deleteCustomer(deps, callContextOf(deps, request, page), id);
+    return reply.redirect(`${page.base}/customers/${id}?notice=customer_deleted`, 303);
   });
 
   app.get('/customers/:id/edit', async (request, reply) => {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.js';
 import {
   createProduct,
+  deleteProduct,
   getProduct,
   listProducts,
   productNatures,
@@ -21,6 +22,7 @@ import {
   filled,
   pager,
   refusalBlock,
+  deletionConfirmation,
   idShaped,
   noticeIn,
   sendRecordPage,
@@ -174,9 +176,31 @@ ${pager(`${page.base}/products`, list, startingAfter === undefined, pm, keep)}`;
     const page = pageOf(request, env);
     const pm = productMessagesOf(page.lang);
     const product = await getProduct(deps, page.scope, (request.params as { id: string }).id);
-    const content = html`${product.deleted ? html`<p class="muted" data-deleted="true">${pm.deleted}</p>` : html`<p class="actions"><a href="${page.base}/products/${product.id}/edit">${pm.editProduct}</a></p>`}
+    const content = html`${product.deleted ? html`<p class="muted" data-deleted="true">${pm.deleted}</p>` : html`<p class="actions"><a href="${page.base}/products/${product.id}/edit">${pm.editProduct}</a> · <a href="${page.base}/products/${product.id}/delete">${pm.deleteProduct}</a></p>`}
 ${factsBlock(page, pm, product)}`;
     return send(reply, page, product.name, content, { notice: noticeIn(request.query, pm.notices) });
+  });
+
+  app.get('/products/:id/delete', async (request, reply) => {
+    const page = pageOf(request, env);
+    const pm = productMessagesOf(page.lang);
+    const product = await getProduct(deps, page.scope, (request.params as { id: string }).id);
+    const back = `${page.base}/products/${product.id}`;
+    if (product.deleted) return reply.redirect(back, 303);
+    const words = {
+      question: pm.deleteQuestion(product.name),
+      explanation: pm.deleteExplanation,
+      confirm: pm.deleteProduct,
+      cancel: pm.cancel,
+    };
+    return send(reply, page, pm.deleteProduct, deletionConfirmation(page, words, `${back}/delete`, back));
+  });
+
+  app.post('/products/:id/delete', async (request, reply) => {
+    const page = pageOf(request, env);
+    const id = (request.params as { id: string }).id;
+    await deleteProduct(deps, callContextOf(deps, request, page), id);
+    return reply.redirect(`${page.base}/products/${id}?notice=product_deleted`, 303);
   });
 
   app.get('/products/:id/edit', async (request, reply) => {

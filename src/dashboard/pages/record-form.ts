@@ -3,7 +3,7 @@ import { ApiError } from '../../kernel/errors.js';
 import { html, type Html } from '../../http/html.js';
 import type { Page } from '../context.js';
 import type { Form } from '../form.js';
-import { layout, type Section } from '../layout.js';
+import { csrfField, layout, type Section } from '../layout.js';
 import { describeError } from '../page-error.js';
 
 /**
@@ -123,6 +123,24 @@ export function pager(
   const kept = keep.toString();
   const first = fromStart ? null : html`<a href="${path}${kept ? `?${kept}` : ''}">${words.newest}</a>`;
   return html`<p class="pager">${first} ${more}</p>`;
+}
+
+/**
+ * The confirmation of a deletion: a page of its own with a form that posts (CSRF-protected), so
+ * that no link, prefetch or script-less click deletes anything.
+ */
+export function deletionConfirmation(
+  page: Page,
+  words: { question: string; explanation: string; confirm: string; cancel: string },
+  action: string,
+  back: string,
+): Html {
+  return html`<section class="card"><form method="post" action="${action}" class="stack" id="delete-form">
+  ${csrfField(page)}
+  <p><strong>${words.question}</strong></p>
+  <p class="muted">${words.explanation}</p>
+  <p><button type="submit" class="danger">${words.confirm}</button> <a href="${back}">${words.cancel}</a></p>
+</form></section>`;
 }
 
 /** A query value (a list's `starting_after`, a customer filter) kept only when it has the shape of an id. */
