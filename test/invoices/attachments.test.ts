@@ -5,7 +5,11 @@ import type { Harness } from '../support/harness.js';
 import { createFileWorker } from '../../src/invoices/generation.js';
 import { plans } from '../../src/kernel/plans.js';
 import { sha256Hex } from '../../src/archive/entry-hash.js';
-import { attachmentBodyLimit, maxAttachmentsPerDocument } from '../../src/invoices/attachment-rules.js';
+import {
+  attachmentBodyLimit,
+  maxAttachmentBytes,
+  maxAttachmentsPerDocument,
+} from '../../src/invoices/attachment-rules.js';
 import { testCacheDir } from '../einvoice/support.js';
 import { advice, customer, decision, documentHarness, frenchBuyer, readyDraft, seller } from './support.js';
 
@@ -252,6 +256,23 @@ test('attachments', async (t) => {
     assertRefused(await upload(h, key, '/v1/invoices/inv_missing', pngBody), 'not_found', 'id');
     // An invoice's attachments are not a credit note's.
     assertRefused(await h.call('GET', `/v1/credit-notes/${draft.id}/attachments`, { key }), 'not_found', 'id');
+  });
+
+  await t.test('an attachment of exactly the size limit fits in the body limit', async () => {
+    const { key } = await seller(h);
+    const draft = await readyDraft(h, key);
+    const path = `/v1/invoices/${draft.id}`;
+    const largest = Buffer.concat([pdf, Buffer.alloc(maxAttachmentBytes - pdf.length, 0x20)]);
+    const response = await upload(h, key, path, {
+      filename: 'plans.pdf',
+      contentType: 'application/pdf',
+      content: largest.toString('base64'),
+      description: 'x'.repeat(1000),
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    assert.equal(response.data.size, maxAttachmentBytes);
+    const content = await h.call('GET', `${path}/attachments/${response.data.id}/content`, { key });
+    assert.ok(content.rawPayload.equals(largest));
   });
 
   await t.test('past the storage quota, refused and nothing stored', async () => {
