@@ -7,6 +7,7 @@ import {
   sellerLegalLine,
   type BuyerBlock,
   type DocumentAllowanceCharge,
+  type DocumentAttachment,
   type DocumentModel,
   type LineAllowanceCharge,
   type PostalAddress,
@@ -31,6 +32,9 @@ import {
  *   scheme FC), which BR-E-02 asks of an exempt invoice.
  * - A document with a line not subject to VAT (O) carries no VAT identifier (BR-O-02): the PDF
  *   still prints the seller's.
+ * - BG-24: each attachment with its bytes (BT-125), its file name as BT-122 and its BR-FR-17 code
+ *   as BT-123 (the rules read the code there); this CII is also the Factur-X's, which embeds each
+ *   attachment again as a file of its own (facturx.ts).
  * - A credit note (381) carries no payment instructions (BG-16, BT-83): the money goes to the
  *   buyer; BT-20 says how (BR-CO-25), and it has no due date (BT-9).
  */
@@ -176,6 +180,18 @@ function buyerParty(parent: XMLBuilder, model: DocumentModel): void {
     text(node.ele('ram:SpecifiedTaxRegistration'), 'ram:ID', buyer.vatNumber, { schemeID: 'VA' });
 }
 
+/** BG-24 (TypeCode 916, "related document"), in the order of the ReferencedDocument schema. */
+function additionalDocument(agreement: XMLBuilder, attachment: DocumentAttachment): void {
+  const node = agreement.ele('ram:AdditionalReferencedDocument');
+  text(node, 'ram:IssuerAssignedID', attachment.filename);
+  text(node, 'ram:TypeCode', '916');
+  text(node, 'ram:Name', attachment.code);
+  text(node, 'ram:AttachmentBinaryObject', attachment.content.toString('base64'), {
+    mimeCode: attachment.mimeCode,
+    filename: attachment.filename,
+  });
+}
+
 /** The ship-to address (BG-15): the delivery address, else for an intra-EU supply the buyer's (BR-IC-12 needs a country). */
 export function shipToAddress(model: DocumentModel): PostalAddress | null {
   if (model.buyer.deliveryAddress) return model.buyer.deliveryAddress;
@@ -236,6 +252,7 @@ export function writeCii(model: DocumentModel): string {
   if (present(model.buyer.routingCode)) text(agreement, 'ram:BuyerReference', model.buyer.routingCode);
   sellerParty(agreement, model);
   buyerParty(agreement, model);
+  for (const attachment of model.attachments ?? []) additionalDocument(agreement, attachment);
 
   const delivery = transaction.ele('ram:ApplicableHeaderTradeDelivery');
   const shipTo = shipToAddress(model);

@@ -273,6 +273,21 @@ export interface DocumentModel {
   charges?: DocumentAllowanceCharge[];
   vatBreakdown: VatBreakdownEntry[];
   totals: DocumentTotals;
+  /** BG-24, in the order they were added; absent or empty when the document has none. */
+  attachments?: DocumentAttachment[];
+}
+
+/**
+ * BG-24, a supporting document: BT-122 is its file name (unique in the document, the name of the
+ * file the Factur-X embeds), BT-123 its BR-FR-17 code, BT-125 its bytes with their MIME code and
+ * file name. The description is the embedded file's in the Factur-X (BT-123 holds the code).
+ */
+export interface DocumentAttachment {
+  filename: string;
+  mimeCode: string;
+  code: string;
+  description: string | null;
+  content: Buffer;
 }
 
 /** What the document is, in French: its title on the PDF and in the Factur-X description. */
@@ -438,6 +453,8 @@ export interface DocumentSource {
   latePenalty?: string | null;
   earlyPaymentDiscount?: string | null;
   paymentMeansCode?: '30' | '58';
+  /** BG-24, as frozen with the document, with their bytes. */
+  attachments?: DocumentAttachment[];
 }
 
 /** Mentions that are about the whole document rather than a VAT group's exemption. */
@@ -591,6 +608,7 @@ export function documentModelOf(source: DocumentSource): DocumentModel {
     ...(allowances.length > 0 || charges.length > 0 ? { allowances, charges } : {}),
     vatBreakdown,
     totals: totalsOf(lines, { allowances, charges }, vatBreakdown, source.amountPaid),
+    ...((source.attachments ?? []).length > 0 ? { attachments: source.attachments } : {}),
   };
 }
 

@@ -8,7 +8,8 @@ import { facturxXmpTemplate } from './standards.js';
  * `factur-x.xml` (an embedded file of MIME type text/xml, AFRelationship `Data`, listed in the
  * catalog's /AF and /Names), with the Factur-X XMP: the `fx:` properties (document type INVOICE,
  * file name, version 1.0, conformance level `EN 16931`) and the PDF/A extension schema that
- * declares them, from the block the Factur-X specification publishes (standards/xmp/).
+ * declares them, from the block the Factur-X specification publishes (standards/xmp/). Each
+ * attachment of the document (BG-24) is embedded too, AFRelationship `Supplement`.
  */
 
 export const facturxFileName = 'factur-x.xml';
@@ -50,6 +51,17 @@ export function buildFacturX(model: DocumentModel, xml: string, options: PdfOpti
     creationDate,
     modifiedDate: creationDate,
   });
+  // BG-24: each attachment a file of its own beside the XML, named as BT-122 names it, with the
+  // AFRelationship Factur-X gives supporting documents (Supplement), listed in /AF and /Names.
+  for (const attachment of model.attachments ?? [])
+    doc.file(attachment.content, {
+      name: attachment.filename,
+      type: attachment.mimeCode,
+      relationship: 'Supplement',
+      description: attachment.description ?? attachment.code,
+      creationDate,
+      modifiedDate: creationDate,
+    });
   doc.appendXML(facturxXmp());
   return pdfBytes(doc);
 }

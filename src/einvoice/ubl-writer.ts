@@ -188,6 +188,16 @@ function header(root: XMLBuilder, model: DocumentModel, credit: boolean): void {
     text(reference, 'cbc:ID', preceding.number);
     text(reference, 'cbc:IssueDate', preceding.issueDate);
   }
+  // BG-24: after the billing references, before the parties, in both the Invoice and the CreditNote schema.
+  for (const attachment of model.attachments ?? []) {
+    const reference = root.ele('cac:AdditionalDocumentReference');
+    text(reference, 'cbc:ID', attachment.filename);
+    text(reference, 'cbc:DocumentDescription', attachment.code);
+    text(reference.ele('cac:Attachment'), 'cbc:EmbeddedDocumentBinaryObject', attachment.content.toString('base64'), {
+      mimeCode: attachment.mimeCode,
+      filename: attachment.filename,
+    });
+  }
 }
 
 function settlement(root: XMLBuilder, model: DocumentModel, credit: boolean): void {

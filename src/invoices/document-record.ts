@@ -16,6 +16,7 @@ import { documentObligation, type Obligation } from './obligation.js';
 import type { invoices } from './schema.js';
 import type { DepositReference, InvoiceType } from './deposit-invoices.js';
 import { fileEntries, type FileEntry, type StoredFiles } from './document-files.js';
+import { toAttachment, type AttachmentResource } from './attachment-rules.js';
 
 /** The invoice and credit-note resources, their e-invoicing block, and the data of their events. */
 
@@ -147,6 +148,8 @@ export interface DocumentResource {
   overdue: boolean;
   paymentPortalUrl: string | null;
   files: FileEntry[];
+  /** BG-24, metadata only (the bytes: `.../attachments/:id/content`). */
+  attachments: AttachmentResource[];
   finalizedAt: string | null;
   created: string;
   updated: string;
@@ -257,6 +260,7 @@ export function toDocument(
     overdue: row.overdueAt !== null,
     paymentPortalUrl: row.portalToken && row.kind === 'invoice' ? `${publicUrl}/pay/${row.portalToken}` : null,
     files: fileEntries(row, files ?? (row.number !== null ? { state: 'pending', files: null } : null)),
+    attachments: (row.attachments ?? []).map(toAttachment),
     finalizedAt: row.finalizedAt?.toISOString() ?? null,
     created: row.created.toISOString(),
     updated: row.updated.toISOString(),

@@ -235,6 +235,7 @@ export function draftRow(ctx: CallContext, draft: NewDraft): DocumentRow {
     amountRefunded: 0,
     amountCredited: 0,
     ...depositColumns,
+    attachments: [],
     tax: null,
     einvoicing: freshEinvoicing(),
     history: [],

@@ -235,6 +235,7 @@ export async function seedInvoiceFixtures(tx: Tx, ctx: CallContext): Promise<num
       deposits: [],
       amountDeducted: 0,
       deductedBy: null,
+      attachments: [],
       allowances: [],
       charges: [],
       history: [] as DocumentRow['history'],

@@ -21,6 +21,7 @@ import { queueCompanyEmail } from '../notifications/service.js';
 import { appendEntry } from '../archive/service.js';
 import { countStorage } from '../subscriptions/service.js';
 import { sha256Hex } from '../archive/entry-hash.js';
+import { attachmentContents } from './attachment-store.js';
 import type { DocumentRow } from './document-record.js';
 import { documentSourceOf } from './issue-conformance.js';
 import type { FileFailure, FileKind, StoredFiles } from './document-files.js';
@@ -104,6 +105,24 @@ async function documentModel(deps: Pick<Deps, 'db'>, scope: Scope, row: FrozenDo
   return documentModelOf({
     ...documentSourceOf(row, preceding),
     operationDate: row.tax.date,
+    attachments: await frozenAttachments(deps, scope, row),
+  });
+}
+
+/** The attachments frozen with the document (its `attachments`), with their bytes. */
+async function frozenAttachments(deps: Pick<Deps, 'db'>, scope: Scope, row: FrozenDocument) {
+  if (row.attachments.length === 0) return [];
+  const contents = await attachmentContents(deps.db, scope, row.id);
+  return row.attachments.map((attachment) => {
+    const content = contents.get(attachment.id);
+    if (!content) throw new Error(`attachment ${attachment.id} of ${row.id} has no bytes`);
+    return {
+      filename: attachment.filename,
+      mimeCode: attachment.contentType,
+      code: attachment.code,
+      description: attachment.description,
+      content,
+    };
   });
 }
 

@@ -7,6 +7,7 @@ import {
   statusReceiptRecords,
 } from './data-export.js';
 import { creditNoteRoutes, refundSchema } from './credit-note-routes.js';
+import { attachmentRoutes, attachmentSchema } from './attachment-routes.js';
 import { purgeTestRefunds } from './credit-notes.js';
 import { seedInvoiceFixtures } from './fixtures.js';
 import { markOverdueInvoices } from './overdue.js';
@@ -31,8 +32,9 @@ export const invoicesCapability: Capability = {
     await invoiceRoutes(app, options);
     await creditNoteRoutes(app, options);
     await documentFileRoutes(app, options);
+    await attachmentRoutes(app, options);
   },
-  schemas: [invoiceSchema, creditNoteSchema, refundSchema, archiveVerificationSchema],
+  schemas: [attachmentSchema, invoiceSchema, creditNoteSchema, refundSchema, archiveVerificationSchema],
   published: ['buyer.ts', 'lines.ts', 'document-fields.ts', 'resource-schema.ts', 'document-axes.ts'],
   purgeTestData: async (tx, ctx) => ({
     invoices: await purgeTestDocuments(tx, ctx.scope),

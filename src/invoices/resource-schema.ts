@@ -261,6 +261,10 @@ const documentFields = {
         'The generated files (Factur-X PDF/A-3 with its CII, the CII alone, the readable PDF), generated right after the finalization: `pending` and `generating` until stored, then `ready` with their SHA-256, or `failed` when the official validators refused the CII (never deposited). Empty for a draft.',
     },
   ),
+  attachments: Type.Array(Type.Ref('Attachment'), {
+    description:
+      'BG-24 supporting documents, metadata only (the bytes: `.../attachments/{attachmentId}/content`); added and deleted on a draft, frozen at finalization.',
+  }),
   finalizedAt: nullable(Type.String()),
   created: Type.String(),
   updated: Type.String(),

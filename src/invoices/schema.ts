@@ -8,6 +8,7 @@ import type { SellerBlock } from '../einvoice/document-model.js';
 import type { Einvoicing, HistoryEntry, TaxSnapshot } from './document-record.js';
 import type { FileFailure, StoredFiles } from './document-files.js';
 import type { DepositReference, InvoiceType } from './deposit-invoices.js';
+import type { AttachmentRecord } from './attachment-rules.js';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -67,6 +68,8 @@ export const invoices = pgTable(
     amountDeducted: bigint('amount_deducted', { mode: 'number' }).notNull().default(0),
     /** On a deposit invoice: the final invoice that deducted it (once). */
     deductedBy: text('deducted_by'),
+    /** BG-24: the supporting documents' metadata, in their order; their bytes are `document_attachments` rows. */
+    attachments: jsonb('attachments').$type<AttachmentRecord[]>().notNull().default([]),
     tax: jsonb('tax').$type<TaxSnapshot | null>(),
     einvoicing: jsonb('einvoicing').$type<Einvoicing>().notNull(),
     history: jsonb('history').$type<HistoryEntry[]>().notNull(),
@@ -188,5 +191,24 @@ export const documentFiles = pgTable(
     index('document_files_due')
       .on(t.nextAttemptAt)
       .where(sql`state in ('pending', 'generating')`),
+  ],
+);
+
+/**
+ * The bytes of a document's attachments (`att_`), one row each: their metadata is the document's
+ * `attachments`. Written and deleted only while the document is a draft, under its row lock.
+ */
+export const documentAttachments = pgTable(
+  'document_attachments',
+  {
+    ...tenantColumns(),
+    id: text('id').notNull(),
+    documentId: text('document_id').notNull(),
+    content: bytea('content').notNull(),
+    created: instant('created').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    index('document_attachments_by_document').on(t.companyId, t.documentId),
   ],
 );

@@ -32,6 +32,7 @@ import { emailToBuyer, sendDocument, type SendOptions } from './transmission.js'
 import { simulateStatus, type SimulateInput } from './sandbox-statuses.js';
 import { deleteScopeDocuments, findByPortalToken, pageDocuments, type DocumentFilters } from './store.js';
 import { deleteScopeFiles, filesSummaries } from './files-store.js';
+import { deleteScopeAttachments } from './attachment-store.js';
 import { releaseStorage } from '../subscriptions/service.js';
 import { emailsOfDocument, type DocumentEmail } from '../mail/service.js';
 import * as reportable from './ereporting-store.js';
@@ -146,7 +147,7 @@ export async function listDocuments(
 export async function purgeTestDocuments(tx: Executor, scope: Scope): Promise<number> {
   if (scope.livemode) throw new Error('refusing to purge live invoices');
   const files = await deleteScopeFiles(tx, scope);
-  await releaseStorage(tx, scope, files.bytes);
+  await releaseStorage(tx, scope, files.bytes + (await deleteScopeAttachments(tx, scope)));
   // Their deposit flows go with the platform capability's test flows (platform/index.ts).
   return deleteScopeDocuments(tx, scope);
 }

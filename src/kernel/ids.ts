@@ -32,6 +32,7 @@ export const idPrefixes = {
   export: 'exp_',
   delivery: 'del_',
   email: 'em_',
+  attachment: 'att_',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

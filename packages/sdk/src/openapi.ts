@@ -908,6 +908,319 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/credit-notes/{id}/attachments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the attachments of a credit note
+     * @description In the order they were added; at most 10, one page.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Attachment'][];
+              has_more: boolean;
+              /** @description Pass as `starting_after` for the next page; null on the last page. */
+              next_cursor: string | null;
+              /** @enum {string} */
+              object: 'list';
+              url: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Attach a supporting document to a draft credit note
+     * @description BG-24, carried by the files generated at finalization (base64 in the CII and the UBL, an embedded file with AFRelationship `Supplement` in the Factur-X). On a draft only: a finalized credit note answers `invoice_not_editable`. Types: application/pdf, image/png, image/jpeg, text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.oasis.opendocument.spreadsheet; the bytes must match the type (`invalid_field_value`, param `content`). At most 10485760 bytes decoded (a bigger body: `payload_too_large`), 10 attachments and 20971520 bytes per document. Counted in the plan's storage: `storage_quota_exceeded` past it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description BT-123 (BR-FR-17); default `PJA`. `LISIBLE` at most once per document. */
+            code?: string;
+            /** @description The bytes in base64 (RFC 4648, padded); at most 10485760 bytes decoded. */
+            content: string;
+            /** @description application/pdf, image/png, image/jpeg, text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.oasis.opendocument.spreadsheet */
+            contentType: string;
+            description?: string | null;
+            /** @description Without path; unique in the document. */
+            filename: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Attachment'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/credit-notes/{id}/attachments/{attachmentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Retrieve an attachment of a credit note */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          attachmentId: string;
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Attachment'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /**
+     * Delete an attachment of a draft credit note
+     * @description Releases its storage. A finalized credit note answers `invoice_not_editable`: its attachments are frozen with it.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          attachmentId: string;
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              deleted: true;
+              id: string;
+              /** @enum {string} */
+              object: 'attachment';
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/credit-notes/{id}/attachments/{attachmentId}/content': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download an attachment of a credit note
+     * @description The bytes as uploaded, with their `Content-Type`, `ETag` (their SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition` naming the file.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          attachmentId: string;
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/pdf': components['schemas']['ErrorEnvelope'];
+            'application/vnd.oasis.opendocument.spreadsheet': components['schemas']['ErrorEnvelope'];
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': components['schemas']['ErrorEnvelope'];
+            'image/jpeg': components['schemas']['ErrorEnvelope'];
+            'image/png': components['schemas']['ErrorEnvelope'];
+            'text/csv': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/pdf': components['schemas']['ErrorEnvelope'];
+            'application/vnd.oasis.opendocument.spreadsheet': components['schemas']['ErrorEnvelope'];
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': components['schemas']['ErrorEnvelope'];
+            'image/jpeg': components['schemas']['ErrorEnvelope'];
+            'image/png': components['schemas']['ErrorEnvelope'];
+            'text/csv': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The bytes of the file. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/pdf': string;
+            'application/vnd.oasis.opendocument.spreadsheet': string;
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+            'image/jpeg': string;
+            'image/png': string;
+            'text/csv': string;
+          };
+        };
+        /** @description Not modified: `If-None-Match` named its ETag. */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/credit-notes/{id}/email': {
     parameters: {
       query?: never;
@@ -4138,6 +4451,319 @@ export interface paths {
         };
       };
     };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/invoices/{id}/attachments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the attachments of an invoice
+     * @description In the order they were added; at most 10, one page.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Attachment'][];
+              has_more: boolean;
+              /** @description Pass as `starting_after` for the next page; null on the last page. */
+              next_cursor: string | null;
+              /** @enum {string} */
+              object: 'list';
+              url: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Attach a supporting document to a draft invoice
+     * @description BG-24, carried by the files generated at finalization (base64 in the CII and the UBL, an embedded file with AFRelationship `Supplement` in the Factur-X). On a draft only: a finalized invoice answers `invoice_not_editable`. Types: application/pdf, image/png, image/jpeg, text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.oasis.opendocument.spreadsheet; the bytes must match the type (`invalid_field_value`, param `content`). At most 10485760 bytes decoded (a bigger body: `payload_too_large`), 10 attachments and 20971520 bytes per document. Counted in the plan's storage: `storage_quota_exceeded` past it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description BT-123 (BR-FR-17); default `PJA`. `LISIBLE` at most once per document. */
+            code?: string;
+            /** @description The bytes in base64 (RFC 4648, padded); at most 10485760 bytes decoded. */
+            content: string;
+            /** @description application/pdf, image/png, image/jpeg, text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.oasis.opendocument.spreadsheet */
+            contentType: string;
+            description?: string | null;
+            /** @description Without path; unique in the document. */
+            filename: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Attachment'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/invoices/{id}/attachments/{attachmentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Retrieve an attachment of an invoice */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          attachmentId: string;
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Attachment'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /**
+     * Delete an attachment of a draft invoice
+     * @description Releases its storage. A finalized invoice answers `invoice_not_editable`: its attachments are frozen with it.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          attachmentId: string;
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              deleted: true;
+              id: string;
+              /** @enum {string} */
+              object: 'attachment';
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/invoices/{id}/attachments/{attachmentId}/content': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download an attachment of an invoice
+     * @description The bytes as uploaded, with their `Content-Type`, `ETag` (their SHA-256, quoted; `If-None-Match` answers 304) and `Content-Disposition` naming the file.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          attachmentId: string;
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Error envelope; see `error.code`. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/pdf': components['schemas']['ErrorEnvelope'];
+            'application/vnd.oasis.opendocument.spreadsheet': components['schemas']['ErrorEnvelope'];
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': components['schemas']['ErrorEnvelope'];
+            'image/jpeg': components['schemas']['ErrorEnvelope'];
+            'image/png': components['schemas']['ErrorEnvelope'];
+            'text/csv': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Error envelope; see `error.code`. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/pdf': components['schemas']['ErrorEnvelope'];
+            'application/vnd.oasis.opendocument.spreadsheet': components['schemas']['ErrorEnvelope'];
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': components['schemas']['ErrorEnvelope'];
+            'image/jpeg': components['schemas']['ErrorEnvelope'];
+            'image/png': components['schemas']['ErrorEnvelope'];
+            'text/csv': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The bytes of the file. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/pdf': string;
+            'application/vnd.oasis.opendocument.spreadsheet': string;
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+            'image/jpeg': string;
+            'image/png': string;
+            'text/csv': string;
+          };
+        };
+        /** @description Not modified: `If-None-Match` named its ETag. */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -9277,6 +9903,24 @@ export interface components {
       status: 'intact' | 'altered' | 'not_archived' | 'pending';
       verifiedAt: string;
     };
+    Attachment: {
+      /** @description BT-123, a BR-FR-17 code: RIB, LISIBLE, FEUILLE_DE_STYLE, PJA, BORDEREAU_SUIVI, DOCUMENT_ANNEXE, BON_LIVRAISON, BON_COMMANDE, BORDEREAU_SUIVI_VALIDATION, ETAT_ACOMPTE, FACTURE_PAIEMENT_DIRECT, RECAPITULATIF_COTRAITANCE. */
+      code: string;
+      /** @description BT-125 `mimeCode`: application/pdf, image/png, image/jpeg, text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.oasis.opendocument.spreadsheet. */
+      contentType: string;
+      created: string;
+      description: string | null;
+      /** @description BT-125 `filename`, BT-122, and the name of the file in the Factur-X. */
+      filename: string;
+      /** @description Prefix `att_`. */
+      id: string;
+      /** @enum {string} */
+      object: 'attachment';
+      /** @description SHA-256 of the bytes (hex): the ETag of its content. */
+      sha256: string;
+      /** @description Bytes (decoded). */
+      size: number;
+    };
     CardPaymentProvider: {
       created: string;
       livemode: boolean;
@@ -9317,6 +9961,8 @@ export interface components {
       amountPaid: number;
       /** @description Cents given back (refunds of credit notes). */
       amountRefunded: number;
+      /** @description BG-24 supporting documents, metadata only (the bytes: `.../attachments/{attachmentId}/content`); added and deleted on a draft, frozen at finalization. */
+      attachments: components['schemas']['Attachment'][];
       buyer: {
         address: {
           city: string | null;
@@ -9886,6 +10532,8 @@ export interface components {
       amountPaid: number;
       /** @description Cents given back (refunds of credit notes). */
       amountRefunded: number;
+      /** @description BG-24 supporting documents, metadata only (the bytes: `.../attachments/{attachmentId}/content`); added and deleted on a draft, frozen at finalization. */
+      attachments: components['schemas']['Attachment'][];
       buyer: {
         address: {
           city: string | null;
