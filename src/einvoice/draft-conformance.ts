@@ -107,6 +107,9 @@ function frenchDate(value: string): boolean {
 const groupVat = (base: number, rate: string) =>
   Number(new Big(base).times(rate).div(100).round(0, Big.roundHalfUp).toFixed(0));
 
+/** In scope of e-invoicing (domestic B2B, through the platforms): the BR-FR rules bind it. */
+export const inEinvoicingScope = (model: Pick<DocumentModel, 'processing'>): boolean => model.processing === 'B2B';
+
 export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] {
   const issues: ConformanceIssue[] = [];
   const add = (rule: string, field: string, message: string) => issues.push({ rule, field, message });
@@ -370,7 +373,9 @@ export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] 
   }
   if (seller.iban !== null && !['30', '58'].includes(model.paymentMeansCode))
     add('BR-CL-16', 'paymentMeansCode', 'The payment means is 30 or 58.');
-  return issues;
+  // The French CIUS binds only a document in scope of e-invoicing (BT-21 BAR `B2B`): outside it
+  // the official validators run EN 16931 and the Factur-X profile alone (stylesheetsInScope).
+  return inEinvoicingScope(model) ? issues : issues.filter((issue) => !issue.rule.startsWith('BR-FR'));
 }
 
 function checkAddress(

@@ -299,8 +299,10 @@ export class OfficialValidator {
    * document gets the SVRL it would get alone. If the batch's transform fails, or does not give one
    * SVRL per document, each document is run alone, so one document's error stays its own.
    */
-  async validateBatch(xmls: string[]): Promise<BatchOutcome[]> {
-    const documents = xmls.map(() => ({
+  async validateBatch(xmls: string[], only?: (readonly StylesheetName[] | null)[]): Promise<BatchOutcome[]> {
+    // Per document, the stylesheets that bind it (null: all): the others neither run nor report.
+    const documents = xmls.map((_, index) => ({
+      only: only?.[index] ?? null,
       failures: [] as RuleFailure[],
       timings: {} as Record<string, number>,
       source: null as SaxonNode | null,
@@ -328,7 +330,10 @@ export class OfficialValidator {
       document.timings.parse = performance.now() - started;
     }
     for (const sheet of this.sheets) {
-      const parsed = documents.filter((document) => document.source && !document.error);
+      const parsed = documents.filter(
+        (document) =>
+          document.source && !document.error && (document.only === null || document.only.includes(sheet.name)),
+      );
       if (parsed.length === 0) continue;
       let started = performance.now();
       if ('base' in sheet) {
@@ -378,13 +383,15 @@ export class OfficialValidator {
         document.timings[sheet.name] = performance.now() - started;
       }
     }
-    const validators = [
-      `XSD ${this.xsdVersion}`,
-      ...this.sheets.map((sheet) => `${sheet.name} (${versionOf(sheet.name)})`),
-    ];
     return documents.map((document): BatchOutcome => {
       if (document.error) return document.error;
       const failures = document.failures;
+      const validators = [
+        `XSD ${this.xsdVersion}`,
+        ...this.sheets
+          .filter((sheet) => document.only === null || document.only.includes(sheet.name))
+          .map((sheet) => `${sheet.name} (${versionOf(sheet.name)})`),
+      ];
       return {
         report: {
           valid: failures.length === 0,

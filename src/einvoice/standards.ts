@@ -124,6 +124,11 @@ export interface Stylesheet {
    * gives its failures again under this name, with this file's flags (official-validator.ts).
    */
   flagVariantOf?: StylesheetName;
+  /**
+   * The French CIUS (BR-FR): it binds only the documents in scope of e-invoicing (domestic B2B,
+   * through the platforms); a document outside it is judged by EN 16931 and its profile alone.
+   */
+  einvoicingOnly?: true;
 }
 
 export const stylesheets: Record<StylesheetName, Stylesheet> = {
@@ -134,11 +139,13 @@ export const stylesheets: Record<StylesheetName, Stylesheet> = {
   },
   'BR-FR-Flux2-Schematron-CII': {
     name: 'BR-FR-Flux2-Schematron-CII',
+    einvoicingOnly: true,
     xslt: join(standardsDir, 'br-fr-cii', 'BR-FR-Flux2-Schematron-CII.xslt'),
     documents: [],
   },
   'BR-FR-Flux2-Schematron-CII_WARNING': {
     name: 'BR-FR-Flux2-Schematron-CII_WARNING',
+    einvoicingOnly: true,
     xslt: join(standardsDir, 'br-fr-cii', 'BR-FR-Flux2-Schematron-CII_WARNING.xslt'),
     documents: [],
     flagVariantOf: 'BR-FR-Flux2-Schematron-CII',
@@ -164,11 +171,13 @@ export const stylesheets: Record<StylesheetName, Stylesheet> = {
   },
   'BR-FR-Flux2-Schematron-UBL': {
     name: 'BR-FR-Flux2-Schematron-UBL',
+    einvoicingOnly: true,
     xslt: join(standardsDir, 'ubl', 'BR-FR-Flux2-Schematron-UBL.xslt'),
     documents: [],
   },
   'BR-FR-Flux2-Schematron-UBL_WARNING': {
     name: 'BR-FR-Flux2-Schematron-UBL_WARNING',
+    einvoicingOnly: true,
     xslt: join(standardsDir, 'ubl', 'BR-FR-Flux2-Schematron-UBL_WARNING.xslt'),
     documents: [],
     flagVariantOf: 'BR-FR-Flux2-Schematron-UBL',
@@ -185,6 +194,13 @@ export const stylesheets: Record<StylesheetName, Stylesheet> = {
     documents: [],
   },
 };
+
+/**
+ * The stylesheets of `names` that bind a document in scope of e-invoicing (`inScope`) or outside it
+ * (e-reporting, or nothing): the BR-FR ones only in scope.
+ */
+export const stylesheetsInScope = (names: readonly StylesheetName[], inScope: boolean): StylesheetName[] =>
+  names.filter((name) => inScope || !stylesheets[name].einvoicingOnly);
 
 /** What a validation report names as its rules' versions (PROVENANCE.md). */
 export const standardsVersions = {

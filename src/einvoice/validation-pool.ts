@@ -10,6 +10,7 @@ import type { WorkerData, WorkerRequest, WorkerResponse } from './validation-wor
 
 export type { ValidationReport } from './official-validator.js';
 export type { StylesheetName, XsdSet } from './standards.js';
+export { stylesheetsInScope } from './standards.js';
 
 /**
  * The official validation off the event loop: a small pool of worker threads, each holding the
@@ -151,6 +152,7 @@ export class DocumentValidationError extends Error {}
 interface Job {
   id: number;
   xml: string;
+  only: StylesheetName[] | null;
   resolve: (report: ValidationReport) => void;
   reject: (error: Error) => void;
 }
@@ -198,11 +200,15 @@ export class ValidationPool {
     return this.slots.length;
   }
 
-  /** Validates one document (a CII, or a CDAR with the CDAR set); resolves with its report (a failing document is not an error). */
-  validate(xml: string): Promise<ValidationReport> {
+  /**
+   * Validates one document (a CII, or a CDAR with the CDAR set); resolves with its report (a failing
+   * document is not an error). `only`: the pool's stylesheets that bind this document (e.g.
+   * `stylesheetsInScope`), the others skipped; default all.
+   */
+  validate(xml: string, only?: readonly StylesheetName[]): Promise<ValidationReport> {
     if (this.closing) return Promise.reject(new Error('the validation pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, xml, resolve, reject });
+      this.queue.push({ id: this.nextId++, xml, only: only ? [...only] : null, resolve, reject });
       this.dispatch();
     });
   }
@@ -281,7 +287,11 @@ export class ValidationPool {
       const jobs = this.queue.splice(0, take);
       slot.batch = { id: jobs[0]!.id, jobs };
       if (this.timeoutMs !== null) slot.deadline = setTimeout(() => this.timedOut(slot), this.timeoutMs * jobs.length);
-      slot.worker.postMessage({ id: jobs[0]!.id, xmls: jobs.map((job) => job.xml) } satisfies WorkerRequest);
+      slot.worker.postMessage({
+        id: jobs[0]!.id,
+        xmls: jobs.map((job) => job.xml),
+        only: jobs.map((job) => job.only),
+      } satisfies WorkerRequest);
     }
   }
 }

@@ -11,7 +11,7 @@ export interface WorkerData {
 }
 
 /** A batch of documents: the stylesheets run once over all of them (official-validator.ts). */
-export type WorkerRequest = { id: number; xmls: string[] };
+export type WorkerRequest = { id: number; xmls: string[]; only?: (StylesheetName[] | null)[] };
 export type WorkerOutcome = { report: ValidationReport } | { error: string };
 export type WorkerResponse = { id: number; outcomes: WorkerOutcome[] } | { id: number; error: string };
 
@@ -22,7 +22,7 @@ const describe = (error: unknown) => (error instanceof Error ? (error.stack ?? e
 
 const validator = await OfficialValidator.open(workerData as WorkerData);
 port.on('message', (request: WorkerRequest) => {
-  validator.validateBatch(request.xmls).then(
+  validator.validateBatch(request.xmls, request.only).then(
     (outcomes) =>
       port.postMessage({
         id: request.id,

@@ -11,7 +11,10 @@ import { writeCii } from '../einvoice/cii-writer.js';
 import { writeUbl } from '../einvoice/ubl-writer.js';
 import { renderPdf } from '../einvoice/pdf-renderer.js';
 import { buildFacturX } from '../einvoice/facturx.js';
+import { inEinvoicingScope } from '../einvoice/draft-conformance.js';
 import {
+  officialStylesheets,
+  stylesheetsInScope,
   ublValidation,
   ValidationPool,
   validatorCacheDir,
@@ -197,9 +200,11 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
     const model = await documentModel(deps, scope, { ...row, number, issueDate, seller, buyer, tax });
     const xml = writeCii(model);
     const ubl = writeUbl(model);
+    // Outside e-invoicing (e-reporting or nothing) the BR-FR rules do not bind the document.
+    const inScope = inEinvoicingScope(model);
     const [report, ublReport] = await Promise.all([
-      validators().then((pool) => pool.validate(xml)),
-      ublValidators().then((pool) => pool.validate(ubl)),
+      validators().then((pool) => pool.validate(xml, stylesheetsInScope(officialStylesheets, inScope))),
+      ublValidators().then((pool) => pool.validate(ubl, stylesheetsInScope(ublValidation.stylesheets, inScope))),
     ]);
     if (!report.valid) throw refusal('CII', row.number, report);
     if (!ublReport.valid) throw refusal('UBL', row.number, ublReport);
