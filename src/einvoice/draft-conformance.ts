@@ -107,8 +107,15 @@ function frenchDate(value: string): boolean {
 const groupVat = (base: number, rate: string) =>
   Number(new Big(base).times(rate).div(100).round(0, Big.roundHalfUp).toFixed(0));
 
-/** In scope of e-invoicing (domestic B2B, through the platforms): the BR-FR rules bind it. */
-export const inEinvoicingScope = (model: Pick<DocumentModel, 'processing'>): boolean => model.processing === 'B2B';
+/** The BAR processing codes (BR-FR-20) of documents that do not go through the platforms. */
+const outsideEinvoicing = new Set(['B2BINT', 'B2C', 'OUTOFSCOPE', 'ARCHIVEONLY']);
+
+/**
+ * In scope of e-invoicing (domestic B2B, through the platforms): the BR-FR rules bind it. A code
+ * outside BR-FR-20's list keeps them, so that BR-FR-20 names it rather than nothing checking it.
+ */
+export const inEinvoicingScope = (model: Pick<DocumentModel, 'processing'>): boolean =>
+  !outsideEinvoicing.has(model.processing);
 
 export function checkDraftConformance(model: DocumentModel): ConformanceIssue[] {
   const issues: ConformanceIssue[] = [];
