@@ -7,7 +7,6 @@
 #   npm run cluster -- down    stop everything
 #   npm run cluster -- status  the PostgreSQL nodes' states and the processes
 #   npm run cluster -- start NAME   (re)start one node (api1..api3, worker1..worker2)
-#   npm run cluster -- load [seconds]   the load run with faults (scripts/cluster/load.ts)
 # Loopback only. Ports and folder from the environment (defaults below); never the machine's 5432.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -330,6 +329,5 @@ case "${1:-up}" in
   status) status ;;
   start) start_node "$2"; wait_for 120 "$2" bash -c "case $2 in worker*) exit 0;; esac; curl -sfk https://127.0.0.1:$(node_port "$2")/readyz" ;;
   failover) "${AS_PG[@]}" "${AUTOCTL_ENV[@]}" pg_autoctl perform failover --monitor "postgres://autoctl_node@127.0.0.1:$MONITOR_PORT/pg_auto_failover?sslmode=disable" ;;
-  load) shift; exec node --import tsx "$ROOT/scripts/cluster/load.ts" "$@" ;;
-  *) say "usage: npm run cluster -- [up|down|status|start NAME|failover|load [seconds]]"; exit 2 ;;
+  *) say "usage: npm run cluster -- [up|down|status|start NAME|failover]"; exit 2 ;;
 esac
