@@ -73,10 +73,12 @@ test('the seller block: frozen at finalization, checked before the number', asyn
     'a draft that would break a rule is refused with its rule ids; nothing numbered, nothing counted',
     async () => {
       const { key } = await seller(h);
-      // A consumer with neither e-mail nor electronic address: BR-FR-12 (BT-49 is mandatory).
+      // A French company without SIREN: in scope of e-invoicing (domestic B2B), so the French rules
+      // bind it and BR-FR-11 (BT-47, the buyer's SIREN) refuses it. A consumer is out of scope
+      // (test/invoices/scope-validation.test.ts).
       const buyer = {
-        type: 'individual',
-        name: 'Camille Martin',
+        type: 'company',
+        name: 'Atelier Martin',
         address: { line1: '8 place Bellecour', postalCode: '69002', city: 'Lyon', country: 'FR' },
       };
       const taken = await decision(h, key, { customer: asDecisionCustomer(buyer) }, [chair]);
@@ -86,8 +88,8 @@ test('the seller block: frozen at finalization, checked before the number', asyn
       const refused = await h.call('POST', `/v1/invoices/${draft.id}/finalize`, { key });
       assert.equal(refused.statusCode, 400, refused.body);
       assert.equal(refused.data.error.code, 'schematron_validation_failed');
-      assert.equal(refused.data.error.param, 'buyer.electronicAddress');
-      assert.match(refused.data.error.message, /BR-FR-12_BT-49/);
+      assert.equal(refused.data.error.param, 'buyer.siren');
+      assert.match(refused.data.error.message, /BR-FR-11_BT-47/);
       assert.match(refused.data.error.message, /nothing was numbered/);
       assert.equal(refused.data.error.issues, undefined, 'the contract keeps `issues` for tax decisions');
       const still = await h.call('GET', `/v1/invoices/${draft.id}`, { key });
@@ -95,10 +97,10 @@ test('the seller block: frozen at finalization, checked before the number', asyn
       assert.equal(still.data.number, null);
       assert.equal(still.data.seller, null);
       assert.equal((await eventsOf(h, key, 'invoice.finalized')).length, 0);
-      // The decision was not consumed: the same decision backs the fixed draft (buyer with an e-mail).
+      // The decision was not consumed: the same decision backs the fixed draft (buyer with its SIREN).
       const fixed = await h.call('POST', `/v1/invoices/${draft.id}`, {
         key,
-        body: { buyer: { ...buyer, email: 'camille.martin@example.com' } },
+        body: { buyer: { ...buyer, siren: '732829320' } },
       });
       assert.equal(fixed.statusCode, 200, fixed.body);
       const issued = await h.call('POST', `/v1/invoices/${draft.id}/finalize`, { key });
