@@ -64,7 +64,7 @@ const outsideServiceSchema = (what: string) =>
       provider: nullable(
         Type.String({
           description:
-            '`sirene`, `platform` (its Directory Service), `vies`, `smtp`; `sandbox` in test mode (simulated).',
+            '`sirene`, `platform` (its Directory Service), `vies`, `smtp`, `stripe`; `sandbox` in test mode (simulated).',
         }),
       ),
       status: Type.Union(
@@ -87,6 +87,9 @@ const accountServicesSchema = Type.Object({
   ),
   vies: outsideServiceSchema("The EU's VIES, which intra-EU VAT numbers are checked with."),
   email: outsideServiceSchema("The operator's SMTP server (`FACTEUR_SMTP_URL`) documents are e-mailed through."),
+  cardPayments: outsideServiceSchema(
+    'The card payment provider the company connected (`PUT /v1/account/card-payments`): live only, since the sandbox takes no online payment.',
+  ),
 });
 
 const optionalText = (maxLength: number) =>

@@ -3,6 +3,7 @@ import type { OutsideServiceState } from '../kernel/outside-service.js';
 import { directoryServiceState } from '../directory/service.js';
 import { viesServiceState } from '../vies/service.js';
 import { emailServiceState } from '../mail/service.js';
+import { cardPaymentServiceState } from '../card-payments/service.js';
 import type { Scope } from '../db/scope.js';
 import { plans, type PlanLimits, type PlanName } from '../kernel/plans.js';
 import type { ApiKey } from '../api-keys/service.js';
@@ -65,14 +66,16 @@ export interface AccountServices {
   directory: OutsideServiceState;
   vies: OutsideServiceState;
   email: OutsideServiceState;
+  cardPayments: OutsideServiceState;
 }
 
 /** `GET /v1/account/services`: the outside services facteur reaches for the key's environment, and how they answer. */
 export async function accountServices(deps: Pick<Deps, 'db' | 'config'>, scope: Scope): Promise<AccountServices> {
-  const [directory, vies, email] = await Promise.all([
+  const [directory, vies, email, cardPayments] = await Promise.all([
     directoryServiceState(deps, scope),
     viesServiceState(deps, scope),
     emailServiceState(deps, scope),
+    cardPaymentServiceState(deps, scope),
   ]);
-  return { object: 'account_services', livemode: scope.livemode, directory, vies, email };
+  return { object: 'account_services', livemode: scope.livemode, directory, vies, email, cardPayments };
 }

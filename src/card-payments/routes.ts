@@ -17,18 +17,24 @@ export const providerSchema = Type.Object(
     }),
     webhookUrl: Type.String({
       description:
-        'The URL to give the webhook endpoint created in Stripe, with the events `checkout.session.completed` and `checkout.session.async_payment_succeeded`.',
+        'The URL to give the webhook endpoint created in Stripe, with the events `checkout.session.completed`, `checkout.session.async_payment_succeeded` and `charge.refunded`.',
     }),
     recentEvents: Type.Array(
       Type.Object({
         eventId: Type.String(),
         type: Type.String(),
-        outcome: Type.String({ description: '`recorded` (a payment) or `ignored` (see `reason`).' }),
+        outcome: Type.String({
+          description: '`recorded` (a payment, or a refund on a credit note) or `ignored` (see `reason`).',
+        }),
         paymentId: nullable(Type.String()),
+        refundId: nullable(Type.String({ description: 'The refund a `charge.refunded` recorded.' })),
         reason: nullable(Type.String()),
         received: Type.String(),
       }),
-      { description: 'The newest events Stripe sent that said a checkout was paid, newest first (at most 10).' },
+      {
+        description:
+          'The newest events Stripe sent that said a checkout was paid or a charge refunded, newest first (at most 10).',
+      },
     ),
     created: Type.String(),
     updated: Type.String(),

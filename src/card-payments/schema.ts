@@ -17,6 +17,10 @@ export const cardPaymentProviders = pgTable(
     /** When Stripe accepted the key; null when Stripe did not answer at connection. */
     secretKeyVerifiedAt: instant('secret_key_verified_at'),
     webhookSecret: text('webhook_secret').notNull(),
+    /** The last time facteur and Stripe spoke (the key check, a checkout, a valid event), for the services' health. */
+    lastExchangeAt: instant('last_exchange_at'),
+    /** What went wrong at that exchange (Stripe down, the key refused); null when it went through. */
+    lastFailure: text('last_failure'),
     created: instant('created').notNull(),
     updated: instant('updated').notNull(),
   },
@@ -34,9 +38,10 @@ export const cardPaymentEvents = pgTable(
     provider: text('provider').notNull(),
     eventId: text('event_id').notNull(),
     type: text('type').notNull(),
-    /** `recorded` (the payment's id beside it) or `ignored` with the reason. */
+    /** `recorded` (the payment's or the refund's id beside it) or `ignored` with the reason. */
     outcome: text('outcome').notNull(),
     paymentId: text('payment_id'),
+    refundId: text('refund_id'),
     reason: text('reason'),
     received: instant('received').notNull(),
   },

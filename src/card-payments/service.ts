@@ -5,10 +5,12 @@ import { isUniqueViolation } from '../db/errors.js';
 import { sealContext, sealedColumns } from '../db/sealed-columns.js';
 import { ApiError, refuse } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
+import { notConfigured, stateFromLastExchange, type OutsideServiceState } from '../kernel/outside-service.js';
 import { encryptionKeyOf, openSecret, sealSecret } from '../kernel/sealed-secret.js';
-import { recordPayment } from '../payments/service.js';
+import { findPaymentByProviderReference, recordPayment } from '../payments/service.js';
+import { refundableCreditNotes, refundedByReference, refundUpTo } from '../invoices/service.js';
 import { createStripeClient, type StripeClient } from './stripe-client.js';
-import { readStripeEvent, type CardPaymentFacts } from './stripe-event.js';
+import { readStripeEvent, type CardPaymentFacts, type CardRefundFacts } from './stripe-event.js';
 import { verifyStripeSignature } from './stripe-signature.js';
 import {
   deleteProvider,
@@ -16,6 +18,7 @@ import {
   findProvider,
   insertEvent,
   latestEvents,
+  recordExchange,
   upsertProvider,
   type CardPaymentEventRow,
   type CardPaymentProviderRow,
@@ -37,7 +40,7 @@ export interface CardPaymentProvider {
   secretKeyLast4: string;
   /** Whether Stripe accepted the key when it was connected (false: Stripe did not answer then). */
   secretKeyVerified: boolean;
-  /** Where the company points its Stripe webhook endpoint (`checkout.session.completed`, `checkout.session.async_payment_succeeded`). */
+  /** Where the company points its Stripe webhook endpoint (`checkout.session.completed`, `checkout.session.async_payment_succeeded`, `charge.refunded`). */
   webhookUrl: string;
   /** The newest events Stripe sent, newest first (at most 10). */
   recentEvents: {
@@ -45,6 +48,7 @@ export interface CardPaymentProvider {
     type: string;
     outcome: string;
     paymentId: string | null;
+    refundId: string | null;
     reason: string | null;
     received: string;
   }[];
@@ -93,6 +97,7 @@ function toProvider(
       type: event.type,
       outcome: event.outcome,
       paymentId: event.paymentId,
+      refundId: event.refundId,
       reason: event.reason,
       received: event.received.toISOString(),
     })),
@@ -144,6 +149,8 @@ export async function connectStripe(
       secretKeyLast4: input.secretKey.slice(-4),
       secretKeyVerifiedAt: verified ? ctx.now : null,
       webhookSecret: sealSecret(key, input.webhookSecret, webhookContext(ctx.scope)),
+      lastExchangeAt: ctx.now,
+      lastFailure: check.outcome === 'unavailable' ? check.failure : null,
       created: existing?.created ?? ctx.now,
       updated: ctx.now,
     };
@@ -170,6 +177,21 @@ export async function disconnectStripe(deps: Pick<Deps, 'db'>, ctx: CallContext)
     if (!(await deleteProvider(tx, ctx.scope))) throw refuse('not_found', 'No card payment provider is connected.');
     return { deleted: true as const };
   });
+}
+
+/**
+ * Card payments as the account's services see them: none in test mode (the sandbox takes no
+ * online payment); in live, the connected provider's health from its last exchange (the key check
+ * at connection, a checkout opened or refused, a signed event received).
+ */
+export async function cardPaymentServiceState(deps: Pick<Deps, 'db'>, scope: Scope): Promise<OutsideServiceState> {
+  if (!scope.livemode) return notConfigured;
+  const row = await inTransaction(deps.db, liveContext(scope.companyId, new Date()), (tx) => findProvider(tx, scope));
+  if (!row) return notConfigured;
+  return stateFromLastExchange(
+    row.provider,
+    row.lastExchangeAt ? { at: row.lastExchangeAt, failure: row.lastFailure } : null,
+  );
 }
 
 /** A company's context outside any request (the payment page, Stripe's webhook): live, now. */
@@ -224,9 +246,17 @@ export async function startCardCheckout(
     // who clicks twice is not sent to two sessions for the same money.
     idempotencyKey: `facteur-checkout-${invoice.invoiceId}-${invoice.amountDue}`,
   });
-  if (answer.outcome === 'ok') return { kind: 'redirect', url: answer.value.url };
+  const noteExchange = (failure: string | null) =>
+    inTransaction(deps.db, liveContext(invoice.companyId, new Date()), (tx) =>
+      recordExchange(tx, scope, new Date(), failure),
+    );
+  if (answer.outcome === 'ok') {
+    await noteExchange(null);
+    return { kind: 'redirect', url: answer.value.url };
+  }
   const failure =
     answer.outcome === 'refused' ? `Stripe refused (${answer.status}): ${answer.message}` : answer.failure;
+  await noteExchange(failure);
   deps.log.warn({ companyId: invoice.companyId, invoiceId: invoice.invoiceId, failure }, 'card checkout not opened');
   return { kind: 'unavailable', failure };
 }
@@ -239,24 +269,41 @@ export type StripeDelivery =
       eventId: string;
       outcome: 'recorded' | 'ignored' | 'duplicate' | 'other';
       paymentId: string | null;
+      refundId: string | null;
     };
 
 /** Why an event that says "paid" records nothing: kept with the event, shown on the provider. */
-function ignoredReason(facts: CardPaymentFacts, companyId: string): string | null {
-  if (!facts.livemode) return 'stripe_test_mode: a Stripe test event records no payment on a live invoice';
+function ignoredPaymentReason(facts: CardPaymentFacts, companyId: string): string | null {
+  if (!facts.livemode) return stripeTestMode;
   if (facts.companyId !== null && facts.companyId !== companyId)
     return 'another_company: the session names another company';
   if (!facts.invoiceId) return 'no_invoice: the session names no invoice';
-  if (facts.currency !== 'EUR') return `currency: ${facts.currency}, invoices are in EUR`;
-  return null;
+  return currencyReason(facts.currency);
+}
+
+const stripeTestMode = 'stripe_test_mode: a Stripe test event records nothing on a live invoice';
+const currencyReason = (currency: string) => (currency === 'EUR' ? null : `currency: ${currency}, invoices are in EUR`);
+
+/** What one event does, once: its row written in the transaction of its effect. */
+interface EventApplication {
+  ctx: CallContext;
+  facts: { eventId: string; type: string };
+  /** The event's row, as applied (`recorded`, with what it recorded) or `ignored` with the reason. */
+  row: (
+    outcome: 'recorded' | 'ignored',
+    effect: { paymentId?: string; refundId?: string },
+    reason: string | null,
+  ) => CardPaymentEventRow;
+  ignore: (reason: string) => Promise<StripeDelivery>;
 }
 
 /**
  * `POST /card-payments/stripe/:companyId`: a Stripe event, signed with the company's webhook
- * secret. A paid checkout records the payment (`payment.received`, `method: card`) in the
- * transaction that writes the event's id, so a redelivered or replayed event records nothing
- * more; one that cannot apply (the invoice paid meanwhile, a test event) is kept as ignored with
- * its reason and acknowledged, since Stripe retrying it would change nothing.
+ * secret. A paid checkout records the payment (`payment.received`, `method: card`), a refunded
+ * charge the refund on the invoice's credit note, each in the transaction that writes the event's
+ * id, so a redelivered or replayed event records nothing more; one that cannot apply (the invoice
+ * paid meanwhile, a test event, no credit note to refund on) is kept as ignored with its reason and
+ * acknowledged, since Stripe retrying it would change nothing.
  */
 export async function receiveStripeEvent(
   deps: Pick<Deps, 'db' | 'config' | 'log'>,
@@ -270,60 +317,143 @@ export async function receiveStripeEvent(
   if (!row) return { kind: 'unknown' };
   const secret = openSecret(encryptionKeyOf(deps.config), row.webhookSecret, webhookContext(ctx.scope));
   if (!verifyStripeSignature(raw, signature, secret, now).valid) return { kind: 'unknown' };
+  // A signed event is Stripe reaching us: the connection works, whatever the event says.
+  await inTransaction(deps.db, ctx, (tx) => recordExchange(tx, ctx.scope, now, null));
   const reading = readStripeEvent(raw);
   if (reading.kind === 'malformed') return reading;
   if (reading.kind === 'other')
-    return { kind: 'acknowledged', eventId: reading.eventId, outcome: 'other', paymentId: null };
+    return { kind: 'acknowledged', eventId: reading.eventId, outcome: 'other', paymentId: null, refundId: null };
   const { facts } = reading;
   const known = await inTransaction(deps.db, ctx, (tx) => findEvent(tx, ctx.scope, provider, facts.eventId));
-  if (known) return { kind: 'acknowledged', eventId: facts.eventId, outcome: 'duplicate', paymentId: known.paymentId };
-  const event = (
-    outcome: 'recorded' | 'ignored',
-    paymentId: string | null,
-    reason: string | null,
-  ): CardPaymentEventRow => ({
+  if (known)
+    return {
+      kind: 'acknowledged',
+      eventId: facts.eventId,
+      outcome: 'duplicate',
+      paymentId: known.paymentId,
+      refundId: known.refundId,
+    };
+  const eventRow: EventApplication['row'] = (outcome, effect, reason) => ({
     ...ctx.scope,
     provider,
     eventId: facts.eventId,
     type: facts.type,
     outcome,
-    paymentId,
+    paymentId: effect.paymentId ?? null,
+    refundId: effect.refundId ?? null,
     reason,
     received: now,
   });
   const ignore = async (reason: string): Promise<StripeDelivery> => {
     deps.log.warn({ companyId, eventId: facts.eventId, reason }, 'stripe event ignored');
-    const inserted = await inTransaction(deps.db, ctx, (tx) => insertEvent(tx, event('ignored', null, reason)));
-    return {
-      kind: 'acknowledged',
-      eventId: facts.eventId,
-      outcome: inserted ? 'ignored' : 'duplicate',
-      paymentId: null,
-    };
+    const inserted = await inTransaction(deps.db, ctx, (tx) => insertEvent(tx, eventRow('ignored', {}, reason)));
+    return acknowledged(facts.eventId, inserted ? 'ignored' : 'duplicate');
   };
-  const reason = ignoredReason(facts, companyId);
-  if (reason) return ignore(reason);
-  const paymentId = newId('payment', now);
+  const application: EventApplication = { ctx, facts, row: eventRow, ignore };
   try {
-    await recordPayment(
-      deps,
-      { ...ctx, markEffect: async (tx) => void (await insertEvent(tx, event('recorded', paymentId, null))) },
-      {
-        invoiceId: facts.invoiceId!,
-        amount: facts.amount,
-        method: 'card',
-        reference: facts.paymentIntent ?? facts.sessionId,
-        paidAt: facts.created.toISOString(),
-        metadata: { stripeCheckoutSession: facts.sessionId, stripeEvent: facts.eventId },
-      },
-      { recordedBy: 'stripe', paymentId },
-    );
-    return { kind: 'acknowledged', eventId: facts.eventId, outcome: 'recorded', paymentId };
+    return reading.kind === 'payment'
+      ? await applyPayment(deps, application, reading.facts)
+      : await applyRefund(deps, application, reading.facts);
   } catch (error) {
     // The same event delivered twice at once: the other delivery's transaction wrote it first.
-    if (isUniqueViolation(error))
-      return { kind: 'acknowledged', eventId: facts.eventId, outcome: 'duplicate', paymentId: null };
+    if (isUniqueViolation(error)) return acknowledged(facts.eventId, 'duplicate');
     if (error instanceof ApiError && error.status < 500) return ignore(`${error.code}: ${error.message}`);
     throw error;
   }
+}
+
+const acknowledged = (
+  eventId: string,
+  outcome: 'recorded' | 'ignored' | 'duplicate',
+  effect: { paymentId?: string; refundId?: string } = {},
+): StripeDelivery => ({
+  kind: 'acknowledged',
+  eventId,
+  outcome,
+  paymentId: effect.paymentId ?? null,
+  refundId: effect.refundId ?? null,
+});
+
+/** A paid checkout: the payment recorded through `recordPayment`, as any payment. */
+async function applyPayment(
+  deps: Pick<Deps, 'db'>,
+  { ctx, row, ignore }: EventApplication,
+  facts: CardPaymentFacts,
+): Promise<StripeDelivery> {
+  const reason = ignoredPaymentReason(facts, ctx.scope.companyId);
+  if (reason) return ignore(reason);
+  const paymentId = newId('payment', ctx.now);
+  await recordPayment(
+    deps,
+    { ...ctx, markEffect: async (tx) => void (await insertEvent(tx, row('recorded', { paymentId }, null))) },
+    {
+      invoiceId: facts.invoiceId!,
+      amount: facts.amount,
+      method: 'card',
+      reference: facts.paymentIntent ?? facts.sessionId,
+      paidAt: facts.created.toISOString(),
+      metadata: { stripeCheckoutSession: facts.sessionId, stripeEvent: facts.eventId },
+    },
+    { recordedBy: 'stripe', paymentId },
+  );
+  return acknowledged(facts.eventId, 'recorded', { paymentId });
+}
+
+/**
+ * A refunded charge. In facteur money goes back to a buyer through a credit note (the legal
+ * document that lowers what the invoice asks), so the refund goes on the oldest finalized credit
+ * note of the paid invoice that can take it, as a refund with `method: card` and the PaymentIntent
+ * as `reference`. Stripe reports the charge's refunds as a running total: the refunds already
+ * recorded under that reference are counted, so two events, in either order or at once, record the
+ * total once. No credit note to take it: ignored, with what the company has to do.
+ */
+async function applyRefund(
+  deps: Pick<Deps, 'db'>,
+  { ctx, facts: event, row, ignore }: EventApplication,
+  facts: CardRefundFacts,
+): Promise<StripeDelivery> {
+  if (!facts.livemode) return ignore(stripeTestMode);
+  const currency = currencyReason(facts.currency);
+  if (currency) return ignore(currency);
+  const payment = await findPaymentByProviderReference(deps, ctx.scope, provider, facts.paymentIntent);
+  if (!payment) return ignore(`unknown_payment: no card payment was recorded for ${facts.paymentIntent}`);
+  const already = await refundedByReference(deps, ctx.scope, payment.invoiceId, facts.paymentIntent);
+  const missing = facts.amountRefunded - already;
+  if (missing <= 0)
+    return ignore(`already_recorded: ${already} cents are recorded as refunded for ${facts.paymentIntent}`);
+  const notes = await refundableCreditNotes(deps, ctx.scope, payment.invoiceId);
+  const note = notes.find((candidate) => candidate.refundable >= missing);
+  if (!note)
+    return ignore(
+      `unmatched: ${missing} cents refunded in Stripe, and invoice ${payment.invoiceId} has no finalized credit note with as much left to refund. ` +
+        `Issue the credit note, then record the refund on it (POST /v1/credit-notes/{id}/refunds) with method card and reference ${facts.paymentIntent}.`,
+    );
+  let outcome: 'recorded' | 'ignored' = 'recorded';
+  const refund = await refundUpTo(
+    deps,
+    ctx,
+    note.id,
+    {
+      reference: facts.paymentIntent,
+      total: facts.amountRefunded,
+      method: 'card',
+      refundedAt: facts.created,
+      metadata: { stripeCharge: facts.chargeId, stripeEvent: facts.eventId },
+    },
+    async (tx, recorded) => {
+      // Another event of the same charge recorded the total first, in the meantime.
+      if (!recorded) outcome = 'ignored';
+      await insertEvent(
+        tx,
+        recorded
+          ? row('recorded', { refundId: recorded.id }, null)
+          : row(
+              'ignored',
+              {},
+              `already_recorded: the refunds of ${facts.paymentIntent} already add up to ${facts.amountRefunded} cents`,
+            ),
+      );
+    },
+  );
+  return acknowledged(event.eventId, outcome, refund ? { refundId: refund.id } : {});
 }

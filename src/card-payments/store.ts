@@ -17,9 +17,20 @@ export async function upsertProvider(db: Executor, row: CardPaymentProviderRow):
         secretKey: row.secretKey,
         secretKeyLast4: row.secretKeyLast4,
         webhookSecret: row.webhookSecret,
+        secretKeyVerifiedAt: row.secretKeyVerifiedAt,
+        lastExchangeAt: row.lastExchangeAt,
+        lastFailure: row.lastFailure,
         updated: row.updated,
       },
     });
+}
+
+/** Notes how the last exchange with the provider went (`failure` null: it went through). */
+export async function recordExchange(db: Executor, scope: Scope, at: Date, failure: string | null): Promise<void> {
+  await db
+    .update(cardPaymentProviders)
+    .set({ lastExchangeAt: at, lastFailure: failure })
+    .where(inScope(cardPaymentProviders, scope));
 }
 
 export async function findProvider(db: Executor, scope: Scope): Promise<CardPaymentProviderRow | undefined> {

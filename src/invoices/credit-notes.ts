@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { Deps } from '../deps.js';
-import type { Executor } from '../db/database.js';
+import type { Executor, Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
 import { inTransaction, type CallContext } from '../db/transaction.js';
 import { ApiError, refuse } from '../kernel/errors.js';
@@ -23,8 +23,15 @@ import { linesField } from './lines.js';
 import { metadataField } from '../kernel/metadata.js';
 import { explained } from './refusals.js';
 import { finalize, getInvoiceDocument, updateDocumentDraft } from './service.js';
-import { findDocument as findDocumentRow } from './store.js';
-import { deleteScopeRefunds, insertRefund, pageRefunds, type RefundRow } from './refund-store.js';
+import { finalizedCreditNotesOf, findDocument as findDocumentRow } from './store.js';
+import type { DocumentRow } from './document-record.js';
+import {
+  deleteScopeRefunds,
+  insertRefund,
+  pageRefunds,
+  refundedWithReference,
+  type RefundRow,
+} from './refund-store.js';
 import { initialFr212 } from '../payments/collection-statement.js';
 
 /**
@@ -236,51 +243,137 @@ export async function refundCreditNote(
       });
     refundedAt = parsed;
   }
+  const details = {
+    method: input.method ?? 'transfer',
+    reference: input.reference?.trim() || null,
+    refundedAt,
+    metadata: input.metadata ?? {},
+  };
+  return inTransaction(deps.db, ctx, async (tx) => (await recordRefund(tx, ctx, id, async () => amount, details))!);
+}
+
+/** A refund that a card provider reports as a running total for one of its payments. */
+export interface ReferencedRefundInput {
+  /** The provider's payment (Stripe's PaymentIntent): the refunds with this reference on the invoice are its refunds. */
+  reference: string;
+  /** Cents refunded on that payment so far, all refunds together (Stripe's `amount_refunded`). */
+  total: number;
+  method: RefundRow['method'];
+  refundedAt: Date;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * A card provider's refund: the refunds of `input.reference` on the credit note's invoice brought
+ * up to `input.total`, on credit note `id`; null when they already add up to it. The difference is
+ * taken under the invoice's lock, so two reports of the same payment's refunds at once, in either
+ * order, record the total once. `within` runs in the same transaction (the provider's event id).
+ */
+export async function refundUpTo(
+  deps: Pick<Deps, 'db'>,
+  ctx: CallContext,
+  id: string,
+  input: ReferencedRefundInput,
+  within: (tx: Tx, refund: Refund | null) => Promise<void>,
+): Promise<Refund | null> {
   return inTransaction(deps.db, ctx, async (tx) => {
-    const note = await findDocumentRow(tx, ctx.scope, 'credit_note', id, true);
-    if (!note) throw refuse('not_found', `No credit note ${id}.`, { param: 'id' });
-    if (note.documentStatus !== 'finalized')
-      throw explained(
-        'credit_note_not_refundable',
-        `Credit note ${id} is ${note.documentStatus}: only a finalized credit note is refunded.`,
-        { param: 'id' },
-      );
-    if (note.amountRefunded >= (note.total ?? 0))
-      throw explained(
-        'credit_note_not_refundable',
-        `Credit note ${id} is already fully refunded (${note.amountRefunded} cents).`,
-        { param: 'id' },
-      );
-    if (!note.relatedInvoiceId)
-      throw new ApiError('related_invoice_not_found', {
-        param: 'relatedInvoiceId',
-        hint: 'A standalone credit note corrects no invoice: nothing was collected through it to give back.',
-      });
-    const invoice = await lockRelatedInvoice(tx, ctx, note.relatedInvoiceId);
-    const remaining = refundableOf(note, invoice);
-    if (amount > remaining)
-      throw new ApiError('refund_exceeds_credit_note', { values: { amount, remaining }, param: 'amount' });
-    const row: RefundRow = {
-      ...ctx.scope,
-      id: newId('refund', ctx.now),
-      creditNoteId: id,
-      invoiceId: invoice.id,
-      amount,
-      currency: note.currency,
-      method: input.method ?? 'transfer',
-      reference: input.reference?.trim() || null,
-      refundedAt,
-      fr212: null,
-      metadata: input.metadata ?? {},
-      created: ctx.now,
-    };
-    // The money collected goes down: the statement owed on the payments is owed again, negative.
-    const refunded = await refundInvoice(tx, ctx, invoice, amount, row.id, (facts) => initialFr212(facts, ctx.now));
-    row.fr212 = refunded.fr212;
-    await insertRefund(tx, row);
-    await markCreditNoteRefunded(tx, ctx, note, amount);
-    return toRefund(row);
+    const refund = await recordRefund(
+      tx,
+      ctx,
+      id,
+      async (invoice) => input.total - (await refundedWithReference(tx, ctx.scope, invoice.id, input.reference)),
+      { method: input.method, reference: input.reference, refundedAt: input.refundedAt, metadata: input.metadata },
+    );
+    await within(tx, refund);
+    return refund;
   });
+}
+
+/**
+ * The refund step under the credit note's and its invoice's locks: `amountOf` says how much, from
+ * the locked invoice (zero or less: nothing to record, null).
+ */
+async function recordRefund(
+  tx: Tx,
+  ctx: CallContext,
+  id: string,
+  amountOf: (invoice: DocumentRow) => Promise<number>,
+  details: Pick<RefundRow, 'method' | 'reference' | 'refundedAt' | 'metadata'>,
+): Promise<Refund | null> {
+  const note = await findDocumentRow(tx, ctx.scope, 'credit_note', id, true);
+  if (!note) throw refuse('not_found', `No credit note ${id}.`, { param: 'id' });
+  if (note.documentStatus !== 'finalized')
+    throw explained(
+      'credit_note_not_refundable',
+      `Credit note ${id} is ${note.documentStatus}: only a finalized credit note is refunded.`,
+      { param: 'id' },
+    );
+  if (!note.relatedInvoiceId)
+    throw new ApiError('related_invoice_not_found', {
+      param: 'relatedInvoiceId',
+      hint: 'A standalone credit note corrects no invoice: nothing was collected through it to give back.',
+    });
+  const invoice = await lockRelatedInvoice(tx, ctx, note.relatedInvoiceId);
+  const amount = await amountOf(invoice);
+  if (amount <= 0) return null;
+  if (note.amountRefunded >= (note.total ?? 0))
+    throw explained(
+      'credit_note_not_refundable',
+      `Credit note ${id} is already fully refunded (${note.amountRefunded} cents).`,
+      { param: 'id' },
+    );
+  const remaining = refundableOf(note, invoice);
+  if (amount > remaining)
+    throw new ApiError('refund_exceeds_credit_note', { values: { amount, remaining }, param: 'amount' });
+  const row: RefundRow = {
+    ...ctx.scope,
+    id: newId('refund', ctx.now),
+    creditNoteId: id,
+    invoiceId: invoice.id,
+    amount,
+    currency: note.currency,
+    ...details,
+    fr212: null,
+    created: ctx.now,
+  };
+  // The money collected goes down: the statement owed on the payments is owed again, negative.
+  const refunded = await refundInvoice(tx, ctx, invoice, amount, row.id, (facts) => initialFr212(facts, ctx.now));
+  row.fr212 = refunded.fr212;
+  await insertRefund(tx, row);
+  await markCreditNoteRefunded(tx, ctx, note, amount);
+  return toRefund(row);
+}
+
+/** Cents refunded on `invoiceId` under a card provider's payment `reference`, all refunds together. */
+export async function refundedByReference(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  invoiceId: string,
+  reference: string,
+): Promise<number> {
+  return refundedWithReference(deps.db, scope, invoiceId, reference);
+}
+
+/** A credit note a refund of the invoice can go on, with what is left to refund on it. */
+export interface RefundableCreditNote {
+  id: string;
+  number: string | null;
+  /** Cents: the credit note's remainder, never more than was collected on the invoice and not given back. */
+  refundable: number;
+}
+
+/** The finalized credit notes of `invoiceId` that something can still be refunded on, oldest first. */
+export async function refundableCreditNotes(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  invoiceId: string,
+): Promise<RefundableCreditNote[]> {
+  const invoice = await findDocumentRow(deps.db, scope, 'invoice', invoiceId);
+  if (!invoice) return [];
+  const notes = await finalizedCreditNotesOf(deps.db, scope, invoiceId);
+  return notes
+    .map((note) => ({ id: note.id, number: note.number, refundable: refundableOf(note, invoice) }))
+    .filter((note) => note.refundable > 0);
 }
 
 export async function listRefunds(

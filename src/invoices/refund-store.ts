@@ -22,6 +22,20 @@ export async function pageRefunds(
   return keysetPage(db, refunds, scope, page, { where, visible: where });
 }
 
+/** Cents refunded on `invoiceId` under `reference` (a card provider's payment), all refunds together. */
+export async function refundedWithReference(
+  db: Executor,
+  scope: Scope,
+  invoiceId: string,
+  reference: string,
+): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${refunds.amount}), 0)` })
+    .from(refunds)
+    .where(and(inScope(refunds, scope), eq(refunds.invoiceId, invoiceId), eq(refunds.reference, reference)));
+  return Number(row?.total ?? 0);
+}
+
 export async function deleteScopeRefunds(db: Executor, scope: Scope): Promise<number> {
   const rows = await db.delete(refunds).where(inScope(refunds, scope)).returning({ id: refunds.id });
   return rows.length;

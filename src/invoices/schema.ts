@@ -144,6 +144,8 @@ export const refunds = pgTable(
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
     index('refunds_by_credit_note').on(t.companyId, t.livemode, t.creditNoteId, t.id),
+    // A card provider's refunds are counted per invoice and payment reference (credit-notes.ts refundUpTo).
+    index('refunds_by_invoice').on(t.companyId, t.livemode, t.invoiceId),
     index('refunds_accounting').on(t.companyId, t.livemode, t.refundedAt, t.id),
     // The statements pass reads the refunds' statements not sent yet.
     index('refunds_statements_open')

@@ -59,6 +59,14 @@ export {
   type InvoiceCollectionFacts,
   type InvoiceStatementSubject,
 } from './collections.js';
+export {
+  refundableCreditNotes,
+  refundedByReference,
+  refundUpTo,
+  type Refund,
+  type RefundableCreditNote,
+  type ReferencedRefundInput,
+} from './credit-notes.js';
 export { documentFile, verifyDocumentArchive, type ArchiveVerification, type DownloadedFile } from './files.js';
 export { createFileWorker, type FileWorker, type FileWorkerOptions } from './generation.js';
 

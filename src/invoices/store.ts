@@ -80,6 +80,22 @@ export async function documentBackedBy(db: Executor, scope: Scope, decisionId: s
   return row?.id ?? null;
 }
 
+/** The finalized credit notes of an invoice, oldest first. */
+export async function finalizedCreditNotesOf(db: Executor, scope: Scope, invoiceId: string): Promise<DocumentRow[]> {
+  return db
+    .select()
+    .from(invoices)
+    .where(
+      and(
+        inScope(invoices, scope),
+        eq(invoices.kind, 'credit_note'),
+        eq(invoices.relatedInvoiceId, invoiceId),
+        eq(invoices.documentStatus, 'finalized'),
+      ),
+    )
+    .orderBy(asc(invoices.id));
+}
+
 export interface DocumentFilters {
   status?: string | undefined;
   customerId?: string | undefined;

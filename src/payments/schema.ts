@@ -26,6 +26,10 @@ export const payments = pgTable(
     primaryKey({ columns: [t.companyId, t.id] }),
     index('payments_list').on(t.companyId, t.livemode, t.id),
     index('payments_by_invoice').on(t.companyId, t.livemode, t.invoiceId, t.id),
+    // A card provider's refund finds its payment by the provider's reference (card-payments).
+    index('payments_by_provider_reference')
+      .on(t.companyId, t.livemode, t.reference)
+      .where(sql`recorded_by <> 'api'`),
     // The accounting exports read the period's payments in the order of the books.
     index('payments_accounting').on(t.companyId, t.livemode, t.paidAt, t.id),
     // The statements pass reads the statements not sent yet: few, among every payment ever made.

@@ -26,7 +26,14 @@ import {
 } from './accounting-store.js';
 import { euros } from '../kernel/money.js';
 import { fixtureId } from '../identifiers/fixture-id.js';
-import { deleteScopePayments, findPayment, insertPayments, pagePayments, type PaymentRow } from './store.js';
+import {
+  deleteScopePayments,
+  findPayment,
+  findProviderPayment,
+  insertPayments,
+  pagePayments,
+  type PaymentRow,
+} from './store.js';
 import { statementSources, type Statement } from './statement-sources.js';
 import { checkMetadata, metadataField } from '../kernel/metadata.js';
 import { initialFr212, nextFr212, statementObligation, type Fr212 } from './collection-statement.js';
@@ -275,6 +282,17 @@ export async function getPayment(deps: Pick<Deps, 'db'>, scope: Scope, id: strin
   const row = await findPayment(deps.db, scope, id);
   if (!row) throw refuse('not_found', `No payment ${id}.`, { param: 'id' });
   return toPayment(row);
+}
+
+/** The payment `recordedBy` (a card provider) recorded with its own `reference`, if any. */
+export async function findPaymentByProviderReference(
+  deps: Pick<Deps, 'db'>,
+  scope: Scope,
+  recordedBy: string,
+  reference: string,
+): Promise<Payment | null> {
+  const row = await findProviderPayment(deps.db, scope, recordedBy, reference);
+  return row ? toPayment(row) : null;
 }
 
 export async function listPayments(

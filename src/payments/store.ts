@@ -21,6 +21,21 @@ export async function findPayment(db: Executor, scope: Scope, id: string): Promi
   return row;
 }
 
+/** The payment a card provider recorded under its own reference (Stripe's PaymentIntent). */
+export async function findProviderPayment(
+  db: Executor,
+  scope: Scope,
+  recordedBy: string,
+  reference: string,
+): Promise<PaymentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(inScope(payments, scope), eq(payments.recordedBy, recordedBy), eq(payments.reference, reference)))
+    .limit(1);
+  return row;
+}
+
 export async function pagePayments(
   db: Executor,
   scope: Scope,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import Stripe from 'stripe';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startStripeServer } from '../support/stripe-server.js';
-import { finalizedInvoice, seller, sellerProfile, eventsOf } from '../invoices/support.js';
+import { finalizedCreditNote, finalizedInvoice, seller, sellerProfile, eventsOf } from '../invoices/support.js';
 import { verifyStripeSignature } from '../../src/card-payments/stripe-signature.js';
 import { readStripeEvent } from '../../src/card-payments/stripe-event.js';
 
@@ -39,6 +39,33 @@ function paidEvent(
         payment_intent: 'pi_3Example123',
         payment_status: 'paid',
         status: 'complete',
+      },
+    },
+  });
+}
+
+/** A Stripe `charge.refunded`: `amountRefunded` is the charge's running total, every refund of it together. */
+function refundedEvent(
+  amountRefunded: number,
+  options: { id?: string; paymentIntent?: string; livemode?: boolean; currency?: string } = {},
+): string {
+  return JSON.stringify({
+    id: options.id ?? `evt_${Math.random().toString(36).slice(2, 14)}`,
+    object: 'event',
+    api_version: '2025-09-30.clover',
+    created: Math.floor(Date.now() / 1000),
+    livemode: options.livemode ?? true,
+    type: 'charge.refunded',
+    data: {
+      object: {
+        id: 'ch_3Example123',
+        object: 'charge',
+        amount: 35_760,
+        amount_refunded: amountRefunded,
+        currency: options.currency ?? 'eur',
+        payment_intent: options.paymentIntent ?? 'pi_3Example123',
+        refunded: amountRefunded === 35_760,
+        status: 'succeeded',
       },
     },
   });
@@ -86,6 +113,17 @@ test('Stripe events read field by field', () => {
     'other',
   );
   assert.equal(readStripeEvent(Buffer.from('{"id":"evt_1"')).kind, 'malformed');
+  const refunded = readStripeEvent(Buffer.from(refundedEvent(4_000, { id: 'evt_r' })));
+  assert.equal(refunded.kind, 'refund');
+  if (refunded.kind === 'refund') {
+    assert.equal(refunded.facts.amountRefunded, 4_000);
+    assert.equal(refunded.facts.paymentIntent, 'pi_3Example123');
+    assert.equal(refunded.facts.chargeId, 'ch_3Example123');
+    assert.equal(refunded.facts.currency, 'EUR');
+  }
+  const noIntent = JSON.parse(refundedEvent(100));
+  noIntent.data.object.payment_intent = null;
+  assert.equal(readStripeEvent(Buffer.from(JSON.stringify(noIntent))).kind, 'malformed');
   const noAmount = JSON.parse(paidEvent(invoice, 'co_1', 100));
   delete noAmount.data.object.amount_total;
   assert.equal(readStripeEvent(Buffer.from(JSON.stringify(noAmount))).kind, 'malformed');
@@ -156,12 +194,26 @@ test('card payments with Stripe: connection, Checkout from the payment page, sig
       const unverified = await connect(key);
       assert.equal(unverified.statusCode, 200, unverified.body);
       assert.equal(unverified.data.secretKeyVerified, false, 'Stripe not answering says nothing of the key');
+      const failing = (await h.call('GET', '/v1/account/services', { key })).data.cardPayments;
+      assert.equal(failing.status, 'failing');
+      assert.equal(failing.provider, 'stripe');
+      assert.ok(failing.lastFailure, 'the failure is said');
     } finally {
       server.behaviour = 'ok';
     }
+    await connect(key);
+    const services = await h.call('GET', '/v1/account/services', { key });
+    assert.equal(services.statusCode, 200, services.body);
+    assert.equal(services.data.cardPayments.status, 'operational');
+    assert.equal(services.data.cardPayments.lastFailure, null);
+    assert.ok(services.data.cardPayments.lastExchangeAt);
+    const inTestMode = (await h.call('GET', '/v1/account/services', { key: testKey })).data.cardPayments;
+    assert.deepEqual([inTestMode.configured, inTestMode.status], [false, 'not_configured']);
     const deleted = await h.call('DELETE', '/v1/account/card-payments', { key });
     assert.deepEqual(deleted.data, { deleted: true });
     assert.equal((await h.call('DELETE', '/v1/account/card-payments', { key })).statusCode, 404);
+    const gone = (await h.call('GET', '/v1/account/services', { key })).data.cardPayments;
+    assert.equal(gone.status, 'not_configured');
   });
 
   await t.test(
@@ -250,6 +302,73 @@ test('card payments with Stripe: connection, Checkout from the payment page, sig
       assert.match(reasons.evt_too_late, /^payment_exceeds_amount_due/);
       assert.match(reasons.evt_test, /^stripe_test_mode/);
       assert.equal(reasons.evt_paid_once, 'recorded');
+    },
+  );
+
+  await t.test(
+    'charge.refunded: the refund goes on the invoice credit note, the running total recorded once',
+    async () => {
+      const { companyId, key, invoice } = await liveSeller();
+      await connect(key);
+      const paid = await deliver(companyId, paidEvent(invoice, companyId, invoice.amountDue));
+      assert.equal(paid.data.outcome, 'recorded', paid.body);
+
+      // Refunded in Stripe before any credit note: nothing to put it on; the company is told what to do.
+      const early = await deliver(companyId, refundedEvent(10_000, { id: 'evt_refund_early' }));
+      assert.equal(early.statusCode, 200, early.body);
+      assert.equal(early.data.outcome, 'ignored');
+      const unknown = await deliver(
+        companyId,
+        refundedEvent(10_000, { id: 'evt_refund_unknown', paymentIntent: 'pi_elsewhere' }),
+      );
+      assert.equal(unknown.data.outcome, 'ignored');
+      const inTest = await deliver(companyId, refundedEvent(10_000, { id: 'evt_refund_test', livemode: false }));
+      assert.equal(inTest.data.outcome, 'ignored');
+
+      const note = await finalizedCreditNote(h, key, invoice);
+      // Two refunds in Stripe (100 then 150 euros in all), their events delivered at once.
+      const [first, second] = await Promise.all([
+        deliver(companyId, refundedEvent(10_000, { id: 'evt_refund_1' })),
+        deliver(companyId, refundedEvent(15_000, { id: 'evt_refund_2' })),
+      ]);
+      assert.deepEqual([first.statusCode, second.statusCode], [200, 200], `${first.body} ${second.body}`);
+      const refunds = (await h.call('GET', `/v1/credit-notes/${note.id}/refunds`, { key })).data.data;
+      assert.equal(
+        refunds.reduce((sum: number, refund: any) => sum + refund.amount, 0),
+        15_000,
+        'the running total, once, in whichever order the events came',
+      );
+      for (const refund of refunds) {
+        assert.equal(refund.method, 'card');
+        assert.equal(refund.reference, 'pi_3Example123');
+        assert.equal(refund.invoiceId, invoice.id);
+        assert.equal(refund.metadata.stripeCharge, 'ch_3Example123');
+      }
+      const recorded = [first.data, second.data].filter((delivery) => delivery.outcome === 'recorded');
+      assert.ok(recorded.length >= 1);
+      assert.deepEqual(
+        recorded.map((delivery) => delivery.refundId).sort(),
+        refunds.map((refund: any) => refund.id).sort(),
+      );
+
+      assert.equal((await deliver(companyId, refundedEvent(15_000, { id: 'evt_refund_2' }))).data.outcome, 'duplicate');
+      const same = await deliver(companyId, refundedEvent(15_000, { id: 'evt_refund_resent' }));
+      assert.equal(same.data.outcome, 'ignored', 'a new event with the same total records nothing more');
+      const more = await deliver(companyId, refundedEvent(40_000, { id: 'evt_refund_too_much' }));
+      assert.equal(more.data.outcome, 'ignored', 'more than the credit note has left');
+      assert.equal(
+        (await h.call('GET', `/v1/credit-notes/${note.id}/refunds`, { key })).data.data.length,
+        refunds.length,
+      );
+
+      const provider = (await h.call('GET', '/v1/account/card-payments', { key })).data;
+      const byId = Object.fromEntries(provider.recentEvents.map((e: any) => [e.eventId, e]));
+      assert.match(byId.evt_refund_early.reason, /^unmatched: .*credit note.*reference pi_3Example123/);
+      assert.match(byId.evt_refund_unknown.reason, /^unknown_payment/);
+      assert.match(byId.evt_refund_test.reason, /^stripe_test_mode/);
+      assert.match(byId.evt_refund_resent.reason, /^already_recorded/);
+      assert.match(byId.evt_refund_too_much.reason, /^unmatched/);
+      for (const delivery of recorded) assert.equal(byId[delivery.eventId].refundId, delivery.refundId);
     },
   );
 

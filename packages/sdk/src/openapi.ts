@@ -413,6 +413,15 @@ export interface paths {
           };
           content: {
             'application/json': {
+              /** @description The card payment provider the company connected (`PUT /v1/account/card-payments`): live only, since the sandbox takes no online payment. */
+              cardPayments: {
+                configured: boolean;
+                lastExchangeAt: string | null;
+                lastFailure: string | null;
+                provider: string | null;
+                /** @description `unknown`: configured, no exchange yet. Read from the last exchange, not probed on each call. */
+                status: 'operational' | 'failing' | 'unknown' | 'not_configured';
+              };
               /** @description The company directory live SIRETs are checked against: Sirene when the operator set `FACTEUR_SIRENE_API_KEY`, else the Directory Service of the platform the default establishment is connected to. */
               directory: {
                 configured: boolean;
@@ -9928,14 +9937,15 @@ export interface components {
       object: 'card_payment_provider';
       /** @enum {string} */
       provider: 'stripe';
-      /** @description The newest events Stripe sent that said a checkout was paid, newest first (at most 10). */
+      /** @description The newest events Stripe sent that said a checkout was paid or a charge refunded, newest first (at most 10). */
       recentEvents: {
         eventId: string;
-        /** @description `recorded` (a payment) or `ignored` (see `reason`). */
+        /** @description `recorded` (a payment, or a refund on a credit note) or `ignored` (see `reason`). */
         outcome: string;
         paymentId: string | null;
         reason: string | null;
         received: string;
+        refundId: string | null;
         type: string;
       }[];
       /** @description The last four characters of the key; the key itself is never shown. */
@@ -9943,7 +9953,7 @@ export interface components {
       /** @description Whether Stripe accepted the key at connection (false: Stripe did not answer then). */
       secretKeyVerified: boolean;
       updated: string;
-      /** @description The URL to give the webhook endpoint created in Stripe, with the events `checkout.session.completed` and `checkout.session.async_payment_succeeded`. */
+      /** @description The URL to give the webhook endpoint created in Stripe, with the events `checkout.session.completed`, `checkout.session.async_payment_succeeded` and `charge.refunded`. */
       webhookUrl: string;
     };
     CreditNote: {
