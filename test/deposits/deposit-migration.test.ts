@@ -10,13 +10,12 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createScratchDatabase } from '../support/scratch-database.js';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { migrateDatabase } from '../../src/db/database.js';
 
 const drizzleFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
-const adminUrl = process.env.FACTEUR_TEST_ADMIN_URL ?? process.env.DATABASE_URL!;
 
 /** The migrations up to 0031 in a folder of their own. */
 function migrationsUpTo31(): string {
@@ -31,14 +30,8 @@ function migrationsUpTo31(): string {
 }
 
 test('migration 0032 moves the deposit jobs into the outbox without loss: states, tries, due times, no lease kept', async () => {
-  const name = `facteur_deposit_migration_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  const scratch = await createScratchDatabase('facteur_deposit_migration');
+  const { pool } = scratch;
   const folder = migrationsUpTo31();
   try {
     await migrate(drizzle(pool), { migrationsFolder: folder });
@@ -61,7 +54,7 @@ test('migration 0032 moves the deposit jobs into the outbox without loss: states
           '2026-11-01T09:40:00Z', null, null, null, null, '2026-11-01T09:40:00Z', '2026-11-01T09:40:00Z')`,
     );
 
-    await migrateDatabase(url.toString());
+    await migrateDatabase(scratch.url);
 
     const { rows } = await pool.query(
       `select livemode, kind, owner_id, tracking_id, establishment_id, detail, state, tries, next_attempt_at,
@@ -183,11 +176,7 @@ test('migration 0032 moves the deposit jobs into the outbox without loss: states
     const { rows: table } = await pool.query(`select to_regclass('document_deposits') as found`);
     assert.equal(table[0].found, null, 'the old table is gone');
   } finally {
-    await pool.end();
     rmSync(folder, { recursive: true, force: true });
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`drop database if exists ${name} with (force)`);
-    await cleanup.end();
+    await scratch.drop();
   }
 });

@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createScratchDatabase } from '../support/scratch-database.js';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { startCheckedSimulator, type CheckedSimulator } from './support.js';
@@ -259,7 +259,6 @@ test('the callback paths of the readers before the inbox still answer, each with
 // ---- migration 0029 on a database holding wave-2 data -----------------------------------------
 
 const drizzleFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
-const adminUrl = process.env.FACTEUR_TEST_ADMIN_URL ?? process.env.DATABASE_URL!;
 const cursorOf = (cursor: { after: string | null; page: string | null; latest: string | null }) =>
   Buffer.from(JSON.stringify(cursor)).toString('base64url');
 const decoded = (cursor: string | null) =>
@@ -278,14 +277,8 @@ function wave2Migrations(): string {
 }
 
 test('migration 0029 moves the wave-2 readers and receipts into the inbox: no cursor skipped, nothing applied twice', async () => {
-  const name = `facteur_inbox_migration_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  const scratch = await createScratchDatabase('facteur_inbox_migration');
+  const { pool } = scratch;
   const folder = wave2Migrations();
   try {
     await migrate(drizzle(pool), { migrationsFolder: folder });
@@ -322,7 +315,7 @@ test('migration 0029 moves the wave-2 readers and receipts into the inbox: no cu
        values ('co_w2', true, 'rec_1', 'flow-in-1', 'est_received', 'pa_1', 'received', 'CII', 'A-1', '{}', '[]', 0, '[]', now(), now(), now())`,
     );
 
-    await migrateDatabase(url.toString());
+    await migrateDatabase(scratch.url);
 
     const readers = (
       await pool.query(
@@ -402,11 +395,7 @@ test('migration 0029 moves the wave-2 readers and receipts into the inbox: no cu
       ],
     );
   } finally {
-    await pool.end();
     rmSync(folder, { recursive: true, force: true });
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`drop database if exists ${name} with (force)`);
-    await cleanup.end();
+    await scratch.drop();
   }
 });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import Stripe from 'stripe';
 import { startHarness, type Harness } from '../support/harness.js';
+import { createScratchDatabase } from '../support/scratch-database.js';
 import { startReceiver, stubResolver, type Receiver } from '../support/webhook-receiver.js';
 import { cleanEnv, runFacteur } from '../support/processes.js';
 import { migrateDatabase } from '../../src/db/database.js';
@@ -33,19 +34,11 @@ const stripe = new Stripe('sk_test_unused');
 const resolver = stubResolver({ localhost: ['127.0.0.1'] });
 const firstKey = randomBytes(32);
 
-const adminUrl = process.env.FACTEUR_TEST_ADMIN_URL ?? process.env.DATABASE_URL;
-if (!adminUrl) throw new Error('run the suite with `npm test`: it provides the database');
-const databaseName = `facteur_secrets_${Date.now()}_${randomBytes(3).toString('hex')}`;
-const databaseUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  return url.toString();
-})();
-
 let h: Harness;
 let receiver: Receiver;
 /** The database as its owner: the rows read and written directly, past the service's role. */
 let sql: pg.Pool;
+let databaseUrl: string;
 const cleanups: (() => Promise<unknown>)[] = [];
 
 async function harness(key: Buffer): Promise<Harness> {
@@ -58,13 +51,11 @@ async function harness(key: Buffer): Promise<Harness> {
 }
 
 before(async () => {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${databaseName}`);
-  await admin.end();
+  const scratch = await createScratchDatabase('facteur_secrets');
+  databaseUrl = scratch.url;
+  sql = scratch.pool;
+  cleanups.push(() => scratch.drop());
   await migrateDatabase(databaseUrl);
-  sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  cleanups.push(() => sql.end());
   h = await harness(firstKey);
   receiver = await startReceiver();
   cleanups.push(() => receiver.close());
@@ -72,10 +63,6 @@ before(async () => {
 
 after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${databaseName} with (force)`);
-  await admin.end();
 });
 
 /** A value sealed as the service did before v2: AES-256-GCM without associated data. */
