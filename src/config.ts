@@ -1,5 +1,6 @@
 import { parseEncryptionKey, readEncryptionKeyFile } from './kernel/sealed-secret.js';
 import { resolve } from 'node:path';
+import { isPlanName, type PlanName } from './kernel/plans.js';
 import { HostListError, parseHostList } from './db/host-list.js';
 
 /** The whole environment of the service, read once and checked: a bad value stops the start. */
@@ -67,6 +68,20 @@ export interface Config {
   stripeApiUrl: string;
   /** How long a call to Stripe may take (FACTEUR_STRIPE_TIMEOUT_MS) before the payment page says to retry. */
   stripeTimeoutMs: number;
+  /**
+   * The operator's Stripe Billing, when set: the plans are Stripe prices and each subscription
+   * follows its Stripe subscription's events (FACTEUR_STRIPE_BILLING_WEBHOOK_SECRET,
+   * FACTEUR_STRIPE_BILLING_PRICES). The subscriptions are made in Stripe (its Checkout or
+   * dashboard), with `metadata.facteur_company`.
+   */
+  stripeBilling: StripeBillingConfig | null;
+}
+
+export interface StripeBillingConfig {
+  /** The signing secret of the operator's Stripe webhook endpoint for `/billing/stripe`. */
+  webhookSecret: string;
+  /** Each paid plan's Stripe price (`price_…`); the free plan has none. */
+  prices: Partial<Record<PlanName, string>>;
 }
 
 export class ConfigError extends Error {}
@@ -161,7 +176,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sireneTimeoutMs: integer(env, 'FACTEUR_SIRENE_TIMEOUT_MS', 5_000, 100, 120_000),
     stripeApiUrl: (env.FACTEUR_STRIPE_API_URL || 'https://api.stripe.com').replace(/\/+$/, ''),
     stripeTimeoutMs: integer(env, 'FACTEUR_STRIPE_TIMEOUT_MS', 10_000, 100, 120_000),
+    stripeBilling: stripeBillingOf(env),
   };
+}
+
+/** FACTEUR_STRIPE_BILLING_*: all or nothing, each price a paid plan's, no price for two plans. */
+function stripeBillingOf(env: NodeJS.ProcessEnv): StripeBillingConfig | null {
+  const secret = env.FACTEUR_STRIPE_BILLING_WEBHOOK_SECRET;
+  const list = env.FACTEUR_STRIPE_BILLING_PRICES;
+  if (!secret && !list) return null;
+  if (!secret || !/^whsec_[A-Za-z0-9+/=_-]{10,240}$/.test(secret))
+    throw new ConfigError(
+      'FACTEUR_STRIPE_BILLING_WEBHOOK_SECRET must be the signing secret (whsec_…) of the Stripe endpoint for /billing/stripe when Stripe Billing is configured.',
+    );
+  if (!list)
+    throw new ConfigError(
+      "FACTEUR_STRIPE_BILLING_PRICES must give the paid plans' Stripe prices: essential=price_…,pro=price_….",
+    );
+  const prices: Partial<Record<PlanName, string>> = {};
+  for (const pair of list.split(',')) {
+    const [plan, price] = pair.split('=').map((part) => part.trim());
+    if (!plan || !isPlanName(plan) || plan === 'free' || !price || !/^price_[A-Za-z0-9]{4,200}$/.test(price))
+      throw new ConfigError(
+        `FACTEUR_STRIPE_BILLING_PRICES: "${pair}" is not a paid plan and its Stripe price (essential=price_…, pro=price_…).`,
+      );
+    if (prices[plan] || Object.values(prices).includes(price))
+      throw new ConfigError(`FACTEUR_STRIPE_BILLING_PRICES: "${pair}" repeats a plan or a price.`);
+    prices[plan] = price;
+  }
+  return { webhookSecret: secret, prices };
 }
 
 /** A host list (libpq's syntax) read now: a bad port or an unsupported target_session_attrs stops the start. */

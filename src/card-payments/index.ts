@@ -7,4 +7,6 @@ export const cardPaymentsCapability: Capability = {
   routes: cardPaymentRoutes,
   schemas: [providerSchema],
   pages: { routes: stripeWebhookRoutes },
+  // Stripe's webhook signature, which the operator's Stripe Billing events carry too (subscriptions).
+  published: ['stripe-signature.ts'],
 };

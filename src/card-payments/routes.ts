@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
+import { keepRawJsonBody } from '../http/json-body.js';
 import { callContext } from '../http/request-context.js';
 import { nullable } from '../http/route-schemas.js';
 import { refuse } from '../kernel/errors.js';
@@ -110,11 +111,7 @@ export async function cardPaymentRoutes(parent: FastifyInstance, { deps }: { dep
  */
 export async function stripeWebhookRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  // The signature covers the body byte for byte: it is kept raw here, parsed only once checked.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
-    done(null, body),
-  );
+  keepRawJsonBody(app);
   app.post(
     '/card-payments/stripe/:companyId',
     { schema: { hide: true, params: Type.Object({ companyId: Type.String({ maxLength: 64 }) }) } },

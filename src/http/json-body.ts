@@ -30,3 +30,15 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     });
   });
 }
+
+/**
+ * For the routes of a plugin whose JSON body is signed (a platform's callback, Stripe's events):
+ * the body stays the raw bytes, since the signature covers them byte for byte; the route parses
+ * it only once the signature is checked.
+ */
+export function keepRawJsonBody(app: FastifyInstance, bodyLimit = 1024 * 1024): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
+    done(null, body),
+  );
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
+import { keepRawJsonBody } from '../http/json-body.js';
 import type { Registry } from '../capability.js';
 import { refuse } from '../kernel/errors.js';
 import { inboxCallback } from './inbox-reader.js';
@@ -26,11 +27,7 @@ export async function inboxCallbackRoutes(
 ): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { inbox } = registry;
-  // The signature covers the body byte for byte: it is kept raw here, parsed only once checked.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
-    done(null, body),
-  );
+  keepRawJsonBody(app);
   const params = Type.Object({
     companyId: Type.String({ maxLength: 64 }),
     environment: Type.String({ maxLength: 8 }),

@@ -1,5 +1,5 @@
 import type { Capability } from '../capability.js';
-import { subscriptionRoutes, subscriptionSchema } from './routes.js';
+import { stripeBillingRoutes, subscriptionRoutes, subscriptionSchema } from './routes.js';
 import { advanceSubscriptions, purgeTestStorage } from './service.js';
 
 /**
@@ -11,6 +11,7 @@ export const subscriptionsCapability: Capability = {
   routes: subscriptionRoutes,
   schemas: [subscriptionSchema],
   published: ['subscription-rules.ts'],
+  pages: { routes: stripeBillingRoutes },
   purgeTestData: async (tx, ctx) => ({ storage: await purgeTestStorage(tx, ctx.scope) }),
   passes: [
     // Real time: the subscription is the account's, not the sandbox's.

@@ -5,7 +5,9 @@ import { authOf, callContext } from '../http/request-context.js';
 import { nullable } from '../http/route-schemas.js';
 import { planNames } from '../kernel/plans.js';
 import { subscriptionStatuses } from './subscription-rules.js';
-import { changePlan, getSubscription, moveSubscription } from './service.js';
+import { keepRawJsonBody } from '../http/json-body.js';
+import { refuse } from '../kernel/errors.js';
+import { changePlan, getSubscription, moveSubscription, receiveStripeBillingEvent } from './service.js';
 
 const tags = ['Subscription'];
 
@@ -20,7 +22,12 @@ export const subscriptionSchema = Type.Object(
         description: '`paused` and `cancelled` block writing operations with `subscription_paused`.',
       },
     ),
-    providerSubscriptionId: Type.Null({ description: 'Billing is outside the service: always null.' }),
+    providerSubscriptionId: nullable(
+      Type.String({
+        description:
+          "The Stripe subscription it follows when the operator bills through Stripe Billing (`sub_…`): Stripe's events then move it. Null when billing is outside the service.",
+      }),
+    ),
     currentPeriodStart: Type.String({ description: 'Periods follow the calendar months (UTC).' }),
     currentPeriodEnd: Type.String(),
     pausedAt: nullable(Type.String()),
@@ -163,4 +170,22 @@ export async function subscriptionRoutes(parent: FastifyInstance, { deps }: { de
       return read(request);
     },
   );
+}
+
+/**
+ * The operator's Stripe Billing webhook (`POST /billing/stripe`), outside `/v1`: Stripe's signature
+ * over the raw body, with FACTEUR_STRIPE_BILLING_WEBHOOK_SECRET, authenticates it. Anything
+ * unsigned or wrongly signed, or any call when Stripe Billing is not configured, gets `not_found`.
+ */
+export async function stripeBillingRoutes(parent: FastifyInstance, { deps }: { deps: Deps }): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  keepRawJsonBody(app);
+  app.post('/billing/stripe', { schema: { hide: true } }, async (request, reply) => {
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const header = request.headers['stripe-signature'];
+    const delivery = await receiveStripeBillingEvent(deps, raw, typeof header === 'string' ? header : undefined);
+    if (delivery.kind === 'unknown') throw refuse('not_found', 'No Stripe Billing webhook is expected here.');
+    if (delivery.kind === 'malformed') throw refuse('validation_error', `Unreadable Stripe event: ${delivery.reason}.`);
+    return reply.code(200).send({ received: true, ...delivery });
+  });
 }

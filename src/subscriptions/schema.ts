@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { instant, tenantColumns } from '../db/columns.js';
 import { companies } from '../companies/schema.js';
 
@@ -27,6 +27,13 @@ export const subscriptions = pgTable(
     cancelledAt: instant('cancelled_at'),
     /** Why the last change happened, as its event said. */
     reason: text('reason'),
+    /**
+     * The Stripe subscription it follows, when the operator bills through Stripe Billing: Stripe's
+     * events then move it, and neither the API nor the periodic pass does.
+     */
+    providerSubscriptionId: text('provider_subscription_id'),
+    /** When Stripe created the last event applied: an older one, delivered late, changes nothing. */
+    providerSyncedAt: instant('provider_synced_at'),
     /** False for subscriptions made by the migration: `subscription.created` is still to be emitted. */
     announced: boolean('announced').notNull().default(true),
     created: instant('created').notNull(),
@@ -42,7 +49,29 @@ export const subscriptions = pgTable(
     index('subscriptions_unannounced')
       .on(t.companyId)
       .where(sql`not announced`),
+    uniqueIndex('subscriptions_provider_subscription')
+      .on(t.providerSubscriptionId)
+      .where(sql`provider_subscription_id is not null`),
   ],
+);
+
+/**
+ * Every Stripe Billing event applied, by its id (operator level, no tenant): written in the
+ * transaction that moves the subscription, so a redelivered event moves nothing.
+ */
+export const billingEvents = pgTable(
+  'billing_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    companyId: text('company_id'),
+    /** `applied`, `unchanged` or `ignored` with the reason. */
+    outcome: text('outcome').notNull(),
+    reason: text('reason'),
+    received: instant('received').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
 
 /**

@@ -41,7 +41,12 @@ import {
   updateSubscription,
   type SubscriptionRow,
   storedBytesLookup as storageUsageLookup,
+  claimBillingEvent,
+  findSubscriptionByProvider,
+  settleBillingEvent,
 } from './store.js';
+import { billedState, providerMoves, readStripeBillingEvent, type StripeSubscriptionFacts } from './stripe-billing.js';
+import { verifyStripeSignature } from '../card-payments/stripe-signature.js';
 
 /**
  * The account holder's subscription: its plan (free, essential, pro), status (active, paused,
@@ -57,7 +62,8 @@ export interface SubscriptionResource {
   livemode: boolean;
   plan: PlanName;
   status: SubscriptionStatus;
-  providerSubscriptionId: null;
+  /** The Stripe subscription it follows (Stripe Billing); null when billing is outside the service. */
+  providerSubscriptionId: string | null;
   currentPeriodStart: string;
   currentPeriodEnd: string;
   pausedAt: string | null;
@@ -85,7 +91,7 @@ function eventData(row: SubscriptionRow, reason: string): Record<string, unknown
     object: 'subscription',
     status: row.status,
     plan: row.plan,
-    providerSubscriptionId: null,
+    providerSubscriptionId: row.providerSubscriptionId,
     pausedUntil: iso(row.pausedUntil),
     reason,
     currentPeriodStart: row.currentPeriodStart.toISOString(),
@@ -132,6 +138,8 @@ export async function openSubscription(tx: Executor, companyId: string, plan: Pl
     pausedUntil: null,
     cancelledAt: null,
     reason: 'company_created',
+    providerSubscriptionId: null,
+    providerSyncedAt: null,
     announced: true,
     created: now,
     updated: now,
@@ -158,7 +166,7 @@ export async function getSubscription(
     livemode: scope.livemode,
     plan: row.plan as PlanName,
     status: row.status as SubscriptionStatus,
-    providerSubscriptionId: null,
+    providerSubscriptionId: row.providerSubscriptionId,
     currentPeriodStart: row.currentPeriodStart.toISOString(),
     currentPeriodEnd: row.currentPeriodEnd.toISOString(),
     pausedAt: iso(row.pausedAt),
@@ -211,6 +219,15 @@ function liveOnly(ctx: CallContext): void {
     );
 }
 
+/** A subscription Stripe Billing drives moves by Stripe's events only: a change here would be undone by the next one. */
+function refuseWhenBilledByStripe(row: SubscriptionRow): void {
+  if (row.providerSubscriptionId)
+    throw refuse(
+      'not_supported',
+      `The subscription is billed through Stripe (${row.providerSubscriptionId}): change its plan, pause or cancel it in Stripe (the customer portal), and facteur follows.`,
+    );
+}
+
 const reasonOf = (reason: string | undefined, fallback: string) => reason?.trim() || fallback;
 
 /**
@@ -230,6 +247,7 @@ export async function changePlan(
     throw refuse('validation_error', `Plan must be one of ${planNames.join(', ')}.`, { param: 'plan' });
   const now = deps.clock.now();
   return changeSubscription(deps, companyId, ctx, async (tx, row) => {
+    refuseWhenBilledByStripe(row);
     if (row.plan === plan) return row;
     const changed = await updateSubscription(tx, companyId, { plan, reason: 'plan_changed', updated: now });
     await announce(tx, changed, 'subscription.renewed', 'plan_changed', now, ctx);
@@ -266,6 +284,7 @@ export async function moveSubscription(
   const now = deps.clock.now();
   const pausedUntil = move === 'pause' ? pauseEnd(input.until, now) : null;
   return changeSubscription(deps, ctx.scope.companyId, ctx, async (tx, row) => {
+    refuseWhenBilledByStripe(row);
     checkMove(row.status as SubscriptionStatus, move);
     if (move === 'resume') return resume(tx, row, now, 'resumed', ctx);
     const reason = reasonOf(input.reason, move === 'pause' ? 'paused_by_request' : 'cancelled_by_request');
@@ -428,4 +447,111 @@ export async function releaseStorage(tx: Executor, scope: Scope, bytes: number):
 export async function purgeTestStorage(tx: Executor, scope: Scope): Promise<number> {
   if (scope.livemode) throw new Error('refusing to purge live storage');
   return deleteStoredBytes(tx, scope);
+}
+
+export type BillingDelivery =
+  | { kind: 'unknown' }
+  | { kind: 'malformed'; reason: string }
+  | {
+      kind: 'acknowledged';
+      eventId: string;
+      outcome: 'applied' | 'unchanged' | 'ignored' | 'duplicate' | 'other';
+      reason: string | null;
+    };
+
+/**
+ * `POST /billing/stripe`: an event of the operator's Stripe Billing, signed with its endpoint's
+ * secret (a Stripe endpoint is of one mode, so its secret says live or test). A
+ * `customer.subscription.*` event moves the company's subscription to what the Stripe
+ * subscription says (plan from its price, status, period) and emits the contract's events for it,
+ * in the transaction that claims the event's id: a redelivery, a replay or two deliveries at once
+ * move it once, and an event older than the last applied one changes nothing.
+ */
+export async function receiveStripeBillingEvent(
+  deps: Pick<Deps, 'db' | 'config' | 'log'>,
+  raw: Buffer,
+  signature: string | undefined,
+  now: Date = new Date(),
+): Promise<BillingDelivery> {
+  const billing = deps.config.stripeBilling;
+  if (!billing) return { kind: 'unknown' };
+  if (!verifyStripeSignature(raw, signature, billing.webhookSecret, now).valid) return { kind: 'unknown' };
+  const reading = readStripeBillingEvent(raw);
+  if (reading.kind === 'malformed') return reading;
+  if (reading.kind === 'other')
+    return { kind: 'acknowledged', eventId: reading.eventId, outcome: 'other', reason: null };
+  const { facts } = reading;
+  const touched: string[] = [];
+  const delivery = await inTransaction(deps.db, null, async (tx): Promise<BillingDelivery> => {
+    const claimed = await claimBillingEvent(tx, {
+      provider: 'stripe',
+      eventId: facts.eventId,
+      type: facts.type,
+      companyId: null,
+      outcome: 'applied',
+      reason: null,
+      received: now,
+    });
+    if (!claimed) return { kind: 'acknowledged', eventId: facts.eventId, outcome: 'duplicate', reason: null };
+    const result = await followStripeSubscription(tx, facts, billing.prices, now);
+    await settleBillingEvent(tx, { provider: 'stripe', eventId: facts.eventId, ...result });
+    if (result.outcome === 'applied' && result.companyId) {
+      await announceAuthChange(tx, `company:${result.companyId}`);
+      touched.push(result.companyId);
+    }
+    return { kind: 'acknowledged', eventId: facts.eventId, outcome: result.outcome, reason: result.reason };
+  });
+  for (const companyId of touched) forgetInThisProcess(`company:${companyId}`);
+  if (delivery.kind === 'acknowledged' && delivery.outcome === 'ignored')
+    deps.log.warn({ eventId: facts.eventId, reason: delivery.reason }, 'stripe billing event ignored');
+  return delivery;
+}
+
+/** The company's subscription moved to the Stripe subscription's state, with its events. */
+async function followStripeSubscription(
+  tx: Tx,
+  facts: StripeSubscriptionFacts,
+  prices: Partial<Record<PlanName, string>>,
+  now: Date,
+): Promise<{ companyId: string | null; outcome: 'applied' | 'unchanged' | 'ignored'; reason: string | null }> {
+  const ignored = (companyId: string | null, reason: string) => ({ companyId, outcome: 'ignored' as const, reason });
+  // The link made by an earlier event is authoritative; the metadata names the company the first time.
+  const row =
+    (await findSubscriptionByProvider(tx, facts.subscriptionId)) ??
+    (facts.companyId ? await findSubscription(tx, facts.companyId, true) : undefined);
+  if (!row)
+    return ignored(
+      facts.companyId,
+      'no_company: the subscription names no company of this service (metadata.facteur_company)',
+    );
+  const following = row.providerSubscriptionId === facts.subscriptionId;
+  if (row.providerSubscriptionId && !following && facts.type !== 'customer.subscription.created')
+    return ignored(row.companyId, `superseded: the company follows ${row.providerSubscriptionId}`);
+  if (following && row.providerSyncedAt && facts.created.getTime() < row.providerSyncedAt.getTime())
+    return ignored(row.companyId, 'stale: a later event of this subscription was applied');
+  const state = billedState(facts, prices);
+  if ('ignored' in state) return ignored(row.companyId, state.ignored);
+  const moves = providerMoves(row, state, facts.subscriptionId);
+  const changed = await updateSubscription(tx, row.companyId, {
+    plan: state.plan,
+    status: state.status,
+    currentPeriodStart: state.periodStart,
+    currentPeriodEnd: state.periodEnd,
+    providerSubscriptionId: facts.subscriptionId,
+    providerSyncedAt: facts.created,
+    pausedAt: state.status === 'paused' ? (row.status === 'paused' ? row.pausedAt : now) : null,
+    pausedUntil: null,
+    cancelledAt: state.status === 'cancelled' ? (row.status === 'cancelled' ? row.cancelledAt : now) : null,
+    ...(moves.length > 0 ? { reason: moves.at(-1)!.reason } : {}),
+    updated: now,
+  });
+  for (const [index, move] of moves.entries())
+    await announce(tx, changed, move.type, move.reason, later(now, index), null);
+  const same =
+    moves.length === 0 &&
+    row.plan === changed.plan &&
+    row.status === changed.status &&
+    row.currentPeriodStart.getTime() === changed.currentPeriodStart.getTime() &&
+    row.currentPeriodEnd.getTime() === changed.currentPeriodEnd.getTime();
+  return { companyId: row.companyId, outcome: same ? 'unchanged' : 'applied', reason: null };
 }

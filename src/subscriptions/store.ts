@@ -2,7 +2,9 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import type { Lookup } from '../db/lookup.js';
 import { inScope, type Scope } from '../db/scope.js';
-import { storageUsage, subscriptions } from './schema.js';
+import { billingEvents, storageUsage, subscriptions } from './schema.js';
+
+export type BillingEventRow = typeof billingEvents.$inferSelect;
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
@@ -21,6 +23,43 @@ export async function findSubscription(
   return row;
 }
 
+/** The subscription that follows a Stripe subscription, locked until the commit. */
+export async function findSubscriptionByProvider(
+  db: Executor,
+  providerSubscriptionId: string,
+): Promise<SubscriptionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId))
+    .limit(1)
+    .for('update');
+  return row;
+}
+
+/**
+ * Claims a billing event by its id, first thing in its transaction: false when another delivery
+ * has (a concurrent one waits here for the other's commit, then finds it).
+ */
+export async function claimBillingEvent(db: Executor, row: BillingEventRow): Promise<boolean> {
+  const rows = await db
+    .insert(billingEvents)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ eventId: billingEvents.eventId });
+  return rows.length > 0;
+}
+
+export async function settleBillingEvent(
+  db: Executor,
+  row: Pick<BillingEventRow, 'provider' | 'eventId' | 'companyId' | 'outcome' | 'reason'>,
+): Promise<void> {
+  await db
+    .update(billingEvents)
+    .set({ companyId: row.companyId, outcome: row.outcome, reason: row.reason })
+    .where(and(eq(billingEvents.provider, row.provider), eq(billingEvents.eventId, row.eventId)));
+}
+
 export async function updateSubscription(
   db: Executor,
   companyId: string,
@@ -33,7 +72,8 @@ export async function updateSubscription(
 
 /**
  * Subscriptions the periodic pass has to move, locked for it (another node skips them): not yet
- * announced, paused until a time that passed, or active past their period's end.
+ * announced, paused until a time that passed, or active past their period's end; those that follow
+ * a Stripe subscription only to be announced (Stripe's events move them).
  */
 export async function claimSubscriptionsDue(
   tx: Executor,
@@ -50,8 +90,8 @@ export async function claimSubscriptionsDue(
     .where(
       and(
         sql`((not ${s.announced})
-          or (${s.status} = 'paused' and ${s.pausedUntil} is not null and ${s.pausedUntil} <= ${at})
-          or (${s.status} = 'active' and ${s.currentPeriodEnd} <= ${at}))`,
+          or (${s.providerSubscriptionId} is null and ${s.status} = 'paused' and ${s.pausedUntil} is not null and ${s.pausedUntil} <= ${at})
+          or (${s.providerSubscriptionId} is null and ${s.status} = 'active' and ${s.currentPeriodEnd} <= ${at}))`,
         companyIds ? inArray(s.companyId, companyIds) : undefined,
       ),
     )

@@ -11153,8 +11153,7 @@ export interface components {
       pausedAt: string | null;
       pausedUntil: string | null;
       plan: 'free' | 'essential' | 'pro';
-      /** @description Billing is outside the service: always null. */
-      providerSubscriptionId: null;
+      providerSubscriptionId: string | null;
       reason: string | null;
       /** @description `paused` and `cancelled` block writing operations with `subscription_paused`. */
       status: 'active' | 'paused' | 'cancelled';
