@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import Stripe from 'stripe';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startStripeServer } from '../support/stripe-server.js';
+import type { StripeEventShape } from '../support/stripe-shape.js';
 import { finalizedCreditNote, finalizedInvoice, seller, sellerProfile, eventsOf } from '../invoices/support.js';
 import { verifyStripeSignature } from '../../src/card-payments/stripe-signature.js';
 import { readStripeEvent } from '../../src/card-payments/stripe-event.js';
@@ -19,9 +20,9 @@ function paidEvent(
   invoice: { id: string },
   companyId: string,
   amount: number,
-  options: { id?: string; livemode?: boolean; type?: string } = {},
+  options: { id?: string; livemode?: boolean; type?: Stripe.Event.Type } = {},
 ): string {
-  return JSON.stringify({
+  const body: StripeEventShape<Stripe.Checkout.Session> = {
     id: options.id ?? `evt_${Math.random().toString(36).slice(2, 14)}`,
     object: 'event',
     api_version: '2025-09-30.clover',
@@ -41,7 +42,8 @@ function paidEvent(
         status: 'complete',
       },
     },
-  });
+  };
+  return JSON.stringify(body);
 }
 
 /** A Stripe `charge.refunded`: `amountRefunded` is the charge's running total, every refund of it together. */
@@ -49,7 +51,7 @@ function refundedEvent(
   amountRefunded: number,
   options: { id?: string; paymentIntent?: string; livemode?: boolean; currency?: string } = {},
 ): string {
-  return JSON.stringify({
+  const body: StripeEventShape<Stripe.Charge> = {
     id: options.id ?? `evt_${Math.random().toString(36).slice(2, 14)}`,
     object: 'event',
     api_version: '2025-09-30.clover',
@@ -68,7 +70,8 @@ function refundedEvent(
         status: 'succeeded',
       },
     },
-  });
+  };
+  return JSON.stringify(body);
 }
 
 test('Stripe signatures: ours accepts what the stripe package signs, and nothing else', () => {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Stripe from 'stripe';
 import { startHarness, type Harness } from '../support/harness.js';
+import type { StripeEventShape } from '../support/stripe-shape.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import {
   billedState,
@@ -37,13 +38,13 @@ interface SubscriptionShape {
 
 /** A `customer.subscription.*` event of the shape Stripe sends (API 2025-09-30: the period on the item). */
 function subscriptionEvent(
-  type: string,
+  type: Stripe.Event.Type,
   shape: SubscriptionShape = {},
   event: { id?: string; created?: number } = {},
 ): string {
   const periodStart = seconds(shape.periodStart ?? '2026-12-01T00:00:00Z');
   const periodEnd = seconds(shape.periodEnd ?? '2027-01-01T00:00:00Z');
-  return JSON.stringify({
+  const body: StripeEventShape<Stripe.Subscription> = {
     id: event.id ?? `evt_${Math.random().toString(36).slice(2, 14)}`,
     object: 'event',
     api_version: '2025-09-30.clover',
@@ -72,7 +73,8 @@ function subscriptionEvent(
         },
       },
     },
-  });
+  };
+  return JSON.stringify(body);
 }
 
 const factsOf = (payload: string) => {

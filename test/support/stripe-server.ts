@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import type Stripe from 'stripe';
+import type { StripeShape } from './stripe-shape.js';
 
 /**
  * A local Stripe: `POST /v1/checkout/sessions` (form-encoded, bearer key, `Idempotency-Key`) and
@@ -14,7 +16,7 @@ export interface SessionSeen {
   key: string;
   idempotencyKey: string | undefined;
   form: URLSearchParams;
-  session: Record<string, unknown>;
+  session: StripeShape<Stripe.Checkout.Session>;
 }
 
 export interface StripeServer {
@@ -50,7 +52,7 @@ const invalidKey = (key: string) => ({
 
 export async function startStripeServer(): Promise<StripeServer> {
   const sockets = new Set<Socket>();
-  const byIdempotencyKey = new Map<string, Record<string, unknown>>();
+  const byIdempotencyKey = new Map<string, StripeShape<Stripe.Checkout.Session>>();
   const state: StripeServer = {
     url: '',
     keys: new Set(),
@@ -75,25 +77,34 @@ export async function startStripeServer(): Promise<StripeServer> {
       const key = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
       if (!state.keys.has(key)) return send(response, 401, invalidKey(key));
       const url = new URL(request.url ?? '/', 'http://stripe.local');
-      if (request.method === 'GET' && url.pathname === '/v1/checkout/sessions')
-        return send(response, 200, { object: 'list', data: [], has_more: false, url: '/v1/checkout/sessions' });
+      if (request.method === 'GET' && url.pathname === '/v1/checkout/sessions') {
+        const list: StripeShape<Stripe.ApiList<Stripe.Checkout.Session>> = {
+          object: 'list',
+          data: [],
+          has_more: false,
+          url: '/v1/checkout/sessions',
+        };
+        return send(response, 200, list);
+      }
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
         const known = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
         if (known) return send(response, 200, known);
         const form = new URLSearchParams(body);
         const id = `cs_live_${randomBytes(12).toString('hex')}`;
-        const session = {
+        const session: StripeShape<Stripe.Checkout.Session> = {
           id,
           object: 'checkout.session',
-          mode: form.get('mode'),
+          mode: (form.get('mode') ?? undefined) as Stripe.Checkout.Session.Mode | undefined,
           amount_total: Number(form.get('line_items[0][price_data][unit_amount]')),
           currency: form.get('line_items[0][price_data][currency]'),
           client_reference_id: form.get('client_reference_id'),
-          metadata: {
-            facteur_invoice: form.get('metadata[facteur_invoice]'),
-            facteur_company: form.get('metadata[facteur_company]'),
-          },
+          metadata: Object.fromEntries(
+            [...form].flatMap(([name, value]) => {
+              const key = /^metadata\[(.+)\]$/.exec(name)?.[1];
+              return key ? [[key, value]] : [];
+            }),
+          ),
           payment_status: 'unpaid',
           status: 'open',
           success_url: form.get('success_url'),
