@@ -73,6 +73,10 @@ const en = {
   paidAt: 'Received on (optional)',
   record: 'Record',
   issueCreditNote: 'Issue a credit note for this invoice',
+  creditNoteHint:
+    'The draft credits the whole invoice, its lines as issued; edit its lines through the API for a part, then finalize it here.',
+  creditReason: 'Reason (optional, printed on the credit note)',
+  corrects: 'Corrects the invoice',
   lines: 'Lines',
   description: 'Description',
   quantity: 'Quantity',
@@ -81,6 +85,7 @@ const en = {
     finalized: 'The invoice is finalized: its number is taken and its files are being generated.',
     sent: 'The document is on its way to the platform.',
     payment_recorded: 'The payment is recorded.',
+    credit_note_created: 'The credit note is drafted for the whole invoice: check it, then finalize it to number it.',
   },
 };
 
@@ -161,6 +166,10 @@ const fr: InvoiceMessages = {
   paidAt: 'Reçu le (facultatif)',
   record: 'Enregistrer',
   issueCreditNote: 'Émettre un avoir pour cette facture',
+  creditNoteHint:
+    'Le brouillon crédite toute la facture, ses lignes telles qu’émises ; pour une partie, modifiez ses lignes par l’API, puis finalisez-le ici.',
+  creditReason: 'Motif (facultatif, imprimé sur l’avoir)',
+  corrects: 'Corrige la facture',
   lines: 'Lignes',
   description: 'Désignation',
   quantity: 'Quantité',
@@ -169,6 +178,8 @@ const fr: InvoiceMessages = {
     finalized: 'La facture est finalisée : son numéro est attribué et ses fichiers sont en cours de génération.',
     sent: 'Le document part vers la plateforme.',
     payment_recorded: 'Le paiement est enregistré.',
+    credit_note_created:
+      'Le brouillon d’avoir couvre toute la facture : vérifiez-le, puis finalisez-le pour le numéroter.',
   },
 };
 

@@ -59,6 +59,8 @@ export {
   type InvoiceCollectionFacts,
   type InvoiceStatementSubject,
 } from './collections.js';
+export { createCreditNote, type CreditNoteInput } from './credit-notes.js';
+export { decisionInputOf, type DecisionInput } from './decision-input.js';
 export {
   refundableCreditNotes,
   refundedByReference,

@@ -12,6 +12,7 @@ import { checkSubscriptionActive, planOf } from '../subscriptions/service.js';
 import { createTaxDecision } from '../tax/service.js';
 import {
   createDraftFromTemplate,
+  decisionInputOf,
   documentLines,
   documentParty,
   finalize,
@@ -22,7 +23,6 @@ import {
   type DocumentResource,
   type TemplateFacts,
 } from '../invoices/service.js';
-import { adjustmentInputOf } from '../kernel/line-adjustments.js';
 import type { LastRun } from './schema.js';
 import { failedEventData, generatedEventData, scheduleOf } from './recurring-record.js';
 import { nextPeriod, runAt } from './schedule.js';
@@ -343,40 +343,4 @@ async function completeRun(deps: Deps, key: RunKey, token: string, hooks: RunHoo
     if (!(error instanceof ApiError)) throw error;
     await fail(deps, key, token, error, ctx);
   }
-}
-
-type DecisionInput = Parameters<typeof createTaxDecision>[2];
-
-/** The operation a generated invoice describes, for its own tax decision: its buyer and lines, at the period's date. */
-export function decisionInputOf(draft: DocumentResource, period: string): DecisionInput {
-  const address = (value: { postalCode: string | null; country: string } | null) =>
-    value ? { postalCode: value.postalCode, country: value.country } : null;
-  const buyer = draft.buyer;
-  return {
-    taxSource: (draft.taxSource ?? 'service') as DecisionInput['taxSource'],
-    date: period,
-    currency: 'EUR',
-    ...(draft.customerId
-      ? { customerId: draft.customerId }
-      : {
-          customer: {
-            type: buyer!.type,
-            name: buyer!.name,
-            vatNumber: buyer!.vatNumber,
-            siren: buyer!.siren,
-            address: address(buyer!.address),
-            deliveryAddress: address(buyer!.deliveryAddress),
-          },
-        }),
-    lines: draft.lines.map((line) => ({
-      description: line.description,
-      quantity: line.quantity,
-      unitPrice: line.unitPrice,
-      nature: line.nature,
-      ...(line.rateCategory ? { rateCategory: line.rateCategory as never } : {}),
-      ...(line.vatCode !== null ? { vatRate: line.vatRate, vatCode: line.vatCode, vatexCode: line.vatexCode } : {}),
-      ...(line.allowances?.length ? { allowances: line.allowances.map(adjustmentInputOf) } : {}),
-      ...(line.charges?.length ? { charges: line.charges.map(adjustmentInputOf) } : {}),
-    })),
-  };
 }

@@ -155,6 +155,57 @@ test('a rejected invoice shows its category and the next step in words; sending 
   assert.match(english.body, /id="next-step">Contact the customer; no new deposit is made automatically\./);
 });
 
+test('a credit note issued from the invoice page: a draft crediting the whole invoice, with its reason, linked both ways', async () => {
+  const { key, client } = await sellerSignedIn();
+  const draft = await readyDraft(h, key);
+  const draftPage = await client.get(`/dashboard/test/invoices/${draft.id}`);
+  assert.ok(!draftPage.body.includes('id="issue-credit-note"'), 'a draft offers no credit note');
+  const early = await client.post(`/dashboard/test/invoices/${draft.id}/credit-note`);
+  assert.equal(early.statusCode, 400);
+  assert.match(early.body, /class="error"/);
+  assert.equal((await h.call('GET', `/v1/credit-notes?relatedInvoiceId=${draft.id}`, { key })).data.data.length, 0);
+
+  await client.post(`/dashboard/test/invoices/${draft.id}/finalize`);
+  const invoice = (await h.call('GET', `/v1/invoices/${draft.id}`, { key })).data;
+  const page = await client.get(`/dashboard/test/invoices/${draft.id}`);
+  assert.match(page.body, /id="issue-credit-note"[\s\S]*?Émettre un avoir pour cette facture/);
+
+  const forged = await client.post(`/dashboard/test/invoices/${draft.id}/credit-note`, { notes: 'x' }, { csrf: null });
+  assert.equal(forged.statusCode, 403);
+  const tooLong = await client.post(`/dashboard/test/invoices/${draft.id}/credit-note`, { notes: 'a'.repeat(5001) });
+  assert.equal(tooLong.statusCode, 400);
+  assert.match(tooLong.body, /5001/);
+  assert.equal((await h.call('GET', `/v1/credit-notes?relatedInvoiceId=${draft.id}`, { key })).data.data.length, 0);
+
+  const issued = await client.post(`/dashboard/test/invoices/${draft.id}/credit-note`, {
+    notes: 'Remise commerciale accordée',
+  });
+  assert.equal(issued.statusCode, 303, /class="error"[^<]*/.exec(issued.body)?.[0]);
+  const [, creditNoteId] = /^\/dashboard\/test\/credit-notes\/([^?]+)\?notice=credit_note_created$/.exec(
+    issued.headers.location as string,
+  )!;
+  const creditNote = (await h.call('GET', `/v1/credit-notes/${creditNoteId}`, { key })).data;
+  assert.equal(creditNote.status, 'draft');
+  assert.equal(creditNote.relatedInvoiceId, invoice.id);
+  assert.equal(creditNote.relatedInvoiceNumber, invoice.number);
+  assert.deepEqual(
+    creditNote.lines.map((line: { description: string; quantity: string }) => [line.description, line.quantity]),
+    invoice.lines.map((line: { description: string; quantity: string }) => [line.description, line.quantity]),
+    'the invoice lines, as issued',
+  );
+  assert.equal(creditNote.notes, 'Remise commerciale accordée');
+  const shown = await client.get(issued.headers.location as string);
+  assert.match(shown.body, /Le brouillon d’avoir couvre toute la facture/);
+  assert.match(shown.body, new RegExp(`data-related-invoice="${invoice.id}">${invoice.number}<`));
+  assert.ok(!shown.body.includes('id="issue-credit-note"'), 'a credit note offers no credit note of its own');
+
+  const finalized = await client.post(`/dashboard/test/credit-notes/${creditNoteId}/finalize`);
+  assert.equal(finalized.statusCode, 303, /class="error"[^<]*/.exec(finalized.body)?.[0]);
+  const numbered = (await h.call('GET', `/v1/credit-notes/${creditNoteId}`, { key })).data;
+  assert.ok(numbered.number);
+  assert.equal(numbered.total, invoice.total, 'the whole invoice is credited');
+});
+
 test('another company reaches none of the documents, whatever the id in the URL', async () => {
   const alice = await sellerSignedIn('en');
   const bob = await sellerSignedIn('en');

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decisionInputOf } from '../../src/recurring/runs.js';
-import type { DocumentResource } from '../../src/invoices/service.js';
+import { decisionInputOf, type DocumentResource } from '../../src/invoices/service.js';
 
 /** A generated invoice's own tax decision states its lines again, allowances and charges with them. */
 test("a run's tax decision carries the lines' allowances and charges as they were given", () => {
@@ -37,4 +36,22 @@ test("a run's tax decision carries the lines' allowances and charges as they wer
   assert.deepEqual(input.lines[0]!.charges, [{ amount: 500, reason: 'Frais de dossier' }]);
   assert.equal('allowances' in input.lines[1]!, false);
   assert.equal(input.date, '2026-11-01');
+});
+
+/** The VAT a finalized document shows is the engine's in service mode: deciding again describes the operation only. */
+test('the VAT a line states goes into the decision for an integration only', () => {
+  const line = { description: 'Conseil', quantity: '1', unitPrice: '100.00', nature: 'services', rateCategory: null };
+  const decided = { ...line, vatCode: 'S', vatRate: '20', vatexCode: null };
+  const of = (taxSource: string) =>
+    decisionInputOf(
+      { taxSource, customerId: 'cus_1', buyer: null, lines: [decided] } as unknown as DocumentResource,
+      '2026-12-01',
+    ).lines[0]!;
+  assert.equal('vatCode' in of('service'), false, 'service: the engine decides again');
+  assert.equal('vatRate' in of('service'), false);
+  assert.deepEqual(
+    [of('integration').vatCode, of('integration').vatRate, of('integration').vatexCode],
+    ['S', '20', null],
+    'integration: its VAT, checked by the engine',
+  );
 });

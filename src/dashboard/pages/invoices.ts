@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import {
+  createCreditNote,
+  decisionInputOf,
   documentFile,
   documentHistory,
   finalize,
@@ -10,8 +12,10 @@ import {
   type DocumentResource,
 } from '../../invoices/service.js';
 import { recordPayment } from '../../payments/service.js';
+import { createTaxDecision } from '../../tax/service.js';
+import { dayOf } from '../../kernel/calendar.js';
 import type { DocumentKind } from '../../invoices/document-axes.js';
-import { ApiError } from '../../kernel/errors.js';
+import { ApiError, refuse } from '../../kernel/errors.js';
 import { callContextOf, pageOf, type Env, type Page } from '../context.js';
 import { formOf } from '../form.js';
 import { describeError } from '../page-error.js';
@@ -32,6 +36,8 @@ type FileKind = DocumentResource['files'][number]['kind'];
 const fileKinds: readonly FileKind[] = ['facturx', 'xml', 'pdf', 'ubl'];
 
 const pageSize = 25;
+/** The longest reason a credit note may carry (the API's `notes`). */
+const notesLimit = 5000;
 const text = 'text/html; charset=utf-8';
 
 const summaryStatuses: SummaryStatus[] = [
@@ -167,6 +173,7 @@ function actionsBlock(page: Page, im: InvoiceMessages, path: string, doc: Docume
     html`<form method="post" action="${action(name)}" class="inline">${csrfField(page)}<button type="submit">${label}</button></form>`;
   const canSend = doc.documentStatus === 'finalized' && ['pending', 'rejected'].includes(doc.transmissionStatus);
   const canPay = doc.object === 'invoice' && doc.number !== null && (doc.amountDue ?? 0) > 0;
+  const canCredit = doc.object === 'invoice' && doc.documentStatus === 'finalized';
   return html`<section class="card"><h2>${im.actions}</h2><div class="actions">
 ${doc.documentStatus === 'draft' ? button('finalize', im.finalize) : null}
 ${canSend ? button('send', doc.transmissionStatus === 'rejected' ? im.resend : im.send) : null}
@@ -179,7 +186,14 @@ ${
   <label for="paid_at">${im.paidAt}</label><input id="paid_at" name="paid_at" type="date">
   <button type="submit">${im.record}</button></form>`
     : null
-}</section>`;
+}${
+    canCredit
+      ? html`<form method="post" action="${action('credit-note')}" class="stack" id="issue-credit-note"><h3>${im.issueCreditNote}</h3>${csrfField(page)}
+  <p class="muted">${im.creditNoteHint}</p>
+  <label for="notes">${im.creditReason}</label><textarea id="notes" name="notes" rows="2" maxlength="${notesLimit}"></textarea>
+  <button type="submit">${im.issueCreditNote}</button></form>`
+      : null
+  }</section>`;
 }
 
 export async function invoicePages(app: FastifyInstance, { deps, env }: { deps: Deps; env: Env }): Promise<void> {
@@ -246,6 +260,7 @@ ${docs.length === 0 ? html`<p class="muted">${im.none(kind, filtered)}</p>` : li
       const content = html`<dl class="facts">
   <dt>${im.status}</dt><dd>${statusTag(im, doc.status)}</dd>
   <dt>${im.customer}</dt><dd>${doc.buyer?.name ?? html`<span class="muted">—</span>`}</dd>
+  ${doc.relatedInvoiceId ? html`<dt>${im.corrects}</dt><dd><a href="${page.base}/invoices/${doc.relatedInvoiceId}" data-related-invoice="${doc.relatedInvoiceId}">${doc.relatedInvoiceNumber ?? doc.relatedInvoiceId}</a></dd>` : null}
   <dt>${im.date}</dt><dd>${formatDate(page, doc.issueDate)}</dd>
   <dt>${im.dueDate}</dt><dd>${formatDate(page, doc.dueDate)}</dd>
   <dt>${im.total}</dt><dd>${money(page, doc.total, doc.currency)}</dd>
@@ -296,13 +311,18 @@ ${timeline(page, im, doc, history)}`;
     });
 
     // Each action is the API's use case, refusals shown on the document's page.
-    const act = (name: string, run: (request: FastifyRequest, page: Page, id: string) => Promise<string>) =>
+    // An action answers with its notice, shown on the document's page (or on the document it made).
+    const act = (
+      name: string,
+      run: (request: FastifyRequest, page: Page, id: string) => Promise<string | { notice: string; at: string }>,
+    ) =>
       app.post(`/${path}/:id/${name}`, async (request, reply) => {
         const page = pageOf(request, env);
         const id = (request.params as { id: string }).id;
         try {
-          const notice = await run(request, page, id);
-          return await reply.redirect(`${page.base}/${path}/${id}?notice=${notice}`, 303);
+          const done = await run(request, page, id);
+          const { notice, at } = typeof done === 'string' ? { notice: done, at: `${path}/${id}` } : done;
+          return await reply.redirect(`${page.base}/${at}?notice=${notice}`, 303);
         } catch (error) {
           if (error instanceof ApiError && error.status < 500 && error.code !== 'not_found')
             return renderDocument(request, reply, { status: error.status, error: describeError(error) });
@@ -330,6 +350,28 @@ ${timeline(page, im, doc, history)}`;
           ...(paidAt ? { paidAt } : {}),
         } as Parameters<typeof recordPayment>[2]);
         return 'payment_recorded';
+      });
+    if (kind === 'invoice')
+      act('credit-note', async (request, page, id) => {
+        const notes = formOf(request).text('notes');
+        if (notes && notes.length > notesLimit)
+          throw refuse('invalid_field_value', `The reason is ${notes.length} characters; at most ${notesLimit}.`, {
+            param: 'notes',
+          });
+        const ctx = callContextOf(deps, request, page);
+        const invoice = await getInvoiceDocument(deps, page.scope, 'invoice', id);
+        // Its own tax decision, on the invoice's buyer and lines today (a credit note is decided
+        // like any fiscal document); an invoice that cannot be credited is refused before it.
+        const decision =
+          invoice.documentStatus === 'finalized'
+            ? await createTaxDecision(deps, ctx, decisionInputOf(invoice, dayOf(ctx.now)))
+            : null;
+        const creditNote = await createCreditNote(deps, ctx, {
+          relatedInvoiceId: id,
+          ...(decision ? { taxDecisionId: decision.id } : {}),
+          ...(notes ? { notes } : {}),
+        });
+        return { notice: 'credit_note_created', at: `credit-notes/${creditNote.id}` };
       });
   }
 }
