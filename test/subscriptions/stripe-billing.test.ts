@@ -208,6 +208,14 @@ test('a subscription billed through Stripe follows its Stripe subscription', asy
     assert.equal((await subscription()).providerSubscriptionId, null);
   });
 
+  await t.test('signed but not a Stripe event: 422 validation_error in the envelope, nothing moves', async () => {
+    const response = await deliver('{"object":"not-an-event"}');
+    assert.equal(response.statusCode, 422, response.body);
+    assert.equal(response.data.error.code, 'validation_error');
+    assert.ok(!response.body.includes('    at '), 'no stack trace');
+    assert.equal((await subscription()).providerSubscriptionId, null);
+  });
+
   await t.test('created: linked, plan and period from Stripe, subscription.created once', async () => {
     const payload = subscriptionEvent('customer.subscription.created', { companyId }, { id: 'evt_created' });
     const [first, second] = await Promise.all([deliver(payload), deliver(payload)]);
