@@ -16,6 +16,8 @@ export interface EntryFacts {
   documentKind: string;
   documentNumber: string;
   fileHashes: Record<string, string>;
+  /** Null in entries made before the rule set was recorded: then it is not hashed, so they still verify. */
+  ruleSet: string | null;
   archivedAt: Date;
   previousHash: string;
 }
@@ -28,6 +30,7 @@ export function entryHashOf(entry: EntryFacts): string {
     documentKind: entry.documentKind,
     documentNumber: entry.documentNumber,
     fileHashes: entry.fileHashes,
+    ...(entry.ruleSet === null ? {} : { ruleSet: entry.ruleSet }),
     archivedAt: entry.archivedAt.toISOString(),
     previousHash: entry.previousHash,
   });

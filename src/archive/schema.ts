@@ -19,6 +19,8 @@ export const archiveEntries = pgTable(
     documentNumber: text('document_number').notNull(),
     /** The files' SHA-256 by kind (`facturx`, `xml`, `pdf`). */
     fileHashes: jsonb('file_hashes').$type<Record<string, string>>().notNull(),
+    /** The rule set (FNFE-MPE version) that validated the files; null in entries made before it was recorded. */
+    ruleSet: text('rule_set'),
     archivedAt: instant('archived_at').notNull(),
     /** The previous entry's `entry_hash`; 64 zeros for the first entry. */
     previousHash: text('previous_hash').notNull(),

@@ -14,6 +14,8 @@ export interface ArchivedDocument {
   documentNumber: string;
   /** SHA-256 (hex) of each stored file, by kind. */
   fileHashes: Record<string, string>;
+  /** The rule set (FNFE-MPE version) that validated the files. */
+  ruleSet: string;
 }
 
 export interface ArchiveEntry {
@@ -22,6 +24,8 @@ export interface ArchiveEntry {
   documentKind: string;
   documentNumber: string;
   fileHashes: Record<string, string>;
+  /** The rule set that validated the files; null in an entry made before it was recorded. */
+  ruleSet: string | null;
   archivedAt: string;
   previousHash: string;
   entryHash: string;
@@ -33,6 +37,7 @@ const toEntry = (row: ArchiveEntryRow): ArchiveEntry => ({
   documentKind: row.documentKind,
   documentNumber: row.documentNumber,
   fileHashes: row.fileHashes,
+  ruleSet: row.ruleSet,
   archivedAt: row.archivedAt.toISOString(),
   previousHash: row.previousHash,
   entryHash: row.entryHash,

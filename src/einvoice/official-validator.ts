@@ -9,12 +9,16 @@ import {
   XsdValidator,
   xmlRegisterInputProvider,
 } from 'libxml2-wasm';
+import { basename } from 'node:path';
 import {
   cdarXsd,
   ciiD22bXsd,
   facturxXsd,
+  ruleSetOf,
+  ruleSetOfStylesheet,
+  ruleSets,
   standardsVersions,
-  stylesheets,
+  stylesheetInSet,
   type StylesheetName,
   type XsdSet,
 } from './standards.js';
@@ -51,13 +55,17 @@ export interface ValidationReport {
   rules: string[];
   /** What ran: the XSD and the stylesheets, with the versions of PROVENANCE.md. */
   validators: string[];
+  /** The rule set that judged it (`1.4.0.03`, standards.ts `ruleSets`). */
+  ruleSet: string;
   /** Milliseconds spent per validator. */
   timings: Record<string, number>;
 }
 
 export interface OfficialValidatorOptions {
-  /** The SEF of each stylesheet to run, by name (sef-cache.ts compiles them). */
+  /** The SEF of each stylesheet to run, by name, compiled from the rule set's file (sef-cache.ts). */
   compiled: Partial<Record<StylesheetName, string>>;
+  /** The rule set the stylesheets are of (their code lists, their versions); default the first. */
+  ruleSet?: string;
   /** The XSD the documents must pass: the Factur-X EN16931 one (default) or the CDAR one. */
   xsd?: XsdSet;
   /** In place of `xsd`: XSDs each for a root namespace (UBL: Invoice, CreditNote), the document's root picking one. */
@@ -176,7 +184,7 @@ export function svrlNodeFailures(report: SvrlElement, source: StylesheetName): R
 // One provider for the whole process: libxml2 asks it for every file an XSD imports.
 let xsdProvider: XmlBufferInputProvider | null = null;
 
-const versionOf = (name: StylesheetName) =>
+const baseVersionOf = (name: StylesheetName) =>
   name === 'BR-FR-CDV-Schematron-CDAR'
     ? standardsVersions.cdar
     : name === 'EN16931-UBL-validation'
@@ -190,6 +198,12 @@ const versionOf = (name: StylesheetName) =>
             : name.startsWith('BR-FR')
               ? standardsVersions.brfr
               : standardsVersions.facturx;
+
+/** The version of a stylesheet in a set: the base folders' (PROVENANCE.md), or the set's own file. */
+const versionOf = (name: StylesheetName, setId: string) => {
+  const own = ruleSetOfStylesheet(name, setId);
+  return own === null ? baseVersionOf(name) : `FNFE-MPE ${own}, ${basename(stylesheetInSet(name, setId).xslt)}`;
+};
 
 /** An XSD loaded, with the namespace of the root it judges (null: every document). */
 interface LoadedXsd {
@@ -245,6 +259,7 @@ export class OfficialValidator {
     private readonly xsds: LoadedXsd[],
     private readonly sheets: (LoadedStylesheet | FlagVariant)[],
     private readonly xsdVersion: string,
+    private readonly ruleSet: string,
   ) {}
 
   static async open(options: OfficialValidatorOptions): Promise<OfficialValidator> {
@@ -252,15 +267,16 @@ export class OfficialValidator {
     const xsds: LoadedXsd[] = [];
     for (const set of xsdSets) xsds.push(await loadXsd(set));
 
+    const ruleSet = ruleSetOf(options.ruleSet ?? ruleSets[0]!.id).id;
     const sheets: (LoadedStylesheet | FlagVariant)[] = [];
     const names = Object.keys(options.compiled) as StylesheetName[];
     for (const [name, sefPath] of Object.entries(options.compiled) as [StylesheetName, string][]) {
-      const sheet = stylesheets[name];
+      const sheet = stylesheetInSet(name, ruleSet);
       const base = sheet.flagVariantOf;
       // Run before it, so its failures are there to repeat.
       if (base && names.indexOf(base) >= 0 && names.indexOf(base) < names.indexOf(name)) {
         const [baseText, variantText] = await Promise.all([
-          readFile(stylesheets[base].xslt, 'utf8'),
+          readFile(stylesheetInSet(base, ruleSet).xslt, 'utf8'),
           readFile(sheet.xslt, 'utf8'),
         ]);
         const flags = flagVariantFlags(baseText, variantText);
@@ -281,7 +297,7 @@ export class OfficialValidator {
         documentPool,
       });
     }
-    return new OfficialValidator(xsds, sheets, xsdVersionOf(xsdSets));
+    return new OfficialValidator(xsds, sheets, xsdVersionOf(xsdSets), ruleSet);
   }
 
   /** The XSD, then every stylesheet: all failures are collected, none stops the others. */
@@ -390,7 +406,7 @@ export class OfficialValidator {
         `XSD ${this.xsdVersion}`,
         ...this.sheets
           .filter((sheet) => document.only === null || document.only.includes(sheet.name))
-          .map((sheet) => `${sheet.name} (${versionOf(sheet.name)})`),
+          .map((sheet) => `${sheet.name} (${versionOf(sheet.name, this.ruleSet)})`),
       ];
       return {
         report: {
@@ -398,6 +414,7 @@ export class OfficialValidator {
           failures,
           rules: [...new Set(failures.map((failure) => failure.rule))],
           validators,
+          ruleSet: this.ruleSet,
           timings: document.timings,
         },
       };

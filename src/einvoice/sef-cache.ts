@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stylesheets, type Stylesheet, type StylesheetName } from './standards.js';
+import { stylesheetOfCompiledName, type CompiledName, type Stylesheet } from './standards.js';
 
 /**
  * The schematrons' XSLT compiled to SEF (the form saxon-js executes) by the `xslt3` compiler, at
@@ -90,28 +90,28 @@ async function compile(xslt: string, target: string, form: CompiledForm): Promis
 }
 
 /** Where the stylesheet's SEF is (or would be) in `cacheDir`: its name carries the key. */
-async function sefPath(name: StylesheetName, cacheDir: string, form: CompiledForm): Promise<string> {
-  const file = `${name}${form === 'entered' ? '' : `-${form}`}-${await cacheKey(stylesheets[name], form)}.sef.json`;
+async function sefPath(name: CompiledName, cacheDir: string, form: CompiledForm): Promise<string> {
+  const file = `${name}${form === 'entered' ? '' : `-${form}`}-${await cacheKey(stylesheetOfCompiledName(name), form)}.sef.json`;
   return join(cacheDir, 'sef', file);
 }
 
 /** The stylesheets among `names` with no SEF of their current text in `cacheDir` (missing, or stale). */
 export async function stylesheetsToCompile(
   cacheDir: string,
-  names: StylesheetName[],
+  names: CompiledName[],
   form: CompiledForm = 'entered',
-): Promise<StylesheetName[]> {
+): Promise<CompiledName[]> {
   const found = await Promise.all(names.map(async (name) => exists(await sefPath(name, cacheDir, form))));
   return names.filter((_name, index) => !found[index]);
 }
 
 /** The path of the stylesheet's SEF in `cacheDir`, compiling it first when it is not there. */
 export function compiledStylesheet(
-  name: StylesheetName,
+  name: CompiledName,
   cacheDir: string,
   form: CompiledForm = 'entered',
 ): Promise<string> {
-  const sheet = stylesheets[name];
+  const sheet = stylesheetOfCompiledName(name);
   const key = `${cacheDir}\0${name}\0${form}`;
   const running = pending.get(key);
   if (running) return running;
@@ -137,7 +137,7 @@ export function compiledStylesheet(
 /** Compiles every stylesheet the validators run (a warm-up before the first document). */
 export async function compileAll(
   cacheDir: string,
-  names: StylesheetName[],
+  names: CompiledName[],
   form: CompiledForm = 'entered',
 ): Promise<Record<string, string>> {
   const paths = await Promise.all(names.map((name) => compiledStylesheet(name, cacheDir, form)));

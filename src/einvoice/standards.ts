@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -194,6 +194,99 @@ export const stylesheets: Record<StylesheetName, Stylesheet> = {
     documents: [],
   },
 };
+
+/**
+ * A version of the official rules. FNFE-MPE publishes versions and hotfixes of its artefacts
+ * (1.4.0, then 1.4.0.01 to 1.4.0.03 in July and August 2026); a document is judged by the set in
+ * force on its date: an issued one on its issue date, a received one on its date of receipt.
+ */
+export interface RuleSet {
+  /** The FNFE-MPE version (`1.4.0.03`). */
+  id: string;
+  /** The first day (YYYY-MM-DD) it applies to. The first set also judges every earlier date. */
+  from: string;
+}
+
+/**
+ * The rule sets, oldest first. The first is the folders above; each later one is the folder
+ * `sets/<id>/`, which holds the files it changes over the set before it, under their published
+ * names (a file it does not hold is the earlier set's). Adding a set: its folder and one line here.
+ */
+export const ruleSets: readonly RuleSet[] = [
+  { id: '1.4.0', from: '2026-06-30' },
+  // Factur-X 1.09.2 ("Effective date: 2026-09-01" in its header) and the corrected CDAR rules.
+  { id: '1.4.0.03', from: '2026-09-01' },
+];
+
+const setsDir = join(standardsDir, 'sets');
+
+/** The set in force on `day` (YYYY-MM-DD): the latest that starts on or before it, else the first. */
+export function ruleSetInForce(day: string, sets: readonly RuleSet[] = ruleSets): RuleSet {
+  let inForce = sets[0]!;
+  for (const set of sets) if (set.from <= day) inForce = set;
+  return inForce;
+}
+
+/** The set of this id; an unknown id is a programming error. */
+export function ruleSetOf(id: string): RuleSet {
+  const set = ruleSets.find((each) => each.id === id);
+  if (!set) throw new Error(`no rule set ${id} (known: ${ruleSets.map((each) => each.id).join(', ')})`);
+  return set;
+}
+
+const setFiles = new Map<string, Set<string>>();
+/** The files a later set's folder holds, by name. */
+function filesOfSet(id: string): Set<string> {
+  let files = setFiles.get(id);
+  if (!files) {
+    const dir = join(setsDir, id);
+    files = new Set(existsSync(dir) ? readdirSync(dir) : []);
+    setFiles.set(id, files);
+  }
+  return files;
+}
+
+/** `file` as the set `id` has it: the latest set up to `id` that holds its name, else the base file. */
+function fileInSet(file: string, id: string): string {
+  const upTo = ruleSets.indexOf(ruleSetOf(id));
+  for (let index = upTo; index > 0; index--) {
+    const set = ruleSets[index]!;
+    if (filesOfSet(set.id).has(basename(file))) return join(setsDir, set.id, basename(file));
+  }
+  return file;
+}
+
+/** The stylesheet as the set `id` has it (its XSLT and the code lists it reads beside it). */
+export function stylesheetInSet(name: StylesheetName, id: string): Stylesheet {
+  const sheet = stylesheets[name];
+  return {
+    ...sheet,
+    xslt: fileInSet(sheet.xslt, id),
+    documents: sheet.documents.map((document) => fileInSet(document, id)),
+  };
+}
+
+/** The set (at or before `id`) whose folder holds this stylesheet's XSLT: `null` for the base folders. */
+export function ruleSetOfStylesheet(name: StylesheetName, id: string): string | null {
+  const xslt = stylesheetInSet(name, id).xslt;
+  return xslt.startsWith(setsDir) ? basename(dirname(xslt)) : null;
+}
+
+/**
+ * A stylesheet as compiled and cached: its name for the file of the base folders, `<name>@<set>`
+ * for a set's own file, so a set that changes nothing of a stylesheet shares its compilation.
+ */
+export type CompiledName = StylesheetName | `${StylesheetName}@${string}`;
+
+export function compiledNameOf(name: StylesheetName, setId: string): CompiledName {
+  const own = ruleSetOfStylesheet(name, setId);
+  return own === null ? name : `${name}@${own}`;
+}
+
+export function stylesheetOfCompiledName(compiled: CompiledName): Stylesheet {
+  const [name, set] = compiled.split('@') as [StylesheetName, string | undefined];
+  return set === undefined ? stylesheets[name] : stylesheetInSet(name, set);
+}
 
 /**
  * The stylesheets of `names` that bind a document in scope of e-invoicing (`inScope`) or outside it

@@ -5,12 +5,24 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ValidationReport } from './official-validator.js';
 import { compileAll, stylesheetsToCompile } from './sef-cache.js';
-import { cdarXsd, ciiD22bXsd, stylesheets, ublXsd, type StylesheetName, type XsdSet } from './standards.js';
+import {
+  cdarXsd,
+  ciiD22bXsd,
+  compiledNameOf,
+  ruleSetOf,
+  ruleSets,
+  stylesheetOfCompiledName,
+  stylesheets,
+  ublXsd,
+  type CompiledName,
+  type StylesheetName,
+  type XsdSet,
+} from './standards.js';
 import type { WorkerData, WorkerRequest, WorkerResponse } from './validation-worker.js';
 
 export type { ValidationReport } from './official-validator.js';
 export type { StylesheetName, XsdSet } from './standards.js';
-export { stylesheetsInScope } from './standards.js';
+export { ruleSetInForce, ruleSets, stylesheetsInScope } from './standards.js';
 
 /**
  * The official validation off the event loop: a small pool of worker threads, each holding the
@@ -61,8 +73,17 @@ export const ciiExtendedValidation: { stylesheets: StylesheetName[]; xsd: XsdSet
   xsd: ciiD22bXsd,
 };
 
-/** Every stylesheet of the registry: what the installation compiles (the CII sets and the CDAR one). */
-export const registryStylesheets = Object.keys(stylesheets) as StylesheetName[];
+/**
+ * Every stylesheet of the registry in every rule set, each file once: what the installation
+ * compiles (a set's stylesheet that is the earlier set's file is compiled once for both).
+ */
+export const registryStylesheets: CompiledName[] = [
+  ...new Set(
+    ruleSets.flatMap((set) =>
+      (Object.keys(stylesheets) as StylesheetName[]).map((name) => compiledNameOf(name, set.id)),
+    ),
+  ),
+];
 
 /** The installation's folder (the one holding package.json), whether this runs from `src/` or from `build/<fingerprint>/src/`. */
 function installationRoot(): string | null {
@@ -107,7 +128,7 @@ export function validatorCacheDir(dataDir: string): string {
 }
 
 /** The stylesheets of the registry that `cacheDir` lacks: never compiled there, or from an older text. */
-export const validatorsToCompile = (cacheDir: string): Promise<StylesheetName[]> =>
+export const validatorsToCompile = (cacheDir: string): Promise<CompiledName[]> =>
   stylesheetsToCompile(cacheDir, registryStylesheets);
 
 /** Compiles into `cacheDir` every stylesheet of the registry it lacks (those it holds are kept). */
@@ -119,9 +140,22 @@ export async function compileValidators(cacheDir: string): Promise<void> {
  * Roughly how long compiling `names` takes on free cores, in seconds: ~90 s of CPU per MB of XSLT
  * (measured: the five stylesheets, 1.7 MB, 154 s of CPU), the compilers running side by side.
  */
-export function compileEstimateSeconds(names: StylesheetName[]): number {
-  const megabytes = names.reduce((sum, name) => sum + statSync(stylesheets[name].xslt).size, 0) / 1e6;
+export function compileEstimateSeconds(names: CompiledName[]): number {
+  const megabytes = names.reduce((sum, name) => sum + statSync(stylesheetOfCompiledName(name).xslt).size, 0) / 1e6;
   return Math.max(15, Math.round((megabytes * 90) / Math.min(availableParallelism(), Math.max(1, names.length))));
+}
+
+/** The SEF of each of `names` as the rule set `ruleSet` has it, by name (compiled when missing). */
+export async function compileRuleSet(
+  cacheDir: string,
+  names: readonly StylesheetName[],
+  ruleSet: string,
+): Promise<Partial<Record<StylesheetName, string>>> {
+  const byCompiledName = await compileAll(
+    cacheDir,
+    names.map((name) => compiledNameOf(name, ruleSet)),
+  );
+  return Object.fromEntries(names.map((name) => [name, byCompiledName[compiledNameOf(name, ruleSet)]!]));
 }
 
 export interface ValidationPoolOptions {
@@ -132,6 +166,8 @@ export interface ValidationPoolOptions {
   /** The most documents a worker takes at once; default 16. */
   maxBatch?: number;
   stylesheets?: StylesheetName[];
+  /** The rule set the stylesheets are taken from (standards.ts `ruleSets`); default the first. */
+  ruleSet?: string;
   /** The XSD every document must pass; default the Factur-X EN16931 one. */
   xsd?: XsdSet;
   /** In place of `xsd`: XSDs chosen by the document's root namespace (UBL: Invoice, CreditNote). */
@@ -179,9 +215,11 @@ export class ValidationPool {
 
   static async open(options: ValidationPoolOptions): Promise<ValidationPool> {
     const names = options.stylesheets ?? officialStylesheets;
-    const compiled = (await compileAll(options.cacheDir, names)) as WorkerData['compiled'];
+    const ruleSet = ruleSetOf(options.ruleSet ?? ruleSets[0]!.id).id;
+    const compiled = await compileRuleSet(options.cacheDir, names, ruleSet);
     const data: WorkerData = {
       compiled,
+      ruleSet,
       ...(options.xsd ? { xsd: options.xsd } : {}),
       ...(options.xsdByRoot ? { xsdByRoot: options.xsdByRoot } : {}),
     };
@@ -293,5 +331,38 @@ export class ValidationPool {
         only: jobs.map((job) => job.only),
       } satisfies WorkerRequest);
     }
+  }
+}
+
+/**
+ * Validation pools opened on first use, one per key (a rule set, a kind of document): a node that
+ * never meets a key never starts its threads, and a pool that failed to open is forgotten, so the
+ * next document tries again.
+ */
+export class ValidationPools<Key extends string> {
+  private readonly opened = new Map<Key, Promise<ValidationPool>>();
+
+  constructor(private readonly optionsOf: (key: Key) => ValidationPoolOptions) {}
+
+  get(key: Key): Promise<ValidationPool> {
+    const open = this.opened.get(key);
+    if (open) return open;
+    const opening = ValidationPool.open(this.optionsOf(key)).catch((error: unknown) => {
+      this.opened.delete(key);
+      throw error;
+    });
+    this.opened.set(key, opening);
+    return opening;
+  }
+
+  /** How many are open or opening. */
+  get size(): number {
+    return this.opened.size;
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.opened.values()];
+    this.opened.clear();
+    await Promise.all(open.map(async (pool) => (await pool.catch(() => null))?.close()));
   }
 }

@@ -6,6 +6,7 @@ import type { StylesheetName, XsdSet } from './standards.js';
 
 export interface WorkerData {
   compiled: Partial<Record<StylesheetName, string>>;
+  ruleSet: string;
   xsd?: XsdSet;
   xsdByRoot?: XsdSet[];
 }

@@ -48,12 +48,14 @@ export interface FileEntry {
   contentType: string;
   fileName: string;
   url: string;
+  /** The rule set that validated the file (the XML files and the Factur-X); null for the readable PDF or until ready. */
+  ruleSet: string | null;
 }
 
 /** The document's `files`: the three kinds in one state; none for a draft or a deleted draft. */
 export function fileEntries(
   document: { id: string; kind: string; number: string | null },
-  files: { state: string; files: StoredFiles | null } | null,
+  files: { state: string; files: StoredFiles | null; ruleSet?: string | null } | null,
 ): FileEntry[] {
   if (!files || document.number === null) return [];
   const base = document.kind === 'credit_note' ? '/v1/credit-notes' : '/v1/invoices';
@@ -65,6 +67,7 @@ export function fileEntries(
     contentType: fileContentTypes[kind],
     fileName: fileNameOf(document.number!, kind),
     url: `${base}/${document.id}/files/${kind}`,
+    ruleSet: kind === 'pdf' || files.state !== 'ready' ? null : (files.ruleSet ?? null),
   }));
 }
 

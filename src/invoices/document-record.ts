@@ -218,7 +218,7 @@ export function obligationOf(
 export function toDocument(
   row: DocumentRow & { warnings?: DocumentWarning[] },
   publicUrl: string,
-  files: { state: string; files: StoredFiles | null } | null = null,
+  files: { state: string; files: StoredFiles | null; ruleSet?: string | null } | null = null,
 ): DocumentResource {
   const resource: DocumentResource = {
     id: row.id,

@@ -36,6 +36,12 @@ const verificationSchema = Type.Object(
         documentKind: Type.String(),
         documentNumber: Type.String(),
         fileHashes: Type.Record(Type.String(), Type.String()),
+        ruleSet: nullable(
+          Type.String({
+            description:
+              'The rule set (FNFE-MPE version, e.g. `1.4.0.03`) in force on the issue date, which validated the files; null in an entry made before it was recorded.',
+          }),
+        ),
         archivedAt: Type.String(),
         previousHash: Type.String(),
         entryHash: Type.String(),

@@ -65,6 +65,7 @@ const summaryColumns = {
   documentId: documentFiles.documentId,
   state: documentFiles.state,
   files: documentFiles.files,
+  ruleSet: documentFiles.ruleSet,
   failure: documentFiles.failure,
   attempts: documentFiles.attempts,
   generatedAt: documentFiles.generatedAt,
@@ -287,6 +288,7 @@ export async function storeFiles(
   claim: ClaimedGeneration,
   files: Record<FileKind, Buffer>,
   hashes: StoredFiles,
+  ruleSet: string,
   now: Date,
 ): Promise<boolean> {
   const rows = await db
@@ -295,6 +297,7 @@ export async function storeFiles(
       state: 'ready',
       ...files,
       files: hashes,
+      ruleSet,
       failure: null,
       generatedAt: now,
       nextAttemptAt: null,

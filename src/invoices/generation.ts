@@ -14,9 +14,10 @@ import { buildFacturX } from '../einvoice/facturx.js';
 import { inEinvoicingScope } from '../einvoice/draft-conformance.js';
 import {
   officialStylesheets,
+  ruleSetInForce,
   stylesheetsInScope,
   ublValidation,
-  ValidationPool,
+  ValidationPools,
   validatorCacheDir,
   type ValidationReport,
 } from '../einvoice/validation-pool.js';
@@ -166,30 +167,18 @@ const contextOf = (scope: Scope, now: Date): CallContext => ({
 });
 
 export function createFileWorker(deps: GenerationDeps, options: FileWorkerOptions = {}): FileWorker {
-  let pool: Promise<ValidationPool> | null = null;
-  // Opened on the first document: a node that never generates never starts the threads.
-  const validators = () =>
-    (pool ??= ValidationPool.open({
-      cacheDir: options.cacheDir ?? validatorCacheDir(deps.config.dataDir),
-      size: options.validators ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
-    }).catch((error: unknown) => {
-      pool = null;
-      throw error;
-    }));
-
-  let ublPool: Promise<ValidationPool> | null = null;
+  const cacheDir = options.cacheDir ?? validatorCacheDir(deps.config.dataDir);
+  // One pool per rule set, opened on the first document it judges.
+  const ciiPools = new ValidationPools<string>((ruleSet) => ({
+    cacheDir,
+    ruleSet,
+    size: options.validators ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
+  }));
   // The UBL's own validators (UBL XSD, EN 16931 UBL, BR-FR UBL): one thread beside the CII's.
-  const ublValidators = () =>
-    (ublPool ??= ValidationPool.open({
-      cacheDir: options.cacheDir ?? validatorCacheDir(deps.config.dataDir),
-      size: 1,
-      ...ublValidation,
-    }).catch((error: unknown) => {
-      ublPool = null;
-      throw error;
-    }));
+  const ublPools = new ValidationPools<string>((ruleSet) => ({ cacheDir, ruleSet, size: 1, ...ublValidation }));
 
-  async function build(row: DocumentRow, scope: Scope): Promise<Record<FileKind, Buffer>> {
+  /** The files, and the rule set that validated them. */
+  async function build(row: DocumentRow, scope: Scope): Promise<{ files: Record<FileKind, Buffer>; ruleSet: string }> {
     const { number, issueDate, seller, buyer, tax } = row;
     // Frozen at finalization: a document without its seller block cannot be written, whatever the retries.
     if (number === null || issueDate === null || seller === null || buyer === null || tax === null)
@@ -200,20 +189,30 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
     const model = await documentModel(deps, scope, { ...row, number, issueDate, seller, buyer, tax });
     const xml = writeCii(model);
     const ubl = writeUbl(model);
-    // Outside e-invoicing (e-reporting or nothing) the BR-FR rules do not bind the document.
+    // Outside e-invoicing (e-reporting or nothing) the BR-FR rules do not bind the document; the
+    // rules are those in force on its issue date.
     const inScope = inEinvoicingScope(model);
+    const ruleSet = ruleSetInForce(issueDate).id;
     const [report, ublReport] = await Promise.all([
-      validators().then((pool) => pool.validate(xml, stylesheetsInScope(officialStylesheets, inScope))),
-      ublValidators().then((pool) => pool.validate(ubl, stylesheetsInScope(ublValidation.stylesheets, inScope))),
+      ciiPools.get(ruleSet).then((pool) => pool.validate(xml, stylesheetsInScope(officialStylesheets, inScope))),
+      ublPools.get(ruleSet).then((pool) => pool.validate(ubl, stylesheetsInScope(ublValidation.stylesheets, inScope))),
     ]);
     if (!report.valid) throw refusal('CII', row.number, report);
     if (!ublReport.valid) throw refusal('UBL', row.number, ublReport);
+    if (report.ruleSet !== ruleSet || ublReport.ruleSet !== ruleSet)
+      throw new Error(
+        `validated by ${report.ruleSet} and ${ublReport.ruleSet}, not ${ruleSet} in force on ${issueDate}`,
+      );
     // Dated by the finalization: a generation run again after a crash gives the same bytes.
     const creationDate = row.finalizedAt ?? deps.clock.now();
     // A test document carries the specimen mark on every page; a live one never.
     const options = { creationDate, specimen: !row.livemode };
     const [pdf, facturx] = await Promise.all([renderPdf(model, options), buildFacturX(model, xml, options)]);
-    return { facturx, xml: Buffer.from(xml, 'utf8'), pdf, ubl: Buffer.from(ubl, 'utf8') };
+    // What the archive and the files resource name: the set that judged them.
+    return {
+      files: { facturx, xml: Buffer.from(xml, 'utf8'), pdf, ubl: Buffer.from(ubl, 'utf8') },
+      ruleSet: report.ruleSet,
+    };
   }
 
   async function alert(claim: ClaimedGeneration, row: DocumentRow | undefined, failure: FileFailure, now: Date) {
@@ -245,7 +244,7 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
     try {
       row = await documentRow(deps.db, scope, claim.documentId);
       if (!row || row.number === null) throw new Error(`document ${claim.documentId} is not finalized`);
-      const files = await build(row, scope);
+      const { files, ruleSet } = await build(row, scope);
       await options.beforeStore?.(claim);
       const hashes = Object.fromEntries(
         Object.entries(files).map(([kind, bytes]) => [kind, { sha256: sha256Hex(bytes), size: bytes.length }]),
@@ -253,7 +252,7 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
       const now = deps.clock.now();
       const document = row;
       await inTransaction(deps.db, contextOf(scope, now), async (tx) => {
-        if (!(await storeFiles(tx, claim, files, hashes, now))) throw new LeaseLost();
+        if (!(await storeFiles(tx, claim, files, hashes, ruleSet, now))) throw new LeaseLost();
         // The files count against the plan's storage, never refused: a numbered document gets its
         // legal files; a full storage refuses the next finalization instead.
         await countStorage(
@@ -270,6 +269,7 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
               documentKind: document.kind,
               documentNumber: document.number!,
               fileHashes: Object.fromEntries(Object.entries(hashes).map(([kind, file]) => [kind, file.sha256])),
+              ruleSet,
             },
             now,
           );
@@ -328,10 +328,7 @@ export function createFileWorker(deps: GenerationDeps, options: FileWorkerOption
     generate,
     async stop() {
       await loop.stop();
-      const opened = [pool, ublPool];
-      pool = null;
-      ublPool = null;
-      await Promise.all(opened.map(async (each) => (await each?.catch(() => null))?.close()));
+      await Promise.all([ciiPools.close(), ublPools.close()]);
     },
   };
 }

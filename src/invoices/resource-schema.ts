@@ -255,6 +255,12 @@ const documentFields = {
       contentType: Type.String(),
       fileName: Type.String(),
       url: Type.String({ description: 'Where to download it (`GET`, the same key).' }),
+      ruleSet: nullable(
+        Type.String({
+          description:
+            'The official rule set (FNFE-MPE version, e.g. `1.4.0.03`) in force on the issue date, which validated the file: the Factur-X, the CII and the UBL. Null for the readable PDF, until the file is ready, and for files generated before the set was recorded.',
+        }),
+      ),
     }),
     {
       description:

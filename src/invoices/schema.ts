@@ -183,6 +183,8 @@ export const documentFiles = pgTable(
     pdf: bytea('pdf'),
     /** The UBL 2.1 Invoice or CreditNote; null for a document generated before UBL was issued. */
     ubl: bytea('ubl'),
+    /** The rule set (FNFE-MPE version) in force on the issue date, which validated the files; null before it was recorded. */
+    ruleSet: text('rule_set'),
     /** The first download of a file of a document outside e-invoicing: its manual sending (`invoice.sent`). */
     downloadedAt: instant('downloaded_at'),
     created: instant('created').notNull(),

@@ -3,7 +3,7 @@ import {
   officialStylesheets,
   ublExtendedValidation,
   ublValidation,
-  ValidationPool,
+  ValidationPools,
   validatorCacheDir,
   type StylesheetName,
   type XsdSet,
@@ -24,6 +24,8 @@ export interface Verdict {
   conformant: boolean | null;
   validationErrors: ValidationError[];
   validators: string[];
+  /** The rule set that judged it; null when none did. */
+  ruleSet: string | null;
 }
 
 /** The validators of one kind of received document. */
@@ -60,7 +62,6 @@ export function incomingValidationOf(file: Pick<IncomingFile, 'syntax' | 'docume
  */
 export const incomingValidationTimeoutMs = 60_000;
 
-const pools = new Map<IncomingValidation, Promise<ValidationPool>>();
 let pending = 0;
 let idleTimer: NodeJS.Timeout | null = null;
 /** An idle pool is closed: received invoices come now and then, and its threads would keep a process alive. */
@@ -71,33 +72,38 @@ export function cacheDir(dataDir: string): string {
   return validatorCacheDir(dataDir);
 }
 
-function openPool(dataDir: string, kind: IncomingValidation): Promise<ValidationPool> {
-  const open = pools.get(kind);
-  if (open) return open;
-  const set = validationSets[kind];
-  const opening = ValidationPool.open({
-    cacheDir: cacheDir(dataDir),
-    size: 1,
-    maxBatch: 1,
-    timeoutMs: incomingValidationTimeoutMs,
-    stylesheets: set.stylesheets,
-    ...(set.xsd ? { xsd: set.xsd } : {}),
-    ...(set.xsdByRoot ? { xsdByRoot: set.xsdByRoot } : {}),
-  }).catch((error: unknown) => {
-    pools.delete(kind);
-    throw error;
+type PoolKey = `${IncomingValidation} ${string}`;
+let pools: { dataDir: string; pools: ValidationPools<PoolKey> } | null = null;
+
+/** The pools of one kind of document and one rule set (`cii 1.4.0.03`), each opened on first use. */
+function poolsOf(dataDir: string): ValidationPools<PoolKey> {
+  if (pools?.dataDir === dataDir) return pools.pools;
+  const opened = new ValidationPools<PoolKey>((key) => {
+    const [kind, ruleSet] = key.split(' ') as [IncomingValidation, string];
+    const set = validationSets[kind];
+    return {
+      cacheDir: cacheDir(dataDir),
+      ruleSet,
+      size: 1,
+      maxBatch: 1,
+      timeoutMs: incomingValidationTimeoutMs,
+      stylesheets: set.stylesheets,
+      ...(set.xsd ? { xsd: set.xsd } : {}),
+      ...(set.xsdByRoot ? { xsdByRoot: set.xsdByRoot } : {}),
+    };
   });
-  pools.set(kind, opening);
-  return opening;
+  pools = { dataDir, pools: opened };
+  return opened;
 }
 
-export async function validateIncoming(file: IncomingFile, dataDir: string): Promise<Verdict> {
+/** Validates a received file by the rule set `ruleSet` (the one in force on its date of receipt). */
+export async function validateIncoming(file: IncomingFile, dataDir: string, ruleSet: string): Promise<Verdict> {
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = null;
   pending += 1;
   let report;
   try {
-    report = await (await openPool(dataDir, incomingValidationOf(file))).validate(file.xml);
+    report = await (await poolsOf(dataDir).get(`${incomingValidationOf(file)} ${ruleSet}`)).validate(file.xml);
   } finally {
     pending -= 1;
     if (pending === 0) {
@@ -114,6 +120,7 @@ export async function validateIncoming(file: IncomingFile, dataDir: string): Pro
       location: failure.location,
     })),
     validators: report.validators,
+    ruleSet: report.ruleSet,
   };
 }
 
@@ -122,7 +129,7 @@ export async function closeValidation(): Promise<void> {
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = null;
   if (pending > 0) return;
-  const open = [...pools.values()];
-  pools.clear();
-  await Promise.all(open.map(async (pool) => (await pool).close()));
+  const open = pools;
+  pools = null;
+  await open?.pools.close();
 }

@@ -63,6 +63,7 @@ export interface ReceivedInvoice {
   /** How many errors the file has: `validationErrors` holds the first `keptValidationErrors`. */
   validationErrorCount: number;
   validators: string[];
+  ruleSet: string | null;
   receivedAt: string;
   created: string;
   updated: string;
@@ -115,6 +116,7 @@ export function toReceivedInvoice(row: ReceivedRow): ReceivedInvoice {
     validationErrors: row.validationErrors,
     validationErrorCount: row.validationErrorCount,
     validators: row.validators,
+    ruleSet: row.ruleSet,
     receivedAt: row.receivedAt.toISOString(),
     created: row.created.toISOString(),
     updated: row.updated.toISOString(),

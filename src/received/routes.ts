@@ -92,6 +92,12 @@ export const receivedInvoiceSchema = Type.Object(
       description: `How many errors the validation found; \`validationErrors\` holds the first ${keptValidationErrors}.`,
     }),
     validators: Type.Array(Type.String()),
+    ruleSet: nullable(
+      Type.String({
+        description:
+          'The official rule set (FNFE-MPE version, e.g. `1.4.0.03`) in force on the date of receipt, which judged the file. Null when no validator judged it (unreadable).',
+      }),
+    ),
     receivedAt: Type.String(),
     created: Type.String(),
     updated: Type.String(),

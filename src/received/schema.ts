@@ -49,6 +49,8 @@ export const receivedInvoices = pgTable(
     /** How many errors the validation found, all of them. */
     validationErrorCount: integer('validation_error_count').notNull(),
     validators: jsonb('validators').$type<string[]>().notNull(),
+    /** The rule set (FNFE-MPE version) in force on the date of receipt, which judged it; null when nothing did. */
+    ruleSet: text('rule_set'),
     receivedAt: instant('received_at').notNull(),
     created: instant('created').notNull(),
     updated: instant('updated').notNull(),

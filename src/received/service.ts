@@ -14,7 +14,8 @@ import { buildCdarMessage } from '../platform/cdar.js';
 import { getCompany } from '../companies/service.js';
 import { countStorage, releaseStorage } from '../subscriptions/service.js';
 import { recordEvent } from '../webhooks/service.js';
-import { DocumentValidationError } from '../einvoice/validation-pool.js';
+import { DocumentValidationError, ruleSetInForce } from '../einvoice/validation-pool.js';
+import { dayOf } from '../kernel/calendar.js';
 import { IncomingFileError, type IncomingFile } from './incoming-file.js';
 import { readIncomingFileInThread } from './incoming-file-thread.js';
 import { validateIncoming, type Verdict } from './official-validation.js';
@@ -130,6 +131,7 @@ const refusedVerdict = (rule: string, message: string): Verdict => ({
   conformant: false,
   validationErrors: [{ rule, flag: 'fatal', message, location: null }],
   validators: [],
+  ruleSet: null,
 });
 
 export interface IncomingDelivery {
@@ -178,7 +180,8 @@ export async function ingestReceivedInvoice(
   try {
     if (delivery.notTaken !== undefined) throw new IncomingFileError(delivery.notTaken, 'too_large');
     file = await readIncomingFileInThread(delivery.bytes);
-    verdict = await validateIncoming(file, deps.config.dataDir);
+    // Judged by the rules in force on the day it is received.
+    verdict = await validateIncoming(file, deps.config.dataDir, ruleSetInForce(dayOf(ctx.now)).id);
   } catch (error) {
     if (error instanceof IncomingFileError && error.reason === 'too_large' && delivery.refuseOverLimit)
       throw refuse('payload_too_large', `The file cannot be taken: ${error.message}.`, { param: 'file' });
@@ -209,6 +212,7 @@ export async function ingestReceivedInvoice(
     validationErrors: verdict.validationErrors.slice(0, keptValidationErrors),
     validationErrorCount: verdict.validationErrors.length,
     validators: verdict.validators,
+    ruleSet: verdict.ruleSet,
     receivedAt: ctx.now,
     created: ctx.now,
     updated: ctx.now,

@@ -8,8 +8,10 @@ import assert from 'node:assert/strict';
 import type { Harness } from '../support/harness.js';
 import { randomIp } from '../support/harness.js';
 import { PageClient, userOf } from './support.js';
-import { customer, documentHarness, frenchBuyer, readyDraft, seller } from '../invoices/support.js';
+import { customer, documentHarness, finalizedInvoice, frenchBuyer, readyDraft, seller } from '../invoices/support.js';
 import { centsOf } from '../../src/dashboard/pages/invoices.js';
+import { createFileWorker } from '../../src/invoices/generation.js';
+import { testCacheDir } from '../einvoice/support.js';
 
 let h: Harness;
 before(async () => {
@@ -66,6 +68,22 @@ test('every signed-in page renders in French and in English, with dates and numb
   assert.match(english.body, /<h1>Account<\/h1>/);
   assert.match(english.body, /\d{1,3},\d{3} live documents/);
   assert.match(english.body, /<time datetime="[^"]+">\d{1,2} (October|November|December) 2026/);
+});
+
+test("a document's page names the rule set that validated its files", async (t) => {
+  const { companyId, key, client } = await sellerSignedIn();
+  const fileWorker = createFileWorker(h.deps, { cacheDir: testCacheDir, validators: 1, companyIds: [companyId] });
+  t.after(() => fileWorker.stop());
+  const invoice = await finalizedInvoice(h, key);
+  assert.equal(await fileWorker.drain(), 1);
+  const page = await client.get(`/dashboard/test/invoices/${invoice.id}`);
+  assert.equal(page.statusCode, 200);
+  // Issued 15 October 2026 (the harness's clock): FNFE-MPE 1.4.0.03, in force from 1 September.
+  assert.match(page.body, /data-rule-set="1\.4\.0\.03"/);
+  assert.match(
+    page.body,
+    /Validés par les règles officielles en vigueur à la date d’émission : FNFE-MPE 1\.4\.0\.03\./,
+  );
 });
 
 test('what a person types as an amount is read as cents', () => {

@@ -4,7 +4,12 @@ import { writeCii } from '../../src/einvoice/cii-writer.js';
 import type { DocumentModel } from '../../src/einvoice/document-model.js';
 import { checkDraftConformance, inEinvoicingScope } from '../../src/einvoice/draft-conformance.js';
 import type { ValidationReport } from '../../src/einvoice/official-validator.js';
-import { officialStylesheets, stylesheetsInScope, ValidationPool } from '../../src/einvoice/validation-pool.js';
+import {
+  officialStylesheets,
+  ruleSets,
+  stylesheetsInScope,
+  ValidationPool,
+} from '../../src/einvoice/validation-pool.js';
 import { corpus } from './corpus-arbitrary.js';
 import { testCacheDir } from './support.js';
 
@@ -20,16 +25,20 @@ import { testCacheDir } from './support.js';
 
 const size = 200;
 let pool: ValidationPool;
+/** The later rule sets (FNFE-MPE 1.4.0.03): a document issued on a later date meets them. */
+const laterPools: ValidationPool[] = [];
 let documents: { model: DocumentModel }[];
 let refused: { model: DocumentModel }[];
 const reports = new Map<DocumentModel, ValidationReport>();
 
 before(async () => {
   pool = await ValidationPool.open({ cacheDir: testCacheDir, size: 2 });
+  for (const set of ruleSets.slice(1))
+    laterPools.push(await ValidationPool.open({ cacheDir: testCacheDir, size: 1, ruleSet: set.id }));
   ({ documents, refused } = corpus(size, 20261124, (model) => checkDraftConformance(model).length === 0));
 });
 after(async () => {
-  await pool.close();
+  await Promise.all([pool, ...laterPools].map((each) => each.close()));
 });
 
 /** The rules that bind a document: BR-FR only in scope of e-invoicing, as the file worker runs them. */
@@ -261,4 +270,37 @@ test('agreement: no document passes the own checks and fails the official ones (
       assert.ok(report.valid, `${describe(model)} passes the own checks but fails ${report.rules.join(', ')}`);
   }
   for (const { model } of documents) assert.ok(reports.get(model)?.valid ?? true);
+});
+
+test('every later rule set: the corpus passes it, and nothing the own checks pass fails it', async () => {
+  assert.ok(laterPools.length >= 1);
+  let seed = 11;
+  const next = () => (seed = (seed * 48271) % 2147483647);
+  const mutated = Array.from({ length: 20 }, () => {
+    const broken = structuredClone(documents[next() % documents.length]!.model);
+    const breakage = breakages[next() % breakages.length]!;
+    if (breakage.applies?.(broken) ?? true) breakage.breakIt(broken);
+    return broken;
+  });
+  for (const later of laterPools) {
+    const sound = await Promise.all(
+      documents.map(async ({ model }) => ({
+        model,
+        report: await later.validate(writeCii(model), bindingRules(model)),
+      })),
+    );
+    const failing = sound.filter(({ report }) => !report.valid);
+    assert.deepEqual(
+      failing.map(({ model, report }) => `${describe(model)} under ${report.ruleSet}: ${report.rules.join(', ')}`),
+      [],
+    );
+    for (const model of mutated) {
+      if (checkDraftConformance(model).length > 0) continue;
+      const report = await later.validate(writeCii(model), bindingRules(model));
+      assert.ok(
+        report.valid,
+        `${describe(model)} passes the own checks but fails ${report.ruleSet}: ${report.rules.join(', ')}`,
+      );
+    }
+  }
 });

@@ -96,6 +96,7 @@ test('the install step compiles every stylesheet of the registry into the one ca
   const verdict = await validateIncoming(
     { syntax: 'CII', contentType: 'application/xml', xml: writeCii(sampleInvoice()), document: {} as never },
     dataDirs[0]!,
+    pool.ruleSets.at(-1)!.id,
   );
   await closeValidation();
   assert.equal(verdict.conformant, true, JSON.stringify(verdict.validationErrors));

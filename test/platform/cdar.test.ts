@@ -5,8 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OfficialValidator } from '../../src/einvoice/official-validator.js';
-import { compileAll } from '../../src/einvoice/sef-cache.js';
-import { cdarValidation } from '../../src/einvoice/validation-pool.js';
+import { cdarValidation, compileRuleSet, ruleSetInForce } from '../../src/einvoice/validation-pool.js';
 import {
   buildCdarMessage,
   CdarInputError,
@@ -24,8 +23,11 @@ import { testCacheDir } from '../einvoice/support.js';
 
 let validator: OfficialValidator;
 before(async () => {
+  // The rules in force on the messages' date (10 September 2026: FNFE-MPE 1.4.0.03).
+  const ruleSet = ruleSetInForce('2026-09-10').id;
   validator = await OfficialValidator.open({
-    compiled: await compileAll(testCacheDir, cdarValidation.stylesheets),
+    compiled: await compileRuleSet(testCacheDir, cdarValidation.stylesheets, ruleSet),
+    ruleSet,
     xsd: cdarValidation.xsd,
   });
 });

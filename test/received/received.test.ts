@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { startHarness, contextFor } from '../support/harness.js';
+import { ruleSetInForce } from '../../src/einvoice/validation-pool.js';
+import { dayOf } from '../../src/kernel/calendar.js';
 import { extractFacturXml } from '../../src/einvoice/cii-reader.js';
 import { closeValidation } from '../../src/received/official-validation.js';
 import { answerFlow, ingestReceivedInvoice } from '../../src/received/service.js';
@@ -81,6 +83,29 @@ test('received invoices', async (t) => {
     assert.equal(suspended.ok && suspended.reasonCode, 'JUSTIF_ABS');
   });
 
+  await t.test('a received invoice is judged by the rules in force on its date of receipt', async () => {
+    const { key } = await h.tenant();
+    const pdf = await ownFacturX({ number: 'F2026-REC-0900' });
+    const today = h.clock.now();
+    h.clock.set('2026-08-20T09:00:00Z');
+    let summer;
+    try {
+      summer = await receive(h, key, pdf, 'flow-rules-august');
+    } finally {
+      h.clock.set(today);
+    }
+    assert.equal(summer.statusCode, 201, summer.body);
+    assert.equal(summer.data.ruleSet, '1.4.0');
+    assert.ok(
+      summer.data.validators.some((name: string) => name.startsWith('FACTUR-X_EN16931 (Factur-X 1.09 EN16931')),
+    );
+    const later = await receive(h, key, pdf, 'flow-rules-later');
+    assert.equal(later.statusCode, 201, later.body);
+    assert.equal(later.data.ruleSet, '1.4.0.03');
+    assert.ok(later.data.validators.includes('FACTUR-X_EN16931 (FNFE-MPE 1.4.0.03, FACTUR-X_EN16931.xslt)'));
+    assert.equal(later.data.conformant, true, JSON.stringify(later.data.validationErrors));
+  });
+
   await t.test('the own Factur-X: read, conformant, once per flow, one event, files byte for byte', async () => {
     const { key } = await h.tenant();
     const pdf = await ownFacturX({ number: 'F2026-REC-0001' });
@@ -102,6 +127,7 @@ test('received invoices', async (t) => {
     assert.equal(invoice.conformant, true, JSON.stringify(invoice.validationErrors));
     assert.deepEqual(invoice.validationErrors, []);
     assert.ok(invoice.validators.length >= 2);
+    assert.equal(invoice.ruleSet, ruleSetInForce(dayOf(h.clock.now())).id, 'the rules in force on the day of receipt');
     assert.ok(invoice.lines.length > 0);
     assert.equal(invoice.totalTtc, invoice.totalHt + invoice.totalTva);
 

@@ -9901,6 +9901,7 @@ export interface components {
           [key: string]: string;
         };
         previousHash: string;
+        ruleSet: string | null;
         sequence: number;
       } | null;
       intact: boolean | null;
@@ -10065,6 +10066,7 @@ export interface components {
         contentType: string;
         fileName: string;
         kind: 'facturx' | 'xml' | 'pdf' | 'ubl';
+        ruleSet: string | null;
         sha256: string | null;
         size: number | null;
         state: 'pending' | 'generating' | 'ready' | 'failed';
@@ -10644,6 +10646,7 @@ export interface components {
         contentType: string;
         fileName: string;
         kind: 'facturx' | 'xml' | 'pdf' | 'ubl';
+        ruleSet: string | null;
         sha256: string | null;
         size: number | null;
         state: 'pending' | 'generating' | 'ready' | 'failed';
@@ -10957,6 +10960,7 @@ export interface components {
       /** @description Prefix `pa_`: the platform invoice reference. */
       paInvoiceId: string;
       receivedAt: string;
+      ruleSet: string | null;
       sender: {
         name: string | null;
         siren: string | null;

@@ -133,8 +133,11 @@ function filesBlock(page: Page, im: InvoiceMessages, path: string, doc: Document
     ({ kind }) =>
       html`<li><a href="${fileUrl(kind, true)}" download data-file="${kind}">${im.download} · ${im.fileKinds[kind]}</a></li>`,
   );
+  const ruleSet = doc.files.find((file) => file.ruleSet !== null)?.ruleSet ?? null;
+  const rules =
+    ruleSet === null ? html`` : html`<p class="muted" data-rule-set="${ruleSet}">${im.ruleSet(ruleSet)}</p>`;
   return html`<iframe class="pdf" src="${fileUrl('pdf', false)}" title="${im.pdf}" width="100%" height="600"></iframe>
-<h2>${im.files}</h2><ul class="files">${links}</ul>`;
+<h2>${im.files}</h2><ul class="files">${links}</ul>${rules}`;
 }
 
 function timeline(
