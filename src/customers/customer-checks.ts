@@ -5,6 +5,7 @@ import { checkAddress, type Address, type AddressInput } from './address.js';
 import type { CompanyDirectory, NonDisclosableField } from './directory.js';
 import { checkMetadata } from '../kernel/metadata.js';
 import type { ViesVerdict } from '../vies/service.js';
+import type { EinvoiceSyntax } from '../kernel/einvoice-syntax.js';
 
 export const customerTypes = ['company', 'individual'] as const;
 export type CustomerType = (typeof customerTypes)[number];
@@ -22,6 +23,8 @@ export interface CustomerFields {
   address: Address | null;
   deliveryAddress: Address | null;
   registryNonDisclosure: NonDisclosableField[];
+  /** The syntax the buyer wants its e-invoices in; null: the issuing establishment's default. */
+  einvoiceSyntax: EinvoiceSyntax | null;
   metadata: Record<string, unknown>;
 }
 
@@ -171,6 +174,7 @@ export function checkCustomer(draft: CustomerDraft, field?: string): CustomerFie
     address,
     deliveryAddress,
     registryNonDisclosure: [...new Set(draft.registryNonDisclosure)],
+    einvoiceSyntax: draft.einvoiceSyntax ?? null,
     metadata: draft.metadata,
   };
 }

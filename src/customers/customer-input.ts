@@ -77,6 +77,12 @@ const customerFields = {
         'Fields the company registry keeps from publication ("diffusion partielle"): finalizing an invoice to this customer is then refused with `buyer_identity_not_disclosed` naming the field. The sandbox directory adds them for its documented SIRETs.',
     }),
   ),
+  einvoiceSyntax: Type.Optional(
+    Type.Union([Type.Literal('cii'), Type.Literal('ubl'), Type.Null()], {
+      description:
+        "The syntax this buyer takes its e-invoices in: `cii` (the Factur-X, its CII inside) or `ubl` (UBL 2.1). The platform deposit carries that file with its `flowSyntax`. Null (default): the issuing establishment's `einvoiceSyntax`, else the Factur-X.",
+    }),
+  ),
   metadata: Type.Optional(metadataField),
 };
 

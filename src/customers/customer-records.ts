@@ -18,6 +18,7 @@ import {
 import { isIntraEuVatNumber } from '../vies/service.js';
 import type { CustomerCreateInput } from './customer-input.js';
 import type { CompanyDirectory, NonDisclosableField } from './directory.js';
+import type { EinvoiceSyntax } from '../kernel/einvoice-syntax.js';
 import type { CustomerRow } from './store.js';
 
 /** The customer resource and the steps every creation shares (API, CSV line, fixture). */
@@ -43,6 +44,7 @@ export interface Customer {
   address: CustomerAddress | null;
   deliveryAddress: CustomerAddress | null;
   registryNonDisclosure: NonDisclosableField[];
+  einvoiceSyntax: EinvoiceSyntax | null;
   /** Live, an intra-EU VAT number: what VIES said of it; null otherwise. */
   vatValidation: VatValidation | null;
   /** Live, a SIRET: what the company directory said of it; null otherwise. */
@@ -72,6 +74,7 @@ export function toCustomer(row: CustomerRow): Customer {
     address: withTerritory(row.address ?? null),
     deliveryAddress: withTerritory(row.deliveryAddress ?? null),
     registryNonDisclosure: row.registryNonDisclosure as NonDisclosableField[],
+    einvoiceSyntax: (row.einvoiceSyntax as EinvoiceSyntax | null) ?? null,
     vatValidation: row.vatValidation ?? null,
     directoryVerification: (row.directoryVerification as DirectoryVerification | null) ?? null,
     metadata: row.metadata,
@@ -94,6 +97,7 @@ export function fieldsOf(row: CustomerRow): CustomerFields {
     address: row.address ?? null,
     deliveryAddress: row.deliveryAddress ?? null,
     registryNonDisclosure: row.registryNonDisclosure as NonDisclosableField[],
+    einvoiceSyntax: (row.einvoiceSyntax as EinvoiceSyntax | null) ?? null,
     metadata: row.metadata,
   };
 }
@@ -111,6 +115,7 @@ export function draftOf(input: CustomerCreateInput): CustomerDraft {
     address: input.address ?? null,
     deliveryAddress: input.deliveryAddress ?? null,
     registryNonDisclosure: input.registryNonDisclosure ?? [],
+    einvoiceSyntax: input.einvoiceSyntax ?? null,
     metadata: input.metadata ?? {},
   };
 }

@@ -50,6 +50,12 @@ export const customerSchema = Type.Object(
     address: addressSchema,
     deliveryAddress: addressSchema,
     registryNonDisclosure: Type.Array(Type.Union(nonDisclosableFields.map((field) => Type.Literal(field)))),
+    einvoiceSyntax: nullable(
+      Type.Union([Type.Literal('cii'), Type.Literal('ubl')], {
+        description:
+          "The syntax this buyer takes its e-invoices in (`cii`: the Factur-X; `ubl`: UBL 2.1); null: the issuing establishment's default.",
+      }),
+    ),
     vatValidation: nullable(
       Type.Object(
         {

@@ -23,6 +23,8 @@ export const customers = pgTable(
     deliveryAddress: jsonb('delivery_address').$type<Address | null>(),
     /** Fields the company registry keeps from publication (`name`, `address`, `address.line1`...). */
     registryNonDisclosure: text('registry_non_disclosure').array().notNull(),
+    /** `cii` or `ubl`: the syntax the buyer takes its e-invoices in; null: the establishment's default (migration 0044). */
+    einvoiceSyntax: text('einvoice_syntax'),
     /** What VIES said of an intra-EU VAT number (live), null when not asked (migration 0031). */
     vatValidation: jsonb('vat_validation').$type<VatValidation | null>(),
     /** What the company directory said of the SIRET (live): `verified`, `unverified`, `not_found` (migration 0035). */

@@ -25,6 +25,11 @@ const addressInput = Type.Object(
   { additionalProperties: false },
 );
 
+const einvoiceSyntaxField = Type.Union([Type.Literal('cii'), Type.Literal('ubl')], {
+  description:
+    "The syntax of this establishment's platform deposits when the buyer states none (the customer's `einvoiceSyntax`): `cii` (default: the Factur-X, its CII inside) or `ubl` (UBL 2.1).",
+});
+
 export const establishmentSchema = Type.Object(
   {
     id: Type.String({ description: 'Prefix `est_`.' }),
@@ -36,6 +41,7 @@ export const establishmentSchema = Type.Object(
     electronicAddress: Type.String({
       description: "BT-34 (scheme 0225), the seller's electronic address; the SIREN unless set.",
     }),
+    einvoiceSyntax: einvoiceSyntaxField,
     isDefault: Type.Boolean({
       description: 'The establishment of documents whose tax profile names none. Exactly one per environment.',
     }),
@@ -115,6 +121,7 @@ export async function establishmentRoutes(parent: FastifyInstance, { deps }: { d
             name: optionalText(200),
             address: addressInput,
             electronicAddress: optionalText(125),
+            einvoiceSyntax: Type.Optional(einvoiceSyntaxField),
             isDefault: Type.Optional(Type.Boolean()),
             ...platformFields,
           },
@@ -173,6 +180,7 @@ export async function establishmentRoutes(parent: FastifyInstance, { deps }: { d
             name: optionalText(200),
             address: Type.Optional(addressInput),
             electronicAddress: optionalText(125),
+            einvoiceSyntax: Type.Optional(einvoiceSyntaxField),
             isDefault: Type.Optional(Type.Boolean()),
             ...platformFields,
           },

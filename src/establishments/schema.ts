@@ -28,6 +28,8 @@ export const establishments = pgTable(
     address: jsonb('address').$type<EstablishmentAddress>().notNull(),
     /** BT-34 (scheme 0225); null: the SIREN is written. */
     electronicAddress: text('electronic_address'),
+    /** The syntax of its deposits when the buyer states none: `cii` (the Factur-X) or `ubl` (migration 0044). */
+    einvoiceSyntax: text('einvoice_syntax').notNull().default('cii'),
     isDefault: boolean('is_default').notNull(),
     /** The platform's root (`{baseUrl}/flow-service`, `{baseUrl}/directory-service`); null: not connected. */
     platformBaseUrl: text('platform_base_url'),

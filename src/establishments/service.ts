@@ -13,6 +13,7 @@ import { isValidSiret } from '../identifiers/siren.js';
 import { getCompany } from '../companies/service.js';
 import { ApiError } from '../kernel/errors.js';
 import { plans, type PlanName } from '../kernel/plans.js';
+import type { EinvoiceSyntax } from '../kernel/einvoice-syntax.js';
 import {
   connectionColumns,
   shownConnection,
@@ -52,6 +53,7 @@ export interface Establishment {
   name: string | null;
   address: EstablishmentAddress;
   electronicAddress: string;
+  einvoiceSyntax: EinvoiceSyntax;
   isDefault: boolean;
   /** The approved platform this establishment deposits to and reports through; the secret is never shown. */
   platform: ShownConnection | null;
@@ -73,6 +75,7 @@ export interface EstablishmentInput extends PlatformSwitches {
   name?: string | null | undefined;
   address: AddressInput;
   electronicAddress?: string | null | undefined;
+  einvoiceSyntax?: EinvoiceSyntax | undefined;
   isDefault?: boolean | undefined;
 }
 
@@ -80,6 +83,7 @@ export interface EstablishmentChanges extends PlatformSwitches {
   name?: string | null | undefined;
   address?: AddressInput | undefined;
   electronicAddress?: string | null | undefined;
+  einvoiceSyntax?: EinvoiceSyntax | undefined;
   isDefault?: boolean | undefined;
 }
 
@@ -101,6 +105,7 @@ export function toEstablishment(row: EstablishmentRow): Establishment {
     address: row.address,
     // BT-34 defaults to the SIREN (the directory's first-level address).
     electronicAddress: row.electronicAddress ?? row.siret.slice(0, 9),
+    einvoiceSyntax: row.einvoiceSyntax as EinvoiceSyntax,
     isDefault: row.isDefault,
     platform: shownConnection(row),
     depositEnabled: row.depositEnabled,
@@ -183,6 +188,7 @@ export async function createEstablishment(
     name: nameOf(input.name),
     address: checkAddress(input.address),
     electronicAddress: input.electronicAddress ? checkElectronicAddress(input.electronicAddress) : null,
+    einvoiceSyntax: input.einvoiceSyntax ?? 'cii',
     isDefault: input.isDefault === true,
     ...notConnected,
     ...(connection ? connectionColumns(deps, { companyId: ctx.scope.companyId, id }, connection, ctx.now) : {}),
@@ -241,6 +247,7 @@ export async function updateEstablishment(
   if (changes.ereportingEnabled !== undefined) fields.ereportingEnabled = changes.ereportingEnabled;
   if (changes.name !== undefined) fields.name = nameOf(changes.name);
   if (changes.address !== undefined) fields.address = checkAddress(changes.address);
+  if (changes.einvoiceSyntax !== undefined) fields.einvoiceSyntax = changes.einvoiceSyntax;
   if (changes.electronicAddress !== undefined)
     fields.electronicAddress = changes.electronicAddress ? checkElectronicAddress(changes.electronicAddress) : null;
   const row = await inTransaction(deps.db, ctx, async (tx) => {
@@ -331,6 +338,7 @@ export async function seedHeadOffice(tx: Executor, scope: Scope, siren: string):
     name: 'Siège',
     address: headOfficeAddress,
     electronicAddress: null,
+    einvoiceSyntax: 'cii',
     isDefault: true,
     ...notConnected,
     created,

@@ -44,12 +44,18 @@ export function checkBuyer(input: BuyerInput, field = 'buyer'): BuyerSnapshot {
       address: input.address ?? null,
       deliveryAddress: input.deliveryAddress ?? null,
       registryNonDisclosure: [...(input.registryNonDisclosure ?? [])],
+      einvoiceSyntax: input.einvoiceSyntax ?? null,
       metadata: {},
     },
     field,
   );
   const { routingCode: _routingCode, metadata: _metadata, ...buyer } = checked;
   return buyer;
+}
+
+/** A stored buyer as the resources show it: one written before `einvoiceSyntax` existed states none. */
+export function shownBuyer(buyer: BuyerSnapshot | null): BuyerSnapshot | null {
+  return buyer ? { ...buyer, einvoiceSyntax: buyer.einvoiceSyntax ?? null } : null;
 }
 
 /** The customer as the invoices capability reads it (the customers service's resource). */
@@ -83,6 +89,7 @@ export function snapshotOfCustomer(customer: CustomerFacts): BuyerSnapshot {
     address: address(customer.address),
     deliveryAddress: address(customer.deliveryAddress),
     registryNonDisclosure: [...customer.registryNonDisclosure],
+    einvoiceSyntax: customer.einvoiceSyntax,
   };
 }
 

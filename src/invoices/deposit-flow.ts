@@ -21,6 +21,10 @@ import { rejectionNoteFor, type Rejection } from './lifecycle-status.js';
 import { rejectAttempt, resumeAttempt } from './einvoicing.js';
 import { directoryRecheckMs, nextDirectoryRecheck, serviceMoves } from './rejection-follow-up.js';
 import { depositFileOf } from './files-store.js';
+import { documentSyntaxOf, fileNameOf } from './document-files.js';
+import { getEstablishment } from '../establishments/service.js';
+import { ApiError } from '../kernel/errors.js';
+import type { EinvoiceSyntax } from '../kernel/einvoice-syntax.js';
 import { findAnyDocument, updateDocument } from './store.js';
 
 /**
@@ -235,7 +239,35 @@ async function prepareDeposit(
         failure: serviceRefusal('buyer_not_in_directory', 'No active directory address was found for the buyer.'),
       };
   }
-  return { state: 'ready', file: { file: files.facturx, name: `${row.number}.pdf`, syntax: 'Factur-X' } };
+  const syntax = documentSyntaxOf({
+    customer: row.buyer?.einvoiceSyntax ?? null,
+    establishment: await establishmentSyntax(deps, scope, flow.establishmentId),
+  });
+  // A document generated before UBL was issued has only its Factur-X.
+  const kind = syntax.fileKind === 'ubl' && files.ubl ? 'ubl' : 'facturx';
+  return {
+    state: 'ready',
+    file: {
+      file: kind === 'ubl' ? files.ubl! : files.facturx,
+      name: fileNameOf(row.number, kind),
+      syntax: kind === 'ubl' ? 'UBL' : 'Factur-X',
+    },
+  };
+}
+
+/** The default syntax of the establishment that deposits (the Factur-X when it is gone). */
+async function establishmentSyntax(
+  deps: Deps,
+  scope: Scope,
+  establishmentId: string | null,
+): Promise<EinvoiceSyntax | null> {
+  if (!establishmentId) return null;
+  try {
+    return (await getEstablishment(deps, scope, establishmentId)).einvoiceSyntax;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not_found') return null;
+    throw error;
+  }
 }
 
 /** The retry times answered by `retryAt`, for `failed` to tell the document the same time. */
@@ -366,6 +398,9 @@ export const depositFlowOf = (options: DepositFlowOptions = {}): FlowKind => ({
     return access.state === 'connected' ? access.connector : null;
   },
   prepare: (deps, flow, connector) => prepareDeposit(deps, flow, connector, options),
+  // An e-invoice in scope (domestic B2B), EN 16931 with the French rules: the CIUS profile.
+  processingRule: () => 'B2B',
+  flowProfile: () => 'CIUS',
   retryAt: depositRetryAt,
   deposited: (_deps, tx, flow, receipt, now) => depositDone(tx, flow, receipt.flowId, now),
   failed: depositFailed,

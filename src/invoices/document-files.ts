@@ -1,3 +1,5 @@
+import type { EinvoiceSyntax } from '../kernel/einvoice-syntax.js';
+
 /**
  * The generated files of a finalized invoice or credit note: their kinds, names, content types,
  * and how the resource lists them. A draft has none.
@@ -70,9 +72,6 @@ export function fileEntries(
     ruleSet: kind === 'pdf' || files.state !== 'ready' ? null : (files.ruleSet ?? null),
   }));
 }
-
-/** The e-invoice syntax a buyer takes (`einvoiceSyntax`): the Factur-X (its CII inside), or UBL 2.1. */
-export type EinvoiceSyntax = 'cii' | 'ubl';
 
 /**
  * Which of a document's files the platform deposit carries, and its AFNOR `flowSyntax`: the

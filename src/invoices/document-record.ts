@@ -6,7 +6,7 @@ import type {
   TransmissionDetail,
   TransmissionStatus,
 } from './document-axes.js';
-import type { BuyerSnapshot } from './buyer.js';
+import { shownBuyer, type BuyerSnapshot } from './buyer.js';
 import type { SellerBlock } from '../einvoice/document-model.js';
 import type { DocumentLine } from './lines.js';
 import type { DocumentAdjustment } from '../kernel/document-adjustments.js';
@@ -231,7 +231,7 @@ export function toDocument(
     transmissionDetail: row.transmissionDetail as TransmissionDetail,
     paymentStatus: row.paymentStatus as PaymentStatus,
     customerId: row.customerId,
-    buyer: row.buyer ?? null,
+    buyer: shownBuyer(row.buyer),
     seller: row.seller ?? null,
     currency: row.currency,
     taxSource: row.taxSource,

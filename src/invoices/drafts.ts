@@ -111,6 +111,7 @@ export function customerFactsOf(customer: Customer | null, id: string, param = '
     address: customer.address,
     deliveryAddress: customer.deliveryAddress,
     registryNonDisclosure: [...customer.registryNonDisclosure],
+    einvoiceSyntax: customer.einvoiceSyntax,
     deleted: customer.deleted,
   };
 }

@@ -171,10 +171,18 @@ export function depositSourceOf(raw: Record<string, unknown>): DepositSource | n
   };
 }
 
-/** A document's files as its deposit needs them: their state, failure and Factur-X (undefined: none queued). */
+/**
+ * A document's files as its deposit needs them: their state, failure, Factur-X and UBL (null for a
+ * document generated before UBL was issued); undefined: none queued.
+ */
 export async function depositFileOf(db: Executor, scope: Scope, documentId: string) {
   const [row] = await db
-    .select({ state: documentFiles.state, failure: documentFiles.failure, facturx: documentFiles.facturx })
+    .select({
+      state: documentFiles.state,
+      failure: documentFiles.failure,
+      facturx: documentFiles.facturx,
+      ubl: documentFiles.ubl,
+    })
     .from(documentFiles)
     .where(
       and(

@@ -33,6 +33,12 @@ export const buyerSchema = Type.Object({
   address,
   deliveryAddress: address,
   registryNonDisclosure: Type.Array(Type.String()),
+  einvoiceSyntax: nullable(
+    Type.String({
+      description:
+        "The syntax the buyer takes its e-invoices in (`cii`, `ubl`), as frozen at finalization from the customer; null: the establishment's default.",
+    }),
+  ),
 });
 
 const sellerAddress = Type.Object({

@@ -49,6 +49,7 @@ export type { DocumentResource } from './document-record.js';
 export type { DraftInput, DraftUpdate, Party } from './drafts.js';
 export type { DocumentLine, LineInput } from './lines.js';
 export type { BuyerInput, BuyerSnapshot } from './buyer.js';
+export { shownBuyer } from './buyer.js';
 export type { Seller, FinalizeOptions } from './finalize.js';
 export type { FixturePayment } from './fixtures.js';
 export {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { extractFacturXml, readCii } from '../einvoice/cii-reader.js';
+import { readUbl } from '../einvoice/ubl-reader.js';
 import {
   buildCdarMessage,
   isLifecycleStatusCode,
@@ -480,13 +481,17 @@ function depositAnswerOf(json: Record<string, unknown>): Record<string, unknown>
   return answer;
 }
 
-/** What the life-cycle messages of a deposited invoice name, read from its CII; null when unreadable. */
+/**
+ * What the life-cycle messages of a deposited invoice name, read as its `flowSyntax` says (the CII of
+ * a Factur-X, a CII, a UBL); null when unreadable, as a file whose syntax is not the one declared.
+ */
 async function invoiceFactsOf(file: Buffer, syntax: string): Promise<InvoiceFacts | null> {
   try {
     const isPdf = file.subarray(0, 5).toString('latin1') === '%PDF-';
-    const xml = isPdf ? (await extractFacturXml(file))?.xml : syntax === 'Factur-X' ? null : file.toString('utf8');
+    if (isPdf !== (syntax === 'Factur-X')) return null;
+    const xml = isPdf ? (await extractFacturXml(file))?.xml : file.toString('utf8');
     if (!xml) return null;
-    const document = readCii(xml);
+    const document = syntax === 'UBL' ? readUbl(xml) : readCii(xml);
     if (!document.number || !document.seller.siren) return null;
     return {
       number: document.number,

@@ -33,6 +33,8 @@ export interface PlatformConnection {
 }
 
 export type FlowSyntax = 'CII' | 'UBL' | 'Factur-X' | 'CDAR' | 'FRR';
+/** AFNOR Flow Service 1.3.0 `flowProfile`: `CIUS` is EN 16931 with the French rules (BR-FR). */
+export type FlowProfile = 'Basic' | 'CIUS' | 'Extended-CTC-FR' | 'Undefined';
 export type ProcessingRule =
   | 'B2B'
   | 'B2BInt'
@@ -57,7 +59,7 @@ export interface DepositRequest {
   trackingId: string;
   processingRule?: ProcessingRule;
   /** Default `Extended-CTC-FR` for an invoice, none for a CDAR. */
-  profile?: 'Basic' | 'CIUS' | 'Extended-CTC-FR' | 'Undefined';
+  profile?: FlowProfile;
 }
 
 export interface DepositReceipt {

@@ -1,7 +1,14 @@
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/database.js';
 import type { Scope } from '../db/scope.js';
-import type { CallOptions, FlowSyntax, PlatformConnector, PlatformFailure, ProcessingRule } from './connector.js';
+import type {
+  CallOptions,
+  FlowProfile,
+  FlowSyntax,
+  PlatformConnector,
+  PlatformFailure,
+  ProcessingRule,
+} from './connector.js';
 
 /**
  * What a capability declares of each kind of flow it sends to a platform (its descriptor's
@@ -70,6 +77,8 @@ export interface FlowKind {
   call?: Pick<CallOptions, 'retryBudgetMs'>;
   /** The AFNOR `processingRule` its deposit states (an e-reporting declaration's B2C or B2BInt); none: the platform's default. */
   processingRule?(flow: OutgoingFlow): ProcessingRule | undefined;
+  /** The AFNOR `flowProfile` its deposit states (an invoice's); none: the connector's default. */
+  flowProfile?(flow: OutgoingFlow): FlowProfile | undefined;
   /**
    * Delivered by an outbox worker (outbox-worker.ts: woken when a flow commits, its leases renewed
    * while in hand) rather than by the periodic pass: flows a client waits to see deposited.

@@ -110,6 +110,7 @@ async function attempt(
   // The lease lost meanwhile (its renewal found another holder): that holder deposits it.
   if (lease?.aborted) return { state: 'lost' };
   const processingRule = kind.processingRule?.(flow);
+  const profile = kind.flowProfile?.(flow);
   const result = await connector.deposit(
     {
       file: flow.file,
@@ -117,6 +118,7 @@ async function attempt(
       syntax: flow.syntax,
       trackingId: flow.trackingId,
       ...(processingRule ? { processingRule } : {}),
+      ...(profile ? { profile } : {}),
     },
     kind.call ?? {},
   );

@@ -15,7 +15,7 @@ import { later } from '../kernel/clock.js';
 import { checkMetadata, metadataField } from '../kernel/metadata.js';
 import { formatNumber, seriesOf } from '../numbering/series.js';
 import { moveCounterBeyond, takeNextValue } from '../numbering/service.js';
-import { buyerInput, type BuyerInput, type BuyerSnapshot } from '../invoices/buyer.js';
+import { buyerInput, shownBuyer, type BuyerInput, type BuyerSnapshot } from '../invoices/buyer.js';
 import { draftFields } from '../invoices/document-fields.js';
 import { linesField, resolveLines, type DocumentLine } from '../invoices/lines.js';
 import { createDraftFromQuote, documentLines, documentParty, type DocumentResource } from '../invoices/service.js';
@@ -72,7 +72,7 @@ export function toQuote(row: QuoteRow, publicUrl: string): Quote {
     number: row.number,
     status: row.status as QuoteStatus,
     customerId: row.customerId,
-    buyer: (row.buyer as BuyerSnapshot | null) ?? null,
+    buyer: shownBuyer((row.buyer as BuyerSnapshot | null) ?? null),
     currency: row.currency,
     lines: row.lines as unknown as DocumentLine[],
     subtotal: row.subtotal,

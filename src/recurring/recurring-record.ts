@@ -1,4 +1,5 @@
 import type { BuyerSnapshot, LineInput } from '../invoices/service.js';
+import { shownBuyer } from '../invoices/service.js';
 import type { LastRun } from './schema.js';
 import type { Interval, Schedule } from './schedule.js';
 import type { Mode } from './recurring-input.js';
@@ -60,7 +61,7 @@ export function toRecurringInvoice(row: RecurringRow): RecurringInvoice {
     livemode: row.livemode,
     status: row.status as RecurringStatus,
     customerId: row.customerId,
-    buyer: row.buyer ?? null,
+    buyer: shownBuyer(row.buyer ?? null),
     lines: row.lines,
     taxSource: row.taxSource as 'service' | 'integration',
     currency: row.currency,

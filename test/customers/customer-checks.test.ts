@@ -16,6 +16,7 @@ const base: CustomerDraft = {
   address: null,
   deliveryAddress: null,
   registryNonDisclosure: [],
+  einvoiceSyntax: null,
   metadata: {},
 };
 

@@ -587,6 +587,8 @@ export interface paths {
                 /** @description Checked against the syntax of the country; for France, also mapped to its VAT territory. */
                 postalCode?: string | null;
               } | null;
+              /** @description The syntax this buyer takes its e-invoices in: `cii` (the Factur-X, its CII inside) or `ubl` (UBL 2.1). The platform deposit carries that file with its `flowSyntax`. Null (default): the issuing establishment's `einvoiceSyntax`, else the Factur-X. */
+              einvoiceSyntax?: 'cii' | 'ubl' | null;
               /** @description Electronic address in the platform directory (BT-49, scheme 0225); starts with the SIREN. */
               electronicAddress?: string | null;
               /** Format: email */
@@ -2123,6 +2125,8 @@ export interface paths {
               /** @description Checked against the syntax of the country; for France, also mapped to its VAT territory. */
               postalCode?: string | null;
             } | null;
+            /** @description The syntax this buyer takes its e-invoices in: `cii` (the Factur-X, its CII inside) or `ubl` (UBL 2.1). The platform deposit carries that file with its `flowSyntax`. Null (default): the issuing establishment's `einvoiceSyntax`, else the Factur-X. */
+            einvoiceSyntax?: 'cii' | 'ubl' | null;
             /** @description Electronic address in the platform directory (BT-49, scheme 0225); starts with the SIREN. */
             electronicAddress?: string | null;
             /** Format: email */
@@ -2270,6 +2274,8 @@ export interface paths {
               /** @description Checked against the syntax of the country; for France, also mapped to its VAT territory. */
               postalCode?: string | null;
             } | null;
+            /** @description The syntax this buyer takes its e-invoices in: `cii` (the Factur-X, its CII inside) or `ubl` (UBL 2.1). The platform deposit carries that file with its `flowSyntax`. Null (default): the issuing establishment's `einvoiceSyntax`, else the Factur-X. */
+            einvoiceSyntax?: 'cii' | 'ubl' | null;
             /** @description Electronic address in the platform directory (BT-49, scheme 0225); starts with the SIREN. */
             electronicAddress?: string | null;
             /** Format: email */
@@ -2803,6 +2809,8 @@ export interface paths {
               postalCode: string;
             };
             depositEnabled?: boolean;
+            /** @description The syntax of this establishment's platform deposits when the buyer states none (the customer's `einvoiceSyntax`): `cii` (default: the Factur-X, its CII inside) or `ubl` (UBL 2.1). */
+            einvoiceSyntax?: 'cii' | 'ubl';
             electronicAddress?: string | null;
             ereportingEnabled?: boolean;
             isDefault?: boolean;
@@ -2927,6 +2935,8 @@ export interface paths {
               postalCode: string;
             };
             depositEnabled?: boolean;
+            /** @description The syntax of this establishment's platform deposits when the buyer states none (the customer's `einvoiceSyntax`): `cii` (default: the Factur-X, its CII inside) or `ubl` (UBL 2.1). */
+            einvoiceSyntax?: 'cii' | 'ubl';
             electronicAddress?: string | null;
             ereportingEnabled?: boolean;
             isDefault?: boolean;
@@ -4019,6 +4029,8 @@ export interface paths {
                 /** @description Checked against the syntax of the country; for France, also mapped to its VAT territory. */
                 postalCode?: string | null;
               } | null;
+              /** @description The syntax this buyer takes its e-invoices in: `cii` (the Factur-X, its CII inside) or `ubl` (UBL 2.1). The platform deposit carries that file with its `flowSyntax`. Null (default): the issuing establishment's `einvoiceSyntax`, else the Factur-X. */
+              einvoiceSyntax?: 'cii' | 'ubl' | null;
               /** @description Electronic address in the platform directory (BT-49, scheme 0225); starts with the SIREN. */
               electronicAddress?: string | null;
               /** Format: email */
@@ -4269,6 +4281,8 @@ export interface paths {
                 /** @description Checked against the syntax of the country; for France, also mapped to its VAT territory. */
                 postalCode?: string | null;
               } | null;
+              /** @description The syntax this buyer takes its e-invoices in: `cii` (the Factur-X, its CII inside) or `ubl` (UBL 2.1). The platform deposit carries that file with its `flowSyntax`. Null (default): the issuing establishment's `einvoiceSyntax`, else the Factur-X. */
+              einvoiceSyntax?: 'cii' | 'ubl' | null;
               /** @description Electronic address in the platform directory (BT-49, scheme 0225); starts with the SIREN. */
               electronicAddress?: string | null;
               /** Format: email */
@@ -6276,6 +6290,8 @@ export interface paths {
                 /** @description Checked against the syntax of the country; for France, also mapped to its VAT territory. */
                 postalCode?: string | null;
               } | null;
+              /** @description The syntax this buyer takes its e-invoices in: `cii` (the Factur-X, its CII inside) or `ubl` (UBL 2.1). The platform deposit carries that file with its `flowSyntax`. Null (default): the issuing establishment's `einvoiceSyntax`, else the Factur-X. */
+              einvoiceSyntax?: 'cii' | 'ubl' | null;
               /** @description Electronic address in the platform directory (BT-49, scheme 0225); starts with the SIREN. */
               electronicAddress?: string | null;
               /** Format: email */
@@ -6477,6 +6493,8 @@ export interface paths {
                 /** @description Checked against the syntax of the country; for France, also mapped to its VAT territory. */
                 postalCode?: string | null;
               } | null;
+              /** @description The syntax this buyer takes its e-invoices in: `cii` (the Factur-X, its CII inside) or `ubl` (UBL 2.1). The platform deposit carries that file with its `flowSyntax`. Null (default): the issuing establishment's `einvoiceSyntax`, else the Factur-X. */
+              einvoiceSyntax?: 'cii' | 'ubl' | null;
               /** @description Electronic address in the platform directory (BT-49, scheme 0225); starts with the SIREN. */
               electronicAddress?: string | null;
               /** Format: email */
@@ -7661,6 +7679,8 @@ export interface paths {
                 /** @description Checked against the syntax of the country; for France, also mapped to its VAT territory. */
                 postalCode?: string | null;
               } | null;
+              /** @description The syntax this buyer takes its e-invoices in: `cii` (the Factur-X, its CII inside) or `ubl` (UBL 2.1). The platform deposit carries that file with its `flowSyntax`. Null (default): the issuing establishment's `einvoiceSyntax`, else the Factur-X. */
+              einvoiceSyntax?: 'cii' | 'ubl' | null;
               /** @description Electronic address in the platform directory (BT-49, scheme 0225); starts with the SIREN. */
               electronicAddress?: string | null;
               /** Format: email */
@@ -7887,6 +7907,8 @@ export interface paths {
                 /** @description Checked against the syntax of the country; for France, also mapped to its VAT territory. */
                 postalCode?: string | null;
               } | null;
+              /** @description The syntax this buyer takes its e-invoices in: `cii` (the Factur-X, its CII inside) or `ubl` (UBL 2.1). The platform deposit carries that file with its `flowSyntax`. Null (default): the issuing establishment's `einvoiceSyntax`, else the Factur-X. */
+              einvoiceSyntax?: 'cii' | 'ubl' | null;
               /** @description Electronic address in the platform directory (BT-49, scheme 0225); starts with the SIREN. */
               electronicAddress?: string | null;
               /** Format: email */
@@ -9989,6 +10011,7 @@ export interface components {
           line2: string | null;
           postalCode: string | null;
         } | null;
+        einvoiceSyntax: string | null;
         electronicAddress: string | null;
         email: string | null;
         name: string;
@@ -10215,6 +10238,7 @@ export interface components {
         territory: string | null;
       } | null;
       directoryVerification: ('verified' | 'unverified' | 'not_found') | null;
+      einvoiceSyntax: ('cii' | 'ubl') | null;
       electronicAddress: string | null;
       email: string | null;
       /** @description Prefix `cus_`. */
@@ -10329,6 +10353,8 @@ export interface components {
       created: string;
       /** @description Automatic deposit of this establishment's e-invoices on its platform (`deposit_not_enabled` when false). */
       depositEnabled: boolean;
+      /** @description The syntax of this establishment's platform deposits when the buyer states none (the customer's `einvoiceSyntax`): `cii` (default: the Factur-X, its CII inside) or `ubl` (UBL 2.1). */
+      einvoiceSyntax: 'cii' | 'ubl';
       /** @description BT-34 (scheme 0225), the seller's electronic address; the SIREN unless set. */
       electronicAddress: string;
       /** @description Automatic transmission of its e-reporting declarations (`ereporting_not_enabled` when false). */
@@ -10561,6 +10587,7 @@ export interface components {
           line2: string | null;
           postalCode: string | null;
         } | null;
+        einvoiceSyntax: string | null;
         electronicAddress: string | null;
         email: string | null;
         name: string;
@@ -10859,6 +10886,7 @@ export interface components {
           line2: string | null;
           postalCode: string | null;
         } | null;
+        einvoiceSyntax: string | null;
         electronicAddress: string | null;
         email: string | null;
         name: string;
@@ -11016,6 +11044,7 @@ export interface components {
           line2: string | null;
           postalCode: string | null;
         } | null;
+        einvoiceSyntax: string | null;
         electronicAddress: string | null;
         email: string | null;
         name: string;
