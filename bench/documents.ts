@@ -40,7 +40,7 @@ import { centsToDecimal, rateDecimal, type DocumentModel } from '../src/einvoice
 import { checkDraftConformance } from '../src/einvoice/draft-conformance.js';
 import { buildFacturX } from '../src/einvoice/facturx.js';
 import { pdfFonts, renderPdf } from '../src/einvoice/pdf-renderer.js';
-import { officialStylesheets, ublValidation, ValidationPool } from '../src/einvoice/validation-pool.js';
+import { officialStylesheets, ruleSets, ublValidation, ValidationPool } from '../src/einvoice/validation-pool.js';
 import { corpus } from '../test/einvoice/corpus-arbitrary.js';
 
 export interface DocumentBenchOptions {
@@ -392,6 +392,20 @@ export async function runDocumentBench(options: DocumentBenchOptions): Promise<D
     note: 'the BR-FR WARNING variant is the fatal one but for its flags: its failures come from the fatal run (checked by the tests)',
   });
   await fatalOnly.close();
+
+  // The same CII under the latest rule set (FNFE-MPE 1.4.0.03: Factur-X 1.09.2 adds rules), beside the first.
+  const latestSet = ruleSets.at(-1)!.id;
+  const latestPool = await ValidationPool.open({ cacheDir, size: poolSize, ruleSet: latestSet });
+  await validateAll(latestPool);
+  const latest = await measure(count, () => validateAll(latestPool));
+  line('documents-official-validation-latest-rule-set', latest, {
+    pool: poolSize,
+    ruleSet: latestSet,
+    firstRuleSet: ruleSets[0]!.id,
+    firstRuleSetCpuMsPerDocument: official.cpuMsPerDocument,
+    ratioToFirstRuleSet: round(latest.cpuMsPerDocument / official.cpuMsPerDocument, 2),
+  });
+  await latestPool.close();
 
   // The UBL of the same documents through its own validators, beside the CII path above.
   const ublPool = await ValidationPool.open({ cacheDir, size: poolSize, ...ublValidation });

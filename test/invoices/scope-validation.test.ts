@@ -12,8 +12,8 @@ import { chair, customer, documentHarness, finalizedInvoice, seller } from './su
  * files pass the XSD, EN 16931 and the Factur-X profile; a domestic B2B one is still refused.
  */
 
-// Not covered yet: the intra-EU buyer (its decision is suspended in the harness) and the domestic
-// B2B refusal (a buyer with a SIREN always gets it as BT-49), see the report.
+// Not covered: the domestic B2B refusal through the API (a buyer with a SIREN always gets it as
+// BT-49); the corpus test breaks BR-FR rules on domestic B2B documents instead.
 const noEndpoint = {
   consumer: {
     type: 'individual',
@@ -44,16 +44,29 @@ test('BR-FR only in scope of e-invoicing', async (t) => {
   const ublPool = await ValidationPool.open({ cacheDir: testCacheDir, size: 1, ...ublValidation });
   t.after(() => ublPool.close());
 
-  for (const [name, buyer, lines, axis] of [
-    ['a consumer', noEndpoint.consumer, [chair], 'buyer_not_taxable_person'],
-    ['a US company (export)', noEndpoint.export, [chair], 'buyer_established_outside_france'],
+  for (const [name, buyer, lines, axis, env, category] of [
+    ['a consumer', noEndpoint.consumer, [chair], 'buyer_not_taxable_person', 'live', 'S'],
+    ['a US company (export)', noEndpoint.export, [chair], 'buyer_established_outside_france', 'live', 'G'],
+    // In test mode: a live intra-EU decision waits for VIES, which no test reaches.
+    [
+      'a German company (intra-EU supply)',
+      noEndpoint.intraEu,
+      [chair],
+      'buyer_established_outside_france',
+      'test',
+      'K',
+    ],
   ] as const)
     await t.test(`an invoice to ${name} without e-mail or electronic address finalizes, its files valid`, async () => {
-      const { companyId, key } = await seller(h, { env: 'live' });
+      const { companyId, key } = await seller(h, { env });
       companyIds.push(companyId);
       const customerId = await customer(h, key, buyer);
       const invoice = await finalizedInvoice(h, key, { customerId, lines: [...lines] });
       assert.equal(invoice.taxDecision?.axes?.einvoicing?.reason ?? axis, axis);
+      assert.deepEqual(
+        invoice.vatBreakdown.map((group: any) => group.vatCode),
+        [category],
+      );
       assert.equal(await worker.drain(), 1);
       const resource = await h.call('GET', `/v1/invoices/${invoice.id}`, { key });
       assert.deepEqual(
