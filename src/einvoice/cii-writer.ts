@@ -180,11 +180,24 @@ function buyerParty(parent: XMLBuilder, model: DocumentModel): void {
     text(node.ele('ram:SpecifiedTaxRegistration'), 'ram:ID', buyer.vatNumber, { schemeID: 'VA' });
 }
 
-/** BG-24 (TypeCode 916, "related document"), in the order of the ReferencedDocument schema. */
-function additionalDocument(agreement: XMLBuilder, attachment: DocumentAttachment): void {
+/**
+ * The supporting document the CII carries whole: Factur-X 1.09.2 allows one 916 document with a
+ * name and bytes (CII-SR-475, CII-SR-476), so the readable one (`LISIBLE`) if any, else the first.
+ */
+export function carriedSupportingDocument(attachments: readonly DocumentAttachment[]): DocumentAttachment | null {
+  return attachments.find((attachment) => attachment.code === 'LISIBLE') ?? attachments[0] ?? null;
+}
+
+/**
+ * BG-24 (TypeCode 916, "related document"), in the order of the ReferencedDocument schema: whole
+ * (its code and bytes) when `carried`, else its reference alone (BT-122), its bytes in the
+ * Factur-X's own embedded file and in the UBL.
+ */
+function additionalDocument(agreement: XMLBuilder, attachment: DocumentAttachment, carried: boolean): void {
   const node = agreement.ele('ram:AdditionalReferencedDocument');
   text(node, 'ram:IssuerAssignedID', attachment.filename);
   text(node, 'ram:TypeCode', '916');
+  if (!carried) return;
   text(node, 'ram:Name', attachment.code);
   text(node, 'ram:AttachmentBinaryObject', attachment.content.toString('base64'), {
     mimeCode: attachment.mimeCode,
@@ -252,7 +265,8 @@ export function writeCii(model: DocumentModel): string {
   if (present(model.buyer.routingCode)) text(agreement, 'ram:BuyerReference', model.buyer.routingCode);
   sellerParty(agreement, model);
   buyerParty(agreement, model);
-  for (const attachment of model.attachments ?? []) additionalDocument(agreement, attachment);
+  const carried = carriedSupportingDocument(model.attachments ?? []);
+  for (const attachment of model.attachments ?? []) additionalDocument(agreement, attachment, attachment === carried);
 
   const delivery = transaction.ele('ram:ApplicableHeaderTradeDelivery');
   const shipTo = shipToAddress(model);

@@ -13,6 +13,7 @@ import { basename } from 'node:path';
 import {
   cdarXsd,
   ciiD22bXsd,
+  facturxBasicWlXsd,
   facturxXsd,
   ruleSetOf,
   ruleSetOfStylesheet,
@@ -184,25 +185,25 @@ export function svrlNodeFailures(report: SvrlElement, source: StylesheetName): R
 // One provider for the whole process: libxml2 asks it for every file an XSD imports.
 let xsdProvider: XmlBufferInputProvider | null = null;
 
-const baseVersionOf = (name: StylesheetName) =>
-  name === 'BR-FR-CDV-Schematron-CDAR'
-    ? standardsVersions.cdar
-    : name === 'EN16931-UBL-validation'
-      ? standardsVersions.en16931Ubl
-      : name === 'EXTENDED-CTC-FR-UBL'
-        ? standardsVersions.extendedCtcFrUbl
-        : name === 'EXTENDED-CTC-FR-CII'
-          ? standardsVersions.extendedCtcFrCii
-          : name.startsWith('BR-FR-Flux2-Schematron-UBL')
-            ? standardsVersions.brfrUbl
-            : name.startsWith('BR-FR')
-              ? standardsVersions.brfr
-              : standardsVersions.facturx;
+/** The version of each stylesheet of the base folders, as PROVENANCE.md names it. */
+const baseVersions: Record<StylesheetName, string> = {
+  'FACTUR-X_EN16931': standardsVersions.facturx,
+  'FACTUR-X_BASIC-WL': standardsVersions.facturxBasicWl,
+  'BR-FR-Flux2-Schematron-CII': standardsVersions.brfr,
+  'BR-FR-Flux2-Schematron-CII_WARNING': standardsVersions.brfr,
+  'BR-FR-CDV-Schematron-CDAR': standardsVersions.cdar,
+  PPF_Flux10_v1_0: standardsVersions.ppfFlux10,
+  'EN16931-UBL-validation': standardsVersions.en16931Ubl,
+  'BR-FR-Flux2-Schematron-UBL': standardsVersions.brfrUbl,
+  'BR-FR-Flux2-Schematron-UBL_WARNING': standardsVersions.brfrUbl,
+  'EXTENDED-CTC-FR-UBL': standardsVersions.extendedCtcFrUbl,
+  'EXTENDED-CTC-FR-CII': standardsVersions.extendedCtcFrCii,
+};
 
 /** The version of a stylesheet in a set: the base folders' (PROVENANCE.md), or the set's own file. */
 const versionOf = (name: StylesheetName, setId: string) => {
   const own = ruleSetOfStylesheet(name, setId);
-  return own === null ? baseVersionOf(name) : `FNFE-MPE ${own}, ${basename(stylesheetInSet(name, setId).xslt)}`;
+  return own === null ? baseVersions[name] : `FNFE-MPE ${own}, ${basename(stylesheetInSet(name, setId).xslt)}`;
 };
 
 /** An XSD loaded, with the namespace of the root it judges (null: every document). */
@@ -250,9 +251,11 @@ const xsdVersionOf = (sets: XsdSet[]) =>
     ? standardsVersions.cdar
     : sets[0]?.main === ciiD22bXsd.main
       ? standardsVersions.ciiXsd
-      : sets.some((set) => set.rootNamespace !== undefined)
-        ? standardsVersions.ublXsd
-        : standardsVersions.facturx;
+      : sets[0]?.main === facturxBasicWlXsd.main
+        ? standardsVersions.facturxBasicWl
+        : sets.some((set) => set.rootNamespace !== undefined)
+          ? standardsVersions.ublXsd
+          : standardsVersions.facturx;
 
 export class OfficialValidator {
   private constructor(

@@ -101,8 +101,27 @@ export const ciiD22bXsd: XsdSet = {
     .map((name) => join(ciiD22bXsdDir, name)),
 };
 
+/**
+ * The Factur-X XSD of another profile a supplier may send (BASIC WL): the main file and its three
+ * modules, imported by relative name, all in `<folder>/xsd/`.
+ */
+function facturxProfileXsd(folder: string, main: string): XsdSet {
+  const dir = join(standardsDir, folder, 'xsd');
+  return {
+    main: join(dir, main),
+    modules: readdirSync(dir)
+      .filter((name) => name.endsWith('.xsd') && name !== main)
+      .sort()
+      .map((name) => join(dir, name)),
+  };
+}
+
+/** Factur-X 1.09.2 BASIC WL (no lines): a received invoice of that profile is judged by its own XSD. */
+export const facturxBasicWlXsd: XsdSet = facturxProfileXsd('factur-x-basicwl', 'Factur-X_BASICWL.xsd');
+
 export type StylesheetName =
   | 'FACTUR-X_EN16931'
+  | 'FACTUR-X_BASIC-WL'
   | 'BR-FR-Flux2-Schematron-CII'
   | 'BR-FR-Flux2-Schematron-CII_WARNING'
   | 'BR-FR-CDV-Schematron-CDAR'
@@ -136,6 +155,12 @@ export const stylesheets: Record<StylesheetName, Stylesheet> = {
     name: 'FACTUR-X_EN16931',
     xslt: join(standardsDir, 'factur-x-en16931', 'FACTUR-X_EN16931.xslt'),
     documents: [join(standardsDir, 'factur-x-en16931', 'FACTUR-X_EN16931_codedb.xml')],
+  },
+  // Factur-X BASIC WL, a profile a supplier may send, judged by its own schematron.
+  'FACTUR-X_BASIC-WL': {
+    name: 'FACTUR-X_BASIC-WL',
+    xslt: join(standardsDir, 'factur-x-basicwl', 'FACTUR-X_BASIC-WL.xslt'),
+    documents: [join(standardsDir, 'factur-x-basicwl', 'FACTUR-X_BASIC-WL_codedb.xml')],
   },
   'BR-FR-Flux2-Schematron-CII': {
     name: 'BR-FR-Flux2-Schematron-CII',
@@ -306,6 +331,8 @@ export const standardsVersions = {
   extendedCtcFrUbl: 'EXTENDED-CTC-FR UBL V1.4.0.03 (phax/phive-rules 432f0e9a)',
   extendedCtcFrCii: 'EXTENDED-CTC-FR CII V1.4.0.03 (phax/phive-rules 432f0e9a)',
   ciiXsd: 'UN/CEFACT CII D22B (fnfempe/France_RFE e9520ce398cc)',
+  facturxBasicWl: 'Factur-X 1.09.2 BASIC WL (FNFE-MPE 1.4.0.03, phax/phive-rules 432f0e9a)',
+  ppfFlux10: 'PPF flow 10 schematron v1.0 (src/ereporting/standards/flux10)',
 } as const;
 
 /** The XMP extension schema block a Factur-X PDF carries (akretion/factur-x). */

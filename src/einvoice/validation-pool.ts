@@ -9,6 +9,7 @@ import {
   cdarXsd,
   ciiD22bXsd,
   compiledNameOf,
+  facturxBasicWlXsd,
   ruleSetOf,
   ruleSets,
   stylesheetOfCompiledName,
@@ -71,6 +72,17 @@ export const ublExtendedValidation: { stylesheets: StylesheetName[]; xsdByRoot: 
 export const ciiExtendedValidation: { stylesheets: StylesheetName[]; xsd: XsdSet } = {
   stylesheets: ['EXTENDED-CTC-FR-CII', 'BR-FR-Flux2-Schematron-CII', 'BR-FR-Flux2-Schematron-CII_WARNING'],
   xsd: ciiD22bXsd,
+};
+
+/**
+ * A received Factur-X BASIC WL (no lines), judged by its own XSD and schematron with the same BR-FR
+ * rules. BASIC is EN 16931 (`compliant`): the EN 16931 set judges it; MINIMUM has no official
+ * schematron and is no invoice under EN 16931. EXTENDED is judged by EN 16931 for now: its
+ * schematron (1.7 MB of XSLT) does not compile to SEF within 12 GB.
+ */
+export const facturxBasicWlValidation: { stylesheets: StylesheetName[]; xsd: XsdSet } = {
+  stylesheets: ['FACTUR-X_BASIC-WL', 'BR-FR-Flux2-Schematron-CII', 'BR-FR-Flux2-Schematron-CII_WARNING'],
+  xsd: facturxBasicWlXsd,
 };
 
 /**

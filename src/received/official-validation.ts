@@ -1,5 +1,6 @@
 import {
   ciiExtendedValidation,
+  facturxBasicWlValidation,
   officialStylesheets,
   ublExtendedValidation,
   ublValidation,
@@ -29,7 +30,8 @@ export interface Verdict {
 }
 
 /** The validators of one kind of received document. */
-export type IncomingValidation = 'cii' | 'cii-extended-ctc-fr' | 'ubl' | 'ubl-extended-ctc-fr';
+export type IncomingValidation =
+  'cii' | 'cii-extended-ctc-fr' | 'cii-factur-x-basic-wl' | 'ubl' | 'ubl-extended-ctc-fr';
 
 const validationSets: Record<
   IncomingValidation,
@@ -37,6 +39,7 @@ const validationSets: Record<
 > = {
   cii: { stylesheets: officialStylesheets },
   'cii-extended-ctc-fr': ciiExtendedValidation,
+  'cii-factur-x-basic-wl': facturxBasicWlValidation,
   ubl: ublValidation,
   'ubl-extended-ctc-fr': ublExtendedValidation,
 };
@@ -48,10 +51,25 @@ const validationSets: Record<
 export const isExtendedCtcFr = (guideline: string | null): boolean =>
   guideline !== null && /(^|[#:])extended-ctc-fr$/i.test(guideline.trim());
 
+/**
+ * The Factur-X profile a CII's BT-24 names, of those judged by their own rules: BASIC WL. EXTENDED
+ * is judged by EN 16931 for now: its official schematron (1.7 MB of XSLT) does not compile to SEF
+ * within 12 GB.
+ */
+export function facturxProfileOf(guideline: string | null): 'basic-wl' | null {
+  const id = guideline?.trim() ?? '';
+  return /^urn:factur-x\.eu:1p0:basicwl$/i.test(id) ? 'basic-wl' : null;
+}
+
 /** Which validators judge this received file: by its syntax, then by its BT-24. */
 export function incomingValidationOf(file: Pick<IncomingFile, 'syntax' | 'document'>): IncomingValidation {
-  const extended = isExtendedCtcFr(file.document.guideline ?? null);
-  if (file.syntax !== 'UBL') return extended ? 'cii-extended-ctc-fr' : 'cii';
+  const guideline = file.document.guideline ?? null;
+  const extended = isExtendedCtcFr(guideline);
+  if (file.syntax !== 'UBL') {
+    if (extended) return 'cii-extended-ctc-fr';
+    const profile = facturxProfileOf(guideline);
+    return profile === null ? 'cii' : `cii-factur-x-${profile}`;
+  }
   return extended ? 'ubl-extended-ctc-fr' : 'ubl';
 }
 

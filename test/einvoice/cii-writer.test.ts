@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { XMLParser } from 'fast-xml-parser';
-import { writeCii } from '../../src/einvoice/cii-writer.js';
+import { carriedSupportingDocument, writeCii } from '../../src/einvoice/cii-writer.js';
 import {
   centsToDecimal,
   discountClauseOf,
@@ -456,3 +456,25 @@ function creditNoteSource(): DocumentSource {
     },
   };
 }
+
+test('the CII carries one supporting document whole (Factur-X 1.09.2), the readable one first', () => {
+  const attachment = (filename: string, code: string) => ({
+    filename,
+    mimeCode: 'application/pdf',
+    code,
+    description: null,
+    content: Buffer.from(filename),
+  });
+  const annex = attachment('annexe.pdf', 'DOCUMENT_ANNEXE');
+  const readable = attachment('lisible.pdf', 'LISIBLE');
+  assert.equal(carriedSupportingDocument([annex, readable]), readable);
+  assert.equal(carriedSupportingDocument([annex, attachment('bl.pdf', 'BON_LIVRAISON')]), annex);
+  assert.equal(carriedSupportingDocument([]), null);
+  const xml = writeCii(sampleInvoice({ attachments: [annex, readable] }));
+  assert.equal(xml.match(/<ram:AttachmentBinaryObject /g)?.length, 1);
+  assert.equal(xml.match(/<ram:TypeCode>916<\/ram:TypeCode><ram:Name>/g)?.length, 1);
+  assert.match(
+    xml,
+    /<ram:IssuerAssignedID>annexe\.pdf<\/ram:IssuerAssignedID><ram:TypeCode>916<\/ram:TypeCode><\/ram:AdditionalReferencedDocument>/,
+  );
+});

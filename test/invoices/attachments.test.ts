@@ -344,13 +344,18 @@ test('attachments', async (t) => {
       };
       const issued = await files();
       const cii = issued.xml!.toString('utf8');
+      // The CII carries the readable one whole and names the others (Factur-X 1.09.2: one 916
+      // document with a name and bytes, CII-SR-475 and CII-SR-476).
       for (const { filename, contentType, content, code } of uploads)
         assert.ok(
           cii.includes(
-            `<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>${filename}</ram:IssuerAssignedID><ram:TypeCode>916</ram:TypeCode><ram:Name>${code}</ram:Name><ram:AttachmentBinaryObject mimeCode="${contentType}" filename="${filename}">${content.toString('base64')}</ram:AttachmentBinaryObject></ram:AdditionalReferencedDocument>`,
+            code === 'LISIBLE'
+              ? `<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>${filename}</ram:IssuerAssignedID><ram:TypeCode>916</ram:TypeCode><ram:Name>${code}</ram:Name><ram:AttachmentBinaryObject mimeCode="${contentType}" filename="${filename}">${content.toString('base64')}</ram:AttachmentBinaryObject></ram:AdditionalReferencedDocument>`
+              : `<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>${filename}</ram:IssuerAssignedID><ram:TypeCode>916</ram:TypeCode></ram:AdditionalReferencedDocument>`,
           ),
           `${filename} in the CII`,
         );
+      assert.equal(cii.match(/<ram:AttachmentBinaryObject /g)?.length, 1);
       assert.match(cii, /<\/ram:BuyerTradeParty><ram:AdditionalReferencedDocument>/);
       const ubl = issued.ubl!.toString('utf8');
       for (const { filename, contentType, content, code } of uploads)
