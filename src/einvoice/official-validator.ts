@@ -14,6 +14,7 @@ import {
   cdarXsd,
   ciiD22bXsd,
   facturxBasicWlXsd,
+  facturxExtendedXsd,
   facturxXsd,
   ruleSetOf,
   ruleSetOfStylesheet,
@@ -189,6 +190,7 @@ let xsdProvider: XmlBufferInputProvider | null = null;
 const baseVersions: Record<StylesheetName, string> = {
   'FACTUR-X_EN16931': standardsVersions.facturx,
   'FACTUR-X_BASIC-WL': standardsVersions.facturxBasicWl,
+  'FACTUR-X_EXTENDED': standardsVersions.facturxExtended,
   'BR-FR-Flux2-Schematron-CII': standardsVersions.brfr,
   'BR-FR-Flux2-Schematron-CII_WARNING': standardsVersions.brfr,
   'BR-FR-CDV-Schematron-CDAR': standardsVersions.cdar,
@@ -246,16 +248,15 @@ async function loadXsd(xsdSet: XsdSet): Promise<LoadedXsd> {
 }
 
 // Known by their main file: a set passed to a worker thread is a copy, never the same object.
+const xsdVersions = new Map<string, string>([
+  [cdarXsd.main, standardsVersions.cdar],
+  [ciiD22bXsd.main, standardsVersions.ciiXsd],
+  [facturxBasicWlXsd.main, standardsVersions.facturxBasicWl],
+  [facturxExtendedXsd.main, standardsVersions.facturxExtended],
+]);
 const xsdVersionOf = (sets: XsdSet[]) =>
-  sets[0]?.main === cdarXsd.main
-    ? standardsVersions.cdar
-    : sets[0]?.main === ciiD22bXsd.main
-      ? standardsVersions.ciiXsd
-      : sets[0]?.main === facturxBasicWlXsd.main
-        ? standardsVersions.facturxBasicWl
-        : sets.some((set) => set.rootNamespace !== undefined)
-          ? standardsVersions.ublXsd
-          : standardsVersions.facturx;
+  xsdVersions.get(sets[0]?.main ?? '') ??
+  (sets.some((set) => set.rootNamespace !== undefined) ? standardsVersions.ublXsd : standardsVersions.facturx);
 
 export class OfficialValidator {
   private constructor(

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { retypeRounding, roundingRetypeVersion } from './rounding-retype.js';
 import { stylesheetOfCompiledName, type CompiledName, type Stylesheet } from './standards.js';
 
 /**
@@ -12,7 +13,9 @@ import { stylesheetOfCompiledName, type CompiledName, type Stylesheet } from './
  * compiler's version: a changed stylesheet or compiler never reuses a stale SEF. The SEFs weigh
  * 3 to 5 MB each and take 10 to 30 s to compile, so they are never committed. Before it is
  * compiled, the XSLT's walks of the document are rewritten (schematron-walk.xsl: the same rules,
- * the same reports, a third to a half of the time); `as-published` compiles it untouched.
+ * the same reports, a third to a half of the time); `as-published` compiles it untouched;
+ * `retyped` compiles it with its walks as published and its rounding calls retyped
+ * (rounding-retype.ts), for a stylesheet too large to rewrite (Stylesheet.compiledForm).
  *
  * The compiler runs as a child process: it needs ~400 MB while compiling, which the service should
  * not keep, and it keeps the event loop free.
@@ -24,8 +27,14 @@ const compilerVersion: string = (require('xslt3/package.json') as { version: str
 const runtimeVersion: string = (require('saxon-js/package.json') as { version: string }).version;
 const walkRewrite = fileURLToPath(new URL('./schematron-walk.xsl', import.meta.url));
 
-/** `entered`: the walks rewritten (what the validators run); `as-published`: the XSLT as published. */
-export type CompiledForm = 'entered' | 'as-published';
+/**
+ * `entered`: the walks rewritten (what the validators run); `as-published`: the XSLT as published;
+ * `retyped`: as published but for the saxon-js compiler's rounding type error (rounding-retype.ts).
+ */
+export type CompiledForm = 'entered' | 'as-published' | 'retyped';
+
+/** The form `sheet` is compiled in: its own when it has one (Stylesheet.compiledForm), else the one asked. */
+const formOf = (sheet: Stylesheet, asked: CompiledForm): CompiledForm => sheet.compiledForm ?? asked;
 
 /** Compilations under way in this process, so two callers never compile the same stylesheet twice. */
 const pending = new Map<string, Promise<string>>();
@@ -35,6 +44,7 @@ async function cacheKey(sheet: Stylesheet, form: CompiledForm): Promise<string> 
   hash.update(`xslt3 ${compilerVersion} saxon-js ${runtimeVersion}\n`);
   hash.update(await readFile(sheet.xslt));
   if (form === 'entered') hash.update(await readFile(walkRewrite));
+  if (form === 'retyped') hash.update(`rounding-retype ${roundingRetypeVersion}`);
   return hash.digest('hex').slice(0, 24);
 }
 
@@ -82,7 +92,8 @@ async function compile(xslt: string, target: string, form: CompiledForm): Promis
   // Rewritten beside the SEF; relocatable, the SEF reads its code lists from the original's place.
   const rewritten = `${target}.xslt`;
   try {
-    await rewriteWalks(xslt, rewritten);
+    if (form === 'retyped') await writeFile(rewritten, retypeRounding(await readFile(xslt, 'utf8')).text);
+    else await rewriteWalks(xslt, rewritten);
     await runXslt3([`-xsl:${rewritten}`, `-export:${target}`, '-nogo', '-relocate:on']);
   } finally {
     await rm(rewritten, { force: true });
@@ -90,8 +101,10 @@ async function compile(xslt: string, target: string, form: CompiledForm): Promis
 }
 
 /** Where the stylesheet's SEF is (or would be) in `cacheDir`: its name carries the key. */
-async function sefPath(name: CompiledName, cacheDir: string, form: CompiledForm): Promise<string> {
-  const file = `${name}${form === 'entered' ? '' : `-${form}`}-${await cacheKey(stylesheetOfCompiledName(name), form)}.sef.json`;
+async function sefPath(name: CompiledName, cacheDir: string, asked: CompiledForm): Promise<string> {
+  const sheet = stylesheetOfCompiledName(name);
+  const form = formOf(sheet, asked);
+  const file = `${name}${form === 'entered' ? '' : `-${form}`}-${await cacheKey(sheet, form)}.sef.json`;
   return join(cacheDir, 'sef', file);
 }
 
@@ -122,7 +135,7 @@ export function compiledStylesheet(
     // Written beside, then renamed: another process compiling at the same time never reads half a file.
     const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await compile(sheet.xslt, temporary, form);
+      await compile(sheet.xslt, temporary, formOf(sheet, form));
       await rename(temporary, path);
     } finally {
       await rm(temporary, { force: true });

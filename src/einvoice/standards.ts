@@ -119,9 +119,13 @@ function facturxProfileXsd(folder: string, main: string): XsdSet {
 /** Factur-X 1.09.2 BASIC WL (no lines): a received invoice of that profile is judged by its own XSD. */
 export const facturxBasicWlXsd: XsdSet = facturxProfileXsd('factur-x-basicwl', 'Factur-X_BASICWL.xsd');
 
+/** Factur-X 1.09.2 EXTENDED: a received invoice of that profile is judged by its own XSD. */
+export const facturxExtendedXsd: XsdSet = facturxProfileXsd('factur-x-extended', 'Factur-X_EXTENDED.xsd');
+
 export type StylesheetName =
   | 'FACTUR-X_EN16931'
   | 'FACTUR-X_BASIC-WL'
+  | 'FACTUR-X_EXTENDED'
   | 'BR-FR-Flux2-Schematron-CII'
   | 'BR-FR-Flux2-Schematron-CII_WARNING'
   | 'BR-FR-CDV-Schematron-CDAR'
@@ -148,6 +152,12 @@ export interface Stylesheet {
    * through the platforms); a document outside it is judged by EN 16931 and its profile alone.
    */
   einvoicingOnly?: true;
+  /**
+   * The one form it is compiled in (sef-cache.ts), when not the walks rewritten: the Factur-X
+   * EXTENDED schematron (1.7 MB of XSLT) rewritten does not compile within 12 GB; `retyped` (its
+   * walks as published) takes 40 s and 0.8 GB.
+   */
+  compiledForm?: 'retyped';
 }
 
 export const stylesheets: Record<StylesheetName, Stylesheet> = {
@@ -161,6 +171,13 @@ export const stylesheets: Record<StylesheetName, Stylesheet> = {
     name: 'FACTUR-X_BASIC-WL',
     xslt: join(standardsDir, 'factur-x-basicwl', 'FACTUR-X_BASIC-WL.xslt'),
     documents: [join(standardsDir, 'factur-x-basicwl', 'FACTUR-X_BASIC-WL_codedb.xml')],
+  },
+  // Factur-X EXTENDED, a profile a supplier may send, judged by its own schematron.
+  'FACTUR-X_EXTENDED': {
+    name: 'FACTUR-X_EXTENDED',
+    compiledForm: 'retyped',
+    xslt: join(standardsDir, 'factur-x-extended', 'FACTUR-X_EXTENDED.xslt'),
+    documents: [join(standardsDir, 'factur-x-extended', 'FACTUR-X_EXTENDED_codedb.xml')],
   },
   'BR-FR-Flux2-Schematron-CII': {
     name: 'BR-FR-Flux2-Schematron-CII',
@@ -332,6 +349,7 @@ export const standardsVersions = {
   extendedCtcFrCii: 'EXTENDED-CTC-FR CII V1.4.0.03 (phax/phive-rules 432f0e9a)',
   ciiXsd: 'UN/CEFACT CII D22B (fnfempe/France_RFE e9520ce398cc)',
   facturxBasicWl: 'Factur-X 1.09.2 BASIC WL (FNFE-MPE 1.4.0.03, phax/phive-rules 432f0e9a)',
+  facturxExtended: 'Factur-X 1.09.2 EXTENDED (FNFE-MPE 1.4.0.03, phax/phive-rules 432f0e9a)',
   ppfFlux10: 'PPF flow 10 schematron v1.0 (src/ereporting/standards/flux10)',
 } as const;
 

@@ -10,6 +10,7 @@ import {
   ciiD22bXsd,
   compiledNameOf,
   facturxBasicWlXsd,
+  facturxExtendedXsd,
   ruleSetOf,
   ruleSets,
   stylesheetOfCompiledName,
@@ -77,12 +78,17 @@ export const ciiExtendedValidation: { stylesheets: StylesheetName[]; xsd: XsdSet
 /**
  * A received Factur-X BASIC WL (no lines), judged by its own XSD and schematron with the same BR-FR
  * rules. BASIC is EN 16931 (`compliant`): the EN 16931 set judges it; MINIMUM has no official
- * schematron and is no invoice under EN 16931. EXTENDED is judged by EN 16931 for now: its
- * schematron (1.7 MB of XSLT) does not compile to SEF within 12 GB.
+ * schematron and is no invoice under EN 16931.
  */
 export const facturxBasicWlValidation: { stylesheets: StylesheetName[]; xsd: XsdSet } = {
   stylesheets: ['FACTUR-X_BASIC-WL', 'BR-FR-Flux2-Schematron-CII', 'BR-FR-Flux2-Schematron-CII_WARNING'],
   xsd: facturxBasicWlXsd,
+};
+
+/** A received Factur-X EXTENDED: its own XSD and schematron (compiled as published), the same BR-FR rules. */
+export const facturxExtendedValidation: { stylesheets: StylesheetName[]; xsd: XsdSet } = {
+  stylesheets: ['FACTUR-X_EXTENDED', 'BR-FR-Flux2-Schematron-CII', 'BR-FR-Flux2-Schematron-CII_WARNING'],
+  xsd: facturxExtendedXsd,
 };
 
 /**

@@ -1,6 +1,7 @@
 import {
   ciiExtendedValidation,
   facturxBasicWlValidation,
+  facturxExtendedValidation,
   officialStylesheets,
   ublExtendedValidation,
   ublValidation,
@@ -31,7 +32,7 @@ export interface Verdict {
 
 /** The validators of one kind of received document. */
 export type IncomingValidation =
-  'cii' | 'cii-extended-ctc-fr' | 'cii-factur-x-basic-wl' | 'ubl' | 'ubl-extended-ctc-fr';
+  'cii' | 'cii-extended-ctc-fr' | 'cii-factur-x-basic-wl' | 'cii-factur-x-extended' | 'ubl' | 'ubl-extended-ctc-fr';
 
 const validationSets: Record<
   IncomingValidation,
@@ -40,6 +41,7 @@ const validationSets: Record<
   cii: { stylesheets: officialStylesheets },
   'cii-extended-ctc-fr': ciiExtendedValidation,
   'cii-factur-x-basic-wl': facturxBasicWlValidation,
+  'cii-factur-x-extended': facturxExtendedValidation,
   ubl: ublValidation,
   'ubl-extended-ctc-fr': ublExtendedValidation,
 };
@@ -52,13 +54,14 @@ export const isExtendedCtcFr = (guideline: string | null): boolean =>
   guideline !== null && /(^|[#:])extended-ctc-fr$/i.test(guideline.trim());
 
 /**
- * The Factur-X profile a CII's BT-24 names, of those judged by their own rules: BASIC WL. EXTENDED
- * is judged by EN 16931 for now: its official schematron (1.7 MB of XSLT) does not compile to SEF
- * within 12 GB.
+ * The Factur-X profile a CII's BT-24 names, of those judged by their own rules: BASIC WL
+ * (`urn:factur-x.eu:1p0:basicwl`) and EXTENDED (`urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended`).
  */
-export function facturxProfileOf(guideline: string | null): 'basic-wl' | null {
+export function facturxProfileOf(guideline: string | null): 'basic-wl' | 'extended' | null {
   const id = guideline?.trim() ?? '';
-  return /^urn:factur-x\.eu:1p0:basicwl$/i.test(id) ? 'basic-wl' : null;
+  if (/^urn:factur-x\.eu:1p0:basicwl$/i.test(id)) return 'basic-wl';
+  if (/^urn:cen\.eu:en16931:2017#conformant#urn:factur-x\.eu:1p0:extended$/i.test(id)) return 'extended';
+  return null;
 }
 
 /** Which validators judge this received file: by its syntax, then by its BT-24. */

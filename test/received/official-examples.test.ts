@@ -9,7 +9,8 @@ import { receive } from './support.js';
  * The official CII and Factur-X examples (CEN, FNFE, akretion) ingested as received invoices: each
  * is kept with its totals read as the file states them, and judged by the rules of its profile:
  * a Factur-X BASIC WL by its own XSD and schematron (not EN 16931's, which refuse an invoice
- * without lines, what that profile is), so what is flagged is what the file breaks.
+ * without lines, what that profile is), an EXTENDED by its own (which allow what EN 16931 does
+ * not), so what is flagged is what the file breaks.
  */
 
 const examples = new URL('../einvoice/fixtures/examples/', import.meta.url);
@@ -44,8 +45,9 @@ function basicWl(): Buffer {
 
 test('the profile a BT-24 names', () => {
   assert.equal(facturxProfileOf('urn:factur-x.eu:1p0:basicwl'), 'basic-wl');
-  // EXTENDED: judged by EN 16931 for now (its schematron does not compile to SEF within 12 GB).
-  assert.equal(facturxProfileOf('urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended'), null);
+  assert.equal(facturxProfileOf('urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended'), 'extended');
+  // The French extended profile is judged apart (isExtendedCtcFr), not as Factur-X EXTENDED.
+  assert.equal(facturxProfileOf('urn:cen.eu:en16931:2017#conformant#urn.cpro.gouv.fr:1p0:extended-ctc-fr'), null);
   // BASIC is EN 16931 (`compliant`), judged as such; MINIMUM has no official rules of its own.
   assert.equal(facturxProfileOf('urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic'), null);
   assert.equal(facturxProfileOf('urn:factur-x.eu:1p0:minimum'), null);
@@ -74,12 +76,21 @@ test('the official examples, received: kept with their totals, judged by their o
       `${name}: BT-109, BT-110, BT-112, BT-115`,
     );
     assert.equal(typeof invoice.conformant, 'boolean', name);
-    // Every one of these is judged by the Factur-X EN16931 rules (BASIC WL is the one judged apart).
+    const extended = name === 'factur-x-extended.xml';
     assert.ok(
-      invoice.validators.some((v: string) => v.startsWith('FACTUR-X_EN16931 (')),
-      `${name}: ${invoice.validators.join('; ')}`,
+      invoice.validators.some((v: string) => v.startsWith(extended ? 'FACTUR-X_EXTENDED (' : 'FACTUR-X_EN16931 (')),
+      `${name}: ${invoice.validators.join('; ')} ${JSON.stringify(invoice.validationErrors.slice(0, 2))}`,
     );
+    if (extended) {
+      // By its own rules the EXTENDED example breaks none of Factur-X's (only French routing rules).
+      assert.deepEqual(
+        invoice.validationErrors.filter((error: any) => !error.rule.startsWith('BR-FR')),
+        [],
+        JSON.stringify(invoice.validationErrors.slice(0, 3)),
+      );
+    }
   }
+  assert.ok(files.includes('factur-x-extended.xml'));
 
   // BASIC WL, by its own XSD and schematron: no lines is what the profile is.
   const wl = await receive(h, key, basicWl(), 'flow-example-basic-wl');
